@@ -1,0 +1,65 @@
+package io.github.pylucenemcp.highlight;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
+
+/**
+ * Passages for a page of hits in one Java call: a {@link UnifiedHighlighter} over the whole stored
+ * {@code content} (no length cap), offsets from the postings, matching the query's terms on
+ * {@code content} and its translit twin against content's postings.
+ */
+public final class Highlighting {
+  private Highlighting() {}
+
+  /**
+   * Returns, for each doc id, a {@code List<PassageInfo>} (best first), or null when nothing in
+   * the field matched.
+   */
+  public static Object[] passages(
+      IndexSearcher searcher,
+      Analyzer analyzer,
+      String field,
+      Set<String> matchFields,
+      Query highlightQuery,
+      List<Query> units,
+      int[] docIds,
+      int maxPassages,
+      int maxChars)
+      throws IOException {
+    if (docIds.length == 0 || maxPassages <= 0) {
+      return new Object[docIds.length];
+    }
+    StructuredPassageFormatter formatter =
+        new StructuredPassageFormatter(new QueryUnits(units, matchFields), maxChars);
+    ObjectHighlighter highlighter =
+        new ObjectHighlighter(
+            UnifiedHighlighter.builder(searcher, analyzer)
+            .withMaxLength(Integer.MAX_VALUE - 1)
+            .withFormatter(formatter)
+            .withFieldMatcher(matchFields::contains)
+            .withHighlightPhrasesStrictly(true)
+            .withHandleMultiTermQuery(true));
+    Map<String, Object[]> result =
+        highlighter.highlightAsObjects(
+            new String[] {field}, highlightQuery, docIds, new int[] {maxPassages});
+    return result.get(field);
+  }
+
+  /** Opens up the formatter-object API, which UnifiedHighlighter keeps protected. */
+  private static final class ObjectHighlighter extends UnifiedHighlighter {
+    ObjectHighlighter(UnifiedHighlighter.Builder builder) {
+      super(builder);
+    }
+
+    Map<String, Object[]> highlightAsObjects(
+        String[] fields, Query query, int[] docIds, int[] maxPassages) throws IOException {
+      return highlightFieldsAsObjects(fields, query, docIds, maxPassages);
+    }
+  }
+}

@@ -1,0 +1,279 @@
+package io.github.pylucenemcp.queryparser;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.queryparser.classic.ParseException;
+import org.apache.lucene.queryparser.classic.QueryParser;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.MultiPhraseQuery;
+import org.apache.lucene.search.PhraseQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * Lucene's classic syntax over the schema, with three rewrites on the {@code content} field.
+ *
+ * <ul>
+ *   <li>A word or phrase also searches {@code content_translit_de} when German normalization
+ *       changes it, so {@code Mueller} finds "Müller".
+ *   <li>A leading wildcard ({@code *vertrag}) becomes a wildcard with a fixed prefix on {@code
+ *       content_reversed} ({@code gartrev*}), which is as cheap as a prefix query. An infix
+ *       wildcard ({@code *vertrag*}) stays on {@code content}.
+ *   <li>Ranges and values of numeric and date fields become {@link LongPoint} queries; {@code
+ *       modified_date:2024-01-01} is that whole day.
+ * </ul>
+ *
+ * <p>In highlight mode every content query stays on {@code content} (leading wildcards too), so
+ * that a highlighter over {@code content} marks the words the user typed. Every content term,
+ * phrase or pattern the parser builds is recorded as a "unit" ({@link #getUnits()}): the
+ * passages' term coverage is the share of units they contain. Not thread-safe: one per parse.
+ */
+public final class ContentQueryParser extends QueryParser {
+  private final String contentField;
+  private final String reversedField;
+  private final String translitField;
+  private final Set<String> textFields;
+  private final Set<String> keywordFields;
+  private final Set<String> longFields;
+  private final Set<String> dateFields;
+  private final boolean highlight;
+  private final List<Query> units = new ArrayList<>();
+
+  public ContentQueryParser(
+      String contentField,
+      String reversedField,
+      String translitField,
+      Set<String> textFields,
+      Set<String> keywordFields,
+      Set<String> longFields,
+      Set<String> dateFields,
+      Analyzer analyzer,
+      boolean highlight) {
+    super(contentField, analyzer);
+    this.contentField = contentField;
+    this.reversedField = reversedField;
+    this.translitField = translitField;
+    this.textFields = Set.copyOf(textFields);
+    this.keywordFields = Set.copyOf(keywordFields);
+    this.longFields = Set.copyOf(longFields);
+    this.dateFields = Set.copyOf(dateFields);
+    this.highlight = highlight;
+    setAllowLeadingWildcard(true);
+  }
+
+  /** The content queries built for each term, phrase or pattern, in query order. */
+  public List<Query> getUnits() {
+    return Collections.unmodifiableList(units);
+  }
+
+  /** Every field a query may name. */
+  public Set<String> getQueryableFields() {
+    Set<String> all = new HashSet<>(textFields);
+    all.addAll(keywordFields);
+    all.addAll(longFields);
+    all.addAll(dateFields);
+    all.add(contentField);
+    return all;
+  }
+
+  private void checkField(String field) throws ParseException {
+    if (!getQueryableFields().contains(field)) {
+      throw new UnknownFieldException(field, getQueryableFields());
+    }
+  }
+
+  private boolean isNumeric(String field) {
+    return longFields.contains(field) || dateFields.contains(field);
+  }
+
+  private long parseLong(String field, String text, boolean upper) throws ParseException {
+    if (dateFields.contains(field)) {
+      try {
+        return DateValues.parse(text, upper);
+      } catch (IllegalArgumentException e) {
+        throw new ParseException("field '" + field + "': " + e.getMessage());
+      }
+    }
+    try {
+      return Long.parseLong(text.trim());
+    } catch (NumberFormatException e) {
+      throw new ParseException(
+          "field '" + field + "' holds whole numbers (bytes); '" + text + "' is not one");
+    }
+  }
+
+  private interface Build {
+    Query on(String field) throws ParseException;
+  }
+
+  /**
+   * The content query, OR its translit twin when German normalization changes the text. In
+   * highlight mode the twin stays too: the highlighter matches its terms against content's postings.
+   */
+  private Query withTranslit(String text, Build build) throws ParseException {
+    Query unit = build.on(contentField);
+    if (unit != null && translitDiffers(text)) {
+      Query translit = build.on(translitField);
+      if (translit != null) {
+        unit =
+            new BooleanQuery.Builder()
+                .add(unit, BooleanClause.Occur.SHOULD)
+                .add(translit, BooleanClause.Occur.SHOULD)
+                .build();
+      }
+    }
+    if (unit != null) {
+      units.add(unit);
+    }
+    return unit;
+  }
+
+  private static Query withSlop(Query query, int slop) {
+    if (query instanceof PhraseQuery phrase) {
+      PhraseQuery.Builder builder = new PhraseQuery.Builder().setSlop(slop);
+      Term[] terms = phrase.getTerms();
+      int[] positions = phrase.getPositions();
+      for (int i = 0; i < terms.length; i++) {
+        builder.add(terms[i], positions[i]);
+      }
+      return builder.build();
+    }
+    if (query instanceof MultiPhraseQuery multi) {
+      return new MultiPhraseQuery.Builder(multi).setSlop(slop).build();
+    }
+    return query;
+  }
+
+  private boolean translitDiffers(String text) {
+    return !analyze(contentField, text).equals(analyze(translitField, text));
+  }
+
+  private List<String> analyze(String field, String text) {
+    List<String> out = new ArrayList<>();
+    try (TokenStream ts = getAnalyzer().tokenStream(field, text)) {
+      CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+      ts.reset();
+      while (ts.incrementToken()) {
+        out.add(term.toString());
+      }
+      ts.end();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out;
+  }
+
+  private String normalize(String field, String text) {
+    BytesRef normalized = getAnalyzer().normalize(field, text);
+    return normalized.utf8ToString();
+  }
+
+  @Override
+  protected Query getFieldQuery(String field, String queryText, boolean quoted)
+      throws ParseException {
+    checkField(field);
+    if (isNumeric(field)) {
+      return LongPoint.newRangeQuery(
+          field, parseLong(field, queryText, false), parseLong(field, queryText, true));
+    }
+    if (field.equals(contentField)) {
+      return withTranslit(queryText, f -> newFieldQuery(getAnalyzer(), f, queryText, quoted));
+    }
+    return super.getFieldQuery(field, queryText, quoted);
+  }
+
+  @Override
+  protected Query getFieldQuery(String field, String queryText, int slop) throws ParseException {
+    checkField(field);
+    if (field.equals(contentField)) {
+      return withTranslit(
+          queryText, f -> withSlop(newFieldQuery(getAnalyzer(), f, queryText, true), slop));
+    }
+    return super.getFieldQuery(field, queryText, slop);
+  }
+
+  @Override
+  protected Query getRangeQuery(
+      String field, String part1, String part2, boolean startInclusive, boolean endInclusive)
+      throws ParseException {
+    checkField(field);
+    if (isNumeric(field)) {
+      long lower = part1 == null ? Long.MIN_VALUE : parseLong(field, part1, !startInclusive);
+      long upper = part2 == null ? Long.MAX_VALUE : parseLong(field, part2, endInclusive);
+      if (!startInclusive && part1 != null && !dateFields.contains(field)) {
+        lower = Math.addExact(lower, 1);
+      }
+      if (!endInclusive && part2 != null) {
+        upper = Math.addExact(upper, -1);
+      }
+      return LongPoint.newRangeQuery(field, lower, upper);
+    }
+    return super.getRangeQuery(field, part1, part2, startInclusive, endInclusive);
+  }
+
+  @Override
+  protected Query getWildcardQuery(String field, String termStr) throws ParseException {
+    checkField(field);
+    if (!field.equals(contentField)) {
+      return super.getWildcardQuery(field, termStr);
+    }
+    if (termStr.equals("*")) {
+      return newMatchAllDocsQuery();
+    }
+    String rest = termStr.replaceFirst("^[*?]+", "");
+    boolean leadingOnly =
+        !rest.equals(termStr) && !rest.isEmpty() && rest.indexOf('*') < 0 && rest.indexOf('?') < 0;
+    if (leadingOnly && !highlight) {
+      String lead = termStr.substring(0, termStr.length() - rest.length());
+      String reversed =
+          new StringBuilder(normalize(contentField, rest)).reverse().toString()
+              + new StringBuilder(lead).reverse();
+      Query q = newWildcardQuery(new Term(reversedField, reversed));
+      units.add(q);
+      return q;
+    }
+    return withTranslit(rest, f -> super.getWildcardQuery(f, termStr));
+  }
+
+  @Override
+  protected Query getPrefixQuery(String field, String termStr) throws ParseException {
+    checkField(field);
+    if (!field.equals(contentField)) {
+      return super.getPrefixQuery(field, termStr);
+    }
+    return withTranslit(termStr, f -> super.getPrefixQuery(f, termStr));
+  }
+
+  @Override
+  protected Query getFuzzyQuery(String field, String termStr, float minSimilarity)
+      throws ParseException {
+    checkField(field);
+    if (!field.equals(contentField)) {
+      return super.getFuzzyQuery(field, termStr, minSimilarity);
+    }
+    Query q = super.getFuzzyQuery(field, termStr, minSimilarity);
+    units.add(q);
+    return q;
+  }
+
+  @Override
+  protected Query getRegexpQuery(String field, String termStr) throws ParseException {
+    checkField(field);
+    Query q = super.getRegexpQuery(field, termStr);
+    if (field.equals(contentField)) {
+      units.add(q);
+    }
+    return q;
+  }
+}
