@@ -1,0 +1,52 @@
+"""pylucene-mcp: real Apache Lucene 10 from Python, and as an MCP server for AI assistants.
+
+Importing this package never starts the JVM; the first call that needs Lucene does.
+
+    >>> from pylucene_mcp import Index                                # doctest: +SKIP
+    >>> index = Index.open("~/my-index")                              # doctest: +SKIP
+    >>> index.search('"signed contract"~3 OR *vertrag*').documents   # doctest: +SKIP
+"""
+
+from pylucene_mcp.analysis import Token, analyze
+from pylucene_mcp.errors import (
+    DocumentNotFoundError,
+    IndexAccessError,
+    IndexCorruptError,
+    IndexLockedError,
+    InvalidFilterError,
+    InvalidRequestError,
+    JvmError,
+    PyLuceneMcpError,
+    QuerySyntaxError,
+    TooManyClausesError,
+    UnknownFieldError,
+)
+from pylucene_mcp.index import Index, Writer
+from pylucene_mcp.passages import Passage
+from pylucene_mcp.search import ActiveFilter, FacetValue, Filter, Hit, SearchResult
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ActiveFilter",
+    "DocumentNotFoundError",
+    "FacetValue",
+    "Filter",
+    "Hit",
+    "Index",
+    "IndexAccessError",
+    "IndexCorruptError",
+    "IndexLockedError",
+    "InvalidFilterError",
+    "InvalidRequestError",
+    "JvmError",
+    "Passage",
+    "PyLuceneMcpError",
+    "QuerySyntaxError",
+    "SearchResult",
+    "Token",
+    "TooManyClausesError",
+    "UnknownFieldError",
+    "Writer",
+    "analyze",
+]

@@ -1,0 +1,99 @@
+"""Settings: environment variables > ``~/.pylucene-mcp/config.yaml`` > built-in defaults."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from pylucene_mcp.errors import ConfigError
+
+Operator = Literal["AND", "OR"]
+
+
+def home_dir() -> Path:
+    """``PYLUCENE_MCP_HOME`` or ``~/.pylucene-mcp``: config, logs and the default index."""
+    return Path(os.environ.get("PYLUCENE_MCP_HOME") or Path.home() / ".pylucene-mcp")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the service layer and the server need to know."""
+
+    index_path: Path = field(default_factory=lambda: home_dir() / "index")
+    log_dir: Path = field(default_factory=lambda: home_dir() / "logs")
+    default_operator: Operator = "AND"
+    refresh_interval_s: float = 1.0
+    max_heap: str | None = None
+    tools_include: tuple[str, ...] = ()
+    tools_exclude: tuple[str, ...] = ()
+
+    @classmethod
+    def load(cls, config_file: Path | None = None, **overrides: Any) -> Settings:
+        """Defaults, then the config file, then the environment, then ``overrides``.
+
+        Raises:
+            ConfigError: when the config file or a variable holds an unusable value.
+        """
+        values: dict[str, Any] = {}
+        path = config_file or home_dir() / "config.yaml"
+        if path.is_file():
+            import yaml
+
+            try:
+                loaded = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            except yaml.YAMLError as exc:
+                raise ConfigError(f"{path} is not valid YAML: {exc}") from exc
+            if not isinstance(loaded, dict):
+                raise ConfigError(f"{path} must hold a mapping of settings")
+            values.update(_from_mapping(loaded, str(path)))
+        values.update(_from_environment())
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        settings = cls(**values)
+        if settings.default_operator not in ("AND", "OR"):
+            raise ConfigError(f"default_operator must be AND or OR, not {settings.default_operator!r}")
+        return settings
+
+    def with_index(self, path: Path | str) -> Settings:
+        return replace(self, index_path=Path(path).expanduser())
+
+
+def _names(value: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in value.split(",") if part.strip())
+
+
+def _from_environment() -> dict[str, Any]:
+    env = os.environ
+    values: dict[str, Any] = {}
+    if env.get("PYLUCENE_MCP_INDEX"):
+        values["index_path"] = Path(env["PYLUCENE_MCP_INDEX"]).expanduser()
+    if env.get("PYLUCENE_MCP_DEFAULT_OPERATOR"):
+        values["default_operator"] = env["PYLUCENE_MCP_DEFAULT_OPERATOR"].upper()
+    if env.get("PYLUCENE_MCP_MAX_HEAP"):
+        values["max_heap"] = env["PYLUCENE_MCP_MAX_HEAP"]
+    if env.get("PYLUCENE_MCP_TOOLS_INCLUDE"):
+        values["tools_include"] = _names(env["PYLUCENE_MCP_TOOLS_INCLUDE"])
+    if env.get("PYLUCENE_MCP_TOOLS_EXCLUDE"):
+        values["tools_exclude"] = _names(env["PYLUCENE_MCP_TOOLS_EXCLUDE"])
+    return values
+
+
+def _from_mapping(data: dict[str, Any], source: str) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    if "index" in data:
+        values["index_path"] = Path(str(data["index"])).expanduser()
+    if "default_operator" in data:
+        values["default_operator"] = str(data["default_operator"]).upper()
+    if "refresh_interval_s" in data:
+        try:
+            values["refresh_interval_s"] = float(data["refresh_interval_s"])
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(f"{source}: refresh_interval_s must be a number") from exc
+    if "max_heap" in data:
+        values["max_heap"] = str(data["max_heap"])
+    for key in ("tools_include", "tools_exclude"):
+        if key in data:
+            raw = data[key]
+            values[key] = _names(raw) if isinstance(raw, str) else tuple(str(x) for x in raw)
+    return values

@@ -1,0 +1,85 @@
+"""The exceptions of pylucene-mcp. No Java here: ``jvm.py`` maps Java exceptions onto these.
+
+Every message says what was wrong and what to do instead, so that an AI client can correct its
+own call::
+
+    PyLuceneMcpError
+    ├── JvmError                  no Java >= 21 runtime, missing jars, JVM failure
+    ├── ConfigError               a bad setting
+    ├── IndexAccessError          the index cannot be opened or used
+    │   ├── IndexLockedError      another process holds the write lock
+    │   └── IndexCorruptError     the files on disk cannot be read
+    ├── InvalidRequestError       a bad parameter of a call
+    │   ├── QuerySyntaxError      a malformed query (quotes it, suggests a fix)
+    │   ├── UnknownFieldError     a field the schema does not have (lists the valid ones)
+    │   ├── InvalidFilterError    a filter the field cannot take, a wrong date or number
+    │   └── TooManyClausesError   a query that expands to too many terms
+    └── DocumentNotFoundError     a file path that is not in the index
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+class PyLuceneMcpError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+
+class JvmError(PyLuceneMcpError):
+    """The JVM could not start or failed in a way no more specific error describes."""
+
+
+class ConfigError(PyLuceneMcpError):
+    """A setting is missing or has a value that cannot be used."""
+
+
+class IndexAccessError(PyLuceneMcpError):
+    """The index cannot be opened or used."""
+
+
+class IndexLockedError(IndexAccessError):
+    """Another writer (usually another pylucene-mcp process) holds the index's write lock."""
+
+
+class IndexCorruptError(IndexAccessError):
+    """The index files cannot be read."""
+
+
+class InvalidRequestError(PyLuceneMcpError):
+    """A parameter of a call is wrong; the message says how to fix it."""
+
+
+class QuerySyntaxError(InvalidRequestError):
+    """The query string does not parse.
+
+    Attributes:
+        query: the query as given.
+        suggestion: a corrected query that parses, when one could be found.
+    """
+
+    def __init__(self, message: str, query: str, suggestion: str | None = None) -> None:
+        super().__init__(message)
+        self.query = query
+        self.suggestion = suggestion
+
+
+class UnknownFieldError(InvalidRequestError):
+    """A query or filter named a field the schema does not have."""
+
+    def __init__(self, message: str, field: str, valid_fields: Sequence[str]) -> None:
+        super().__init__(message)
+        self.field = field
+        self.valid_fields = tuple(valid_fields)
+
+
+class InvalidFilterError(InvalidRequestError):
+    """A filter cannot apply to its field, or its value is not a valid date or number."""
+
+
+class TooManyClausesError(InvalidRequestError):
+    """A query expanded to more clauses than Lucene allows."""
+
+
+class DocumentNotFoundError(PyLuceneMcpError):
+    """No indexed document has the given file path."""

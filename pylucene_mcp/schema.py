@@ -1,0 +1,151 @@
+"""The index schema: one Lucene document per file. Plain Python; no Java here.
+
+Bump :data:`SCHEMA_VERSION` whenever a field's indexing changes; the version is written into the
+commit user data, and an index with another version must be rebuilt.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Literal
+
+SCHEMA_VERSION = 1
+
+CONTENT = "content"
+CONTENT_REVERSED = "content_reversed"
+CONTENT_TRANSLIT_DE = "content_translit_de"
+FILE_PATH = "file_path"
+
+#: Analyzed and stored; searchable as ``field:word`` in the query.
+TEXT_FIELDS = ("file_name", "title", "author", "creator", "subject", "keywords", CONTENT)
+#: One exact token each, stored; ``field:value`` in the query, ``eq``/``in``/``not`` filters.
+KEYWORD_FIELDS = (FILE_PATH, "language", "file_extension", "file_type", "content_hash")
+#: Facet dimensions (sorted-set doc values, counted with DrillSideways).
+FACET_FIELDS = ("author", "language", "file_extension", "file_type")
+#: LongPoint + doc values + stored: range filters and sorting.
+LONG_FIELDS = ("file_size",)
+DATE_FIELDS = ("created_date", "modified_date", "indexed_date")
+#: Indexed shadows of ``content``, never stored.
+SHADOW_FIELDS = (CONTENT_REVERSED, CONTENT_TRANSLIT_DE)
+#: Stored only: page boundaries (character offsets into ``content``) of paged formats.
+PAGE_OFFSETS = "page_offsets"
+
+SORT_FIELDS = ("_score", "modified_date", "created_date", "file_size")
+FILTER_OPERATORS = ("eq", "in", "not", "not_in", "range")
+
+FieldKind = Literal["text", "keyword", "long", "date", "shadow", "stored"]
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """How one field is indexed, and what a query or filter can do with it."""
+
+    name: str
+    kind: FieldKind
+    stored: bool
+    facet: bool
+    filter_operators: tuple[str, ...]
+    sortable: bool
+    description: str
+
+
+_DESCRIPTIONS = {
+    FILE_PATH: "absolute path of the file; the document's unique id",
+    "file_name": "the file's name, analyzed",
+    "title": "document title (from its metadata), analyzed",
+    "author": "author(s); analyzed for the query, exact values as a facet",
+    "creator": "creating application or person, analyzed",
+    "subject": "subject (metadata), analyzed",
+    "keywords": "keywords (metadata), analyzed",
+    CONTENT: "the full text; the default query field",
+    CONTENT_REVERSED: "content with reversed tokens; serves leading wildcards (*vertrag)",
+    CONTENT_TRANSLIT_DE: "content with German transliteration (Mueller = Müller)",
+    "language": "ISO 639-1 code, or 'unknown'",
+    "file_extension": "lowercase extension without the dot (pdf, docx …)",
+    "file_type": "MIME type",
+    "content_hash": "SHA-256 of the normalized text",
+    "file_size": "size in bytes",
+    "created_date": "creation date (UTC)",
+    "modified_date": "last modification date (UTC)",
+    "indexed_date": "when the document was indexed (UTC)",
+    PAGE_OFFSETS: "page boundaries of paged formats",
+}
+
+
+def _spec(name: str) -> FieldSpec:
+    facet = name in FACET_FIELDS
+    if name in LONG_FIELDS or name in DATE_FIELDS:
+        kind: FieldKind = "long" if name in LONG_FIELDS else "date"
+        return FieldSpec(
+            name, kind, True, False, ("eq", "in", "not", "not_in", "range"), True, _DESCRIPTIONS[name]
+        )
+    if name in KEYWORD_FIELDS:
+        ops = ("eq", "in", "not", "not_in")
+        return FieldSpec(name, "keyword", True, facet, ops, False, _DESCRIPTIONS[name])
+    if name in TEXT_FIELDS:
+        ops = ("eq", "in", "not", "not_in") if facet else ()
+        return FieldSpec(name, "text", True, facet, ops, False, _DESCRIPTIONS[name])
+    if name in SHADOW_FIELDS:
+        return FieldSpec(name, "shadow", False, False, (), False, _DESCRIPTIONS[name])
+    return FieldSpec(name, "stored", True, False, (), False, _DESCRIPTIONS[name])
+
+
+FIELDS: dict[str, FieldSpec] = {
+    name: _spec(name)
+    for name in (
+        *KEYWORD_FIELDS[:1],
+        *TEXT_FIELDS,
+        *KEYWORD_FIELDS[1:],
+        *LONG_FIELDS,
+        *DATE_FIELDS,
+        *SHADOW_FIELDS,
+        PAGE_OFFSETS,
+    )
+}
+
+FILTERABLE_FIELDS = tuple(name for name, spec in FIELDS.items() if spec.filter_operators)
+
+
+def to_epoch_millis(value: object, field: str, *, end_of_day: bool = False) -> int:
+    """A date as epoch milliseconds (UTC).
+
+    Accepts ``datetime``, ``date``, ISO strings (``2024-01-01``, ``2024-01-01T10:30:00Z``) and
+    epoch milliseconds. A date alone is its first millisecond, or its last with ``end_of_day``.
+
+    Raises:
+        ValueError: naming the accepted forms.
+    """
+    if isinstance(value, bool):
+        raise ValueError(f"field '{field}': {value!r} is not a date")
+    if isinstance(value, int | float):
+        return int(value)
+    if isinstance(value, dt.datetime):
+        aware = value if value.tzinfo else value.replace(tzinfo=dt.UTC)
+        return int(aware.timestamp() * 1000)
+    if isinstance(value, dt.date):
+        start = dt.datetime(value.year, value.month, value.day, tzinfo=dt.UTC)
+        millis = int(start.timestamp() * 1000)
+        return millis + 86_400_000 - 1 if end_of_day else millis
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lstrip("-").isdigit():
+            return int(text)
+        try:
+            if len(text) == 10:
+                return to_epoch_millis(dt.date.fromisoformat(text), field, end_of_day=end_of_day)
+            return to_epoch_millis(dt.datetime.fromisoformat(text.replace("Z", "+00:00")), field)
+        except ValueError:
+            pass
+    raise ValueError(
+        f"field '{field}': {value!r} is not a date; use 2024-01-01, 2024-01-01T10:30:00Z "
+        "or epoch milliseconds"
+    )
+
+
+def iso(millis: int | None) -> str | None:
+    """Epoch milliseconds as an ISO-8601 UTC string (seconds precision), or None."""
+    if millis is None:
+        return None
+    stamp = dt.datetime.fromtimestamp(millis / 1000, tz=dt.UTC)
+    return stamp.isoformat(timespec="seconds").replace("+00:00", "Z")

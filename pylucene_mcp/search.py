@@ -1,0 +1,548 @@
+"""Search: the classic query syntax through the project's parser, filters, DrillSideways facets,
+sorting, paging and passages. :func:`search` is what the Python API, the CLI and the MCP tool
+all call; its result dataclasses carry exactly what the tool returns (``to_dict()``)."""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Literal
+
+from pylucene_mcp import analysis, errors, jvm, schema
+from pylucene_mcp.passages import Passage, passages_for
+
+if TYPE_CHECKING:
+    from pylucene_mcp.index import Index
+
+Operator = Literal["eq", "in", "not", "not_in", "range"]
+MAX_PAGE_SIZE = 100
+MAX_WINDOW = 10_000
+FACET_TOP_N = 10
+LONG_MIN = -(2**63)
+LONG_MAX = 2**63 - 1
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+def to_dict(value: Any) -> Any:
+    """A result dataclass as the JSON the MCP tool returns: camelCase keys, no None values."""
+    if hasattr(value, "__dataclass_fields__"):
+        out = {}
+        for f in fields(value):
+            item = getattr(value, f.name)
+            if item is None or f.metadata.get("internal"):
+                continue
+            out[f.metadata.get("json", _camel(f.name))] = to_dict(item)
+        return out
+    if isinstance(value, Mapping):
+        return {k: to_dict(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [to_dict(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class Filter:
+    """One filter: ``eq``/``not`` take ``value``, ``in``/``not_in`` ``values``, ``range``
+    ``from_``/``to`` (inclusive, either may be open)."""
+
+    field: str
+    operator: Operator = "eq"
+    value: Any = None
+    values: tuple[Any, ...] | None = None
+    from_: Any = field(default=None, metadata={"json": "from"})
+    to: Any = None
+
+    @classmethod
+    def of(cls, spec: Filter | Mapping[str, Any]) -> Filter:
+        """A filter from a dict as the MCP tool receives it (``from`` may be spelled ``from_``)."""
+        if isinstance(spec, Filter):
+            return spec
+        if not isinstance(spec, Mapping) or "field" not in spec:
+            raise errors.InvalidFilterError(
+                "a filter is {field, operator, value | values | from/to}, e.g. "
+                "{'field': 'language', 'operator': 'eq', 'value': 'de'}"
+            )
+        values = spec.get("values")
+        return cls(
+            field=str(spec["field"]),
+            operator=spec.get("operator", "eq"),
+            value=spec.get("value"),
+            values=tuple(values) if values is not None else None,
+            from_=spec.get("from", spec.get("from_")),
+            to=spec.get("to"),
+        )
+
+
+@dataclass(frozen=True)
+class ActiveFilter:
+    """A filter as applied, with the number of documents the query matches with it alone."""
+
+    filter: Filter
+    match_count: int
+
+
+@dataclass(frozen=True)
+class FacetValue:
+    value: str
+    count: int
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One document of a result page."""
+
+    file_path: str
+    file_name: str | None
+    title: str | None
+    author: str | None
+    language: str | None
+    file_extension: str | None
+    file_type: str | None
+    file_size: int | None
+    created_date: str | None
+    modified_date: str | None
+    indexed_date: str | None
+    score: float
+    passages: tuple[Passage, ...]
+    doc_id: int = field(default=-1, repr=False, compare=False, metadata={"internal": True})
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """A page of hits with the facet counts and the filters that produced it."""
+
+    documents: tuple[Hit, ...]
+    total_hits: int
+    page: int
+    page_size: int
+    total_pages: int
+    has_next_page: bool
+    facets: dict[str, tuple[FacetValue, ...]]
+    active_filters: tuple[ActiveFilter, ...]
+    search_time_ms: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON the MCP ``search`` tool returns."""
+        data: dict[str, Any] = to_dict(self)
+        data["activeFilters"] = [
+            {**to_dict(a.filter), "matchCount": a.match_count} for a in self.active_filters
+        ]
+        return data
+
+
+# -- query parsing ---------------------------------------------------------------------------
+
+
+@functools.cache
+def _java_sets() -> tuple[Any, Any, Any, Any]:
+    def java_set(names: Sequence[str]) -> Any:
+        out = jvm.jclass("java.util.HashSet")()
+        for name in names:
+            out.add(name)
+        return out
+
+    return (
+        java_set(schema.TEXT_FIELDS),
+        java_set(schema.KEYWORD_FIELDS),
+        java_set(schema.LONG_FIELDS),
+        java_set(schema.DATE_FIELDS),
+    )
+
+
+def _parser(default_operator: str, highlight: bool) -> Any:
+    parser_class = jvm.jclass("io.github.pylucenemcp.queryparser.ContentQueryParser")
+    text, keyword, longs, dates = _java_sets()
+    parser = parser_class(
+        schema.CONTENT,
+        schema.CONTENT_REVERSED,
+        schema.CONTENT_TRANSLIT_DE,
+        text,
+        keyword,
+        longs,
+        dates,
+        analysis.schema_analyzer(),
+        highlight,
+    )
+    operators = jvm.jclass("org.apache.lucene.queryparser.classic.QueryParser$Operator")
+    parser.setDefaultOperator(operators.AND if default_operator == "AND" else operators.OR)
+    return parser
+
+
+@dataclass(frozen=True)
+class ParsedQuery:
+    """The Lucene query to run, the one to highlight with, and the query's units (terms,
+    phrases, patterns) that passages' term coverage counts."""
+
+    query: Any
+    highlight_query: Any
+    units: Any
+    match_all: bool
+
+
+def parse_query(text: str, default_operator: str = "AND") -> ParsedQuery:
+    """Parses ``text`` in Lucene's classic syntax (see ``ContentQueryParser``).
+
+    Raises:
+        QuerySyntaxError: quoting the problem, with a corrected query when one is found.
+        UnknownFieldError: for ``field:value`` with a field the schema does not have.
+    """
+    if default_operator not in ("AND", "OR"):
+        raise errors.InvalidRequestError(
+            f"defaultOperator must be AND or OR, not {default_operator!r}"
+        )
+    stripped = text.strip()
+    if stripped in ("", "*", "*:*"):
+        everything = jvm.jclass("org.apache.lucene.search.MatchAllDocsQuery")()
+        return ParsedQuery(everything, everything, jvm.jclass("java.util.ArrayList")(), True)
+    parse_error = jvm.jclass("org.apache.lucene.queryparser.classic.ParseException")
+    try:
+        with jvm.java_errors():
+            query = _parser(default_operator, False).parse(stripped)
+            highlighter = _parser(default_operator, True)
+            highlight_query = highlighter.parse(stripped)
+    except errors.UnknownFieldError:
+        raise
+    except errors.QuerySyntaxError as exc:
+        message = _first_line(str(exc))
+        suggestion = suggest_fix(stripped, default_operator, parse_error)
+        hint = f" Try: {suggestion}" if suggestion else " Escape special characters with \\."
+        raise errors.QuerySyntaxError(
+            f"cannot parse query {stripped!r}: {message}.{hint}", stripped, suggestion
+        ) from exc
+    if query is None:  # only stop-words or punctuation
+        raise errors.QuerySyntaxError(
+            f"query {stripped!r} has no searchable words; use letters or digits", stripped
+        )
+    return ParsedQuery(query, highlight_query, highlighter.getUnits(), False)
+
+
+def _first_line(message: str) -> str:
+    message = message.split("\n")[0].strip()
+    message = re.sub(r"^Cannot parse '.*?': ", "", message)
+    return message.rstrip(".")
+
+
+def suggest_fix(text: str, default_operator: str, parse_error: Any) -> str | None:
+    """A corrected form of a query that fails to parse, or None.
+
+    Closes an open quote, balances parentheses, drops dangling operators and field prefixes,
+    and as a last resort escapes every special character.
+    """
+    fixed = text
+    if fixed.count('"') % 2:
+        fixed += '"'
+    opened = closed = 0
+    kept = []
+    for char in fixed:
+        if char == "(":
+            opened += 1
+        elif char == ")":
+            if closed >= opened:
+                continue
+            closed += 1
+        kept.append(char)
+    fixed = "".join(kept) + ")" * (opened - closed)
+    fixed = re.sub(r"^\s*(AND|OR|&&|\|\|)\s+", "", fixed)
+    fixed = re.sub(r"\s+(AND|OR|NOT|&&|\|\||!|-|\+)\s*$", "", fixed)
+    fixed = re.sub(r"(\w+):\s*$", r"\1", fixed)
+    fixed = re.sub(r"(?<!\\)([/\[\]{}^])", r"\\\1", fixed) if fixed == text else fixed
+    for candidate in (fixed, str(jvm.jclass("org.apache.lucene.queryparser.classic.QueryParser").escape(text))):
+        if candidate == text or not candidate.strip():
+            continue
+        try:
+            _parser(default_operator, False).parse(candidate)
+        except parse_error:
+            continue
+        return candidate
+    return None
+
+
+# -- filters ---------------------------------------------------------------------------------
+
+
+def _filter_error(flt: Filter) -> errors.PyLuceneMcpError | None:
+    spec = schema.FIELDS.get(flt.field)
+    if spec is None or spec.kind == "shadow":
+        return errors.UnknownFieldError(
+            f"unknown filter field '{flt.field}'; filterable fields: "
+            f"{', '.join(schema.FILTERABLE_FIELDS)}",
+            flt.field,
+            schema.FILTERABLE_FIELDS,
+        )
+    if flt.operator not in schema.FILTER_OPERATORS:
+        return errors.InvalidFilterError(
+            f"unknown operator {flt.operator!r}; use one of {', '.join(schema.FILTER_OPERATORS)}"
+        )
+    if flt.operator not in spec.filter_operators:
+        if spec.kind == "text":
+            return errors.InvalidFilterError(
+                f"field '{flt.field}' is analyzed text and cannot be filtered with "
+                f"'{flt.operator}'; search it in the query instead: {flt.field}:(word1 OR word2)"
+            )
+        return errors.InvalidFilterError(
+            f"field '{flt.field}' takes {', '.join(spec.filter_operators)}, not '{flt.operator}'"
+            + (
+                "; for a range use a date or number field such as modified_date or file_size"
+                if flt.operator == "range"
+                else ""
+            )
+        )
+    if flt.operator in ("eq", "not") and flt.value is None:
+        return errors.InvalidFilterError(f"filter '{flt.operator}' on '{flt.field}' needs 'value'")
+    if flt.operator in ("in", "not_in") and not flt.values:
+        return errors.InvalidFilterError(
+            f"filter '{flt.operator}' on '{flt.field}' needs a non-empty 'values' list"
+        )
+    if flt.operator == "range" and flt.from_ is None and flt.to is None:
+        return errors.InvalidFilterError(
+            f"range filter on '{flt.field}' needs 'from', 'to' or both, e.g. "
+            "{'field': 'modified_date', 'operator': 'range', 'from': '2024-01-01'}"
+        )
+    return None
+
+
+def _long_bounds(flt: Filter, value: Any, upper: bool) -> int:
+    try:
+        if flt.field in schema.DATE_FIELDS:
+            return schema.to_epoch_millis(value, flt.field, end_of_day=upper)
+        return int(value)
+    except (TypeError, ValueError) as exc:
+        what = "a date" if flt.field in schema.DATE_FIELDS else "a whole number of bytes"
+        raise errors.InvalidFilterError(
+            f"filter on '{flt.field}': {value!r} is not {what}"
+            + ("; use 2024-01-01 or 2024-01-01T10:30:00Z" if flt.field in schema.DATE_FIELDS else "")
+        ) from exc
+
+
+def _value_query(flt: Filter, value: Any) -> Any:
+    """The query matching one value of a filter's field."""
+    if flt.field in schema.LONG_FIELDS or flt.field in schema.DATE_FIELDS:
+        long_point = jvm.jclass("org.apache.lucene.document.LongPoint")
+        return long_point.newRangeQuery(
+            flt.field, _long_bounds(flt, value, False), _long_bounds(flt, value, True)
+        )
+    term = jvm.jclass("org.apache.lucene.index.Term")
+    if flt.field in schema.FACET_FIELDS:
+        drill = jvm.jclass("org.apache.lucene.facet.DrillDownQuery")
+        facet_term = drill.term("$facets", flt.field, jvm.jarray("String", [_facet_value(flt, value)]))
+        return jvm.jclass("org.apache.lucene.search.TermQuery")(facet_term)
+    return jvm.jclass("org.apache.lucene.search.TermQuery")(term(flt.field, str(value)))
+
+
+def _facet_value(flt: Filter, value: Any) -> str:
+    text = str(value)
+    return text.lower().lstrip(".") if flt.field == "file_extension" else text
+
+
+def _filter_query(flt: Filter) -> Any:
+    """The query of the filter's positive form (for ``not``/``not_in``: what to exclude)."""
+    if flt.operator == "range":
+        lower = LONG_MIN if flt.from_ is None else _long_bounds(flt, flt.from_, False)
+        upper = LONG_MAX if flt.to is None else _long_bounds(flt, flt.to, True)
+        if lower > upper:
+            raise errors.InvalidFilterError(
+                f"range filter on '{flt.field}': 'from' ({flt.from_}) is after 'to' ({flt.to})"
+            )
+        return jvm.jclass("org.apache.lucene.document.LongPoint").newRangeQuery(flt.field, lower, upper)
+    values = (flt.value,) if flt.operator in ("eq", "not") else tuple(flt.values or ())
+    if len(values) == 1:
+        return _value_query(flt, values[0])
+    boolean = jvm.jclass("org.apache.lucene.search.BooleanQuery$Builder")()
+    should = jvm.jclass("org.apache.lucene.search.BooleanClause$Occur").SHOULD
+    for value in values:
+        boolean.add(_value_query(flt, value), should)
+    return boolean.build()
+
+
+# -- the search ------------------------------------------------------------------------------
+
+
+def search(
+    index: Index,
+    query: str,
+    *,
+    filters: Sequence[Filter | Mapping[str, Any]] = (),
+    sort: str = "_score",
+    sort_order: Literal["asc", "desc"] = "desc",
+    page: int = 1,
+    page_size: int = 10,
+    default_operator: str = "AND",
+    max_passages: int = 3,
+    passage_length: int = 200,
+) -> SearchResult:
+    """Runs ``query`` with ``filters`` and returns one page of hits with facets and passages.
+
+    Filters on different fields AND together; the values of one facet field (``author``,
+    ``language``, ``file_extension``, ``file_type``) OR together, and its facet still counts the
+    other values (DrillSideways).
+
+    Raises:
+        QuerySyntaxError, UnknownFieldError, InvalidFilterError, InvalidRequestError.
+    """
+    started = time.perf_counter()
+    if not 1 <= page_size <= MAX_PAGE_SIZE:
+        raise errors.InvalidRequestError(f"pageSize must be 1–{MAX_PAGE_SIZE}, got {page_size}")
+    if page < 1:
+        raise errors.InvalidRequestError(f"page starts at 1, got {page}")
+    if page * page_size > MAX_WINDOW:
+        raise errors.InvalidRequestError(
+            f"page {page} × pageSize {page_size} goes past the first {MAX_WINDOW} hits; "
+            "narrow the query or add filters"
+        )
+    if sort not in schema.SORT_FIELDS:
+        raise errors.InvalidRequestError(f"sort must be one of {', '.join(schema.SORT_FIELDS)}")
+    if sort_order not in ("asc", "desc"):
+        raise errors.InvalidRequestError("sortOrder must be 'asc' or 'desc'")
+    if not 0 <= max_passages <= 10:
+        raise errors.InvalidRequestError(f"maxPassages must be 0–10, got {max_passages}")
+    if not 50 <= passage_length <= 1000:
+        raise errors.InvalidRequestError(f"passageLength must be 50–1000, got {passage_length}")
+
+    parsed_filters = [Filter.of(f) for f in filters]
+    for flt in parsed_filters:
+        problem = _filter_error(flt)
+        if problem is not None:
+            raise problem
+    parsed = parse_query(query, default_operator)
+
+    j = jvm.jclass
+    occur = j("org.apache.lucene.search.BooleanClause$Occur")
+    with jvm.java_errors():
+        base = j("org.apache.lucene.search.BooleanQuery$Builder")()
+        base.add(parsed.query, occur.MUST)
+        drill_values: dict[str, list[str]] = {}
+        for flt in parsed_filters:
+            if flt.field in schema.FACET_FIELDS and flt.operator in ("eq", "in"):
+                values = [flt.value] if flt.operator == "eq" else list(flt.values or ())
+                drill_values.setdefault(flt.field, []).extend(_facet_value(flt, v) for v in values)
+            elif flt.operator in ("not", "not_in"):
+                base.add(_filter_query(flt), occur.MUST_NOT)
+            else:
+                base.add(_filter_query(flt), occur.FILTER)
+        base_query = base.build()
+        drill_down = j("org.apache.lucene.facet.DrillDownQuery")(index.facets_config, base_query)
+        for dim, values in drill_values.items():
+            for value in dict.fromkeys(values):
+                drill_down.add(dim, jvm.jarray("String", [value]))
+
+        with index.searcher() as searcher:
+            top_n = page * page_size
+            state = index.facet_state(searcher)
+            if state is not None:
+                sideways = j("org.apache.lucene.facet.DrillSideways")(
+                    searcher, index.facets_config, state
+                )
+                if sort == "_score":
+                    result = sideways.search(drill_down, top_n)
+                else:
+                    result = sideways.search(drill_down, None, None, top_n, _sort(sort, sort_order), True)
+                top_docs = result.hits
+                facets = _facet_counts(result.facets)
+            else:
+                top_docs = (
+                    searcher.search(drill_down, top_n)
+                    if sort == "_score"
+                    else searcher.search(drill_down, top_n, _sort(sort, sort_order), True)
+                )
+                facets = {}
+            total = int(top_docs.totalHits.value())
+            if str(top_docs.totalHits.relation()) != "EQUAL_TO":
+                total = int(searcher.count(drill_down))
+            score_docs = list(top_docs.scoreDocs)[(page - 1) * page_size : top_n]
+            doc_ids = [int(sd.doc) for sd in score_docs]
+            passage_lists = (
+                passages_for(searcher, parsed, doc_ids, max_passages, passage_length)
+                if not parsed.match_all
+                else [() for _ in doc_ids]
+            )
+            stored = searcher.storedFields()
+            hits = tuple(
+                _hit(stored.document(doc_id), sd, passages)
+                for doc_id, sd, passages in zip(doc_ids, score_docs, passage_lists, strict=True)
+            )
+            active = tuple(
+                ActiveFilter(flt, _count_with(searcher, parsed.query, flt)) for flt in parsed_filters
+            )
+    total_pages = math.ceil(total / page_size) if total else 0
+    return SearchResult(
+        documents=hits,
+        total_hits=total,
+        page=page,
+        page_size=page_size,
+        total_pages=total_pages,
+        has_next_page=page < total_pages,
+        facets=facets,
+        active_filters=active,
+        search_time_ms=round((time.perf_counter() - started) * 1000, 2),
+    )
+
+
+def _sort(field_name: str, order: str) -> Any:
+    sort_field = jvm.jclass("org.apache.lucene.search.SortField")
+    field_type = jvm.jclass("org.apache.lucene.search.SortField$Type").LONG
+    primary = sort_field(field_name, field_type, order == "desc")
+    primary.setMissingValue(jvm.jclass("java.lang.Long")(LONG_MIN if order == "desc" else LONG_MAX))
+    return jvm.jclass("org.apache.lucene.search.Sort")(primary, sort_field.FIELD_SCORE)
+
+
+def _facet_counts(facets: Any) -> dict[str, tuple[FacetValue, ...]]:
+    out: dict[str, tuple[FacetValue, ...]] = {}
+    for dim in schema.FACET_FIELDS:
+        try:
+            result = facets.getTopChildren(FACET_TOP_N, dim, jvm.jarray("String", []))
+        except jvm.jclass("java.lang.IllegalArgumentException"):
+            result = None  # no document has this dimension yet
+        if result is None:
+            out[dim] = ()
+            continue
+        out[dim] = tuple(FacetValue(str(lv.label), int(lv.value)) for lv in result.labelValues)
+    return out
+
+
+def _count_with(searcher: Any, query: Any, flt: Filter) -> int:
+    j = jvm.jclass
+    occur = j("org.apache.lucene.search.BooleanClause$Occur")
+    boolean = j("org.apache.lucene.search.BooleanQuery$Builder")()
+    boolean.add(query, occur.MUST)
+    boolean.add(_filter_query(flt), occur.MUST_NOT if flt.operator in ("not", "not_in") else occur.FILTER)
+    return int(searcher.count(boolean.build()))
+
+
+def _stored_long(document: Any, name: str) -> int | None:
+    stored = document.getField(name)
+    if stored is None:
+        return None
+    return int(stored.numericValue().longValue())
+
+
+def _hit(document: Any, score_doc: Any, passages: tuple[Passage, ...]) -> Hit:
+    authors = [str(a) for a in document.getValues("author")]
+    score = float(score_doc.score)
+    return Hit(
+        file_path=str(document.get(schema.FILE_PATH)),
+        file_name=_str_or_none(document.get("file_name")),
+        title=_str_or_none(document.get("title")),
+        author="; ".join(authors) if authors else None,
+        language=_str_or_none(document.get("language")),
+        file_extension=_str_or_none(document.get("file_extension")),
+        file_type=_str_or_none(document.get("file_type")),
+        file_size=_stored_long(document, "file_size"),
+        created_date=schema.iso(_stored_long(document, "created_date")),
+        modified_date=schema.iso(_stored_long(document, "modified_date")),
+        indexed_date=schema.iso(_stored_long(document, "indexed_date")),
+        score=round(score, 4) if not math.isnan(score) else 0.0,
+        passages=passages,
+        doc_id=int(score_doc.doc),
+    )
+
+
+def _str_or_none(value: Any) -> str | None:
+    return None if value is None else str(value)

@@ -1,0 +1,260 @@
+"""The MCP server: thin tools over the service layer, served over STDIO.
+
+Each tool validates (its input schema carries the constraints), calls the service and shapes the
+result; errors of :mod:`pylucene_mcp.errors` become tool errors whose text tells the model what
+to do. No Lucene here. The JVM starts in the background after the handshake.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, TypeVar
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import ToolAnnotations
+from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import NotRequired, TypedDict
+
+from pylucene_mcp import __version__, errors
+from pylucene_mcp.config import Settings
+from pylucene_mcp.service import Service
+
+log = logging.getLogger(__name__)
+
+INSTRUCTIONS = """\
+Full-text search (Apache Lucene) over the user's indexed documents. You are the semantic layer:
+the engine matches words exactly, so expand the query yourself.
+- No stemming and no synonyms: write OR-expansions, e.g. (contract OR agreement OR Vertrag).
+- Trailing wildcards instead of stemming: sign* finds sign, signed, signature.
+- German compounds: infix wildcards, *vertrag* finds Arbeitsvertrag and Vertragsbedingungen;
+  a leading wildcard *vertrag is cheap.
+- Phrases and proximity: "signed contract", "contract signed"~3. Fuzzy: Mayer~1.
+- Umlauts and accents are folded: muller, Mueller and Müller all find Müller; cafe finds café.
+- Terms are ANDed by default (defaultOperator=OR to change); use AND/OR/NOT, +/-, parentheses.
+- Fields: title:, author:, file_name:, language:de, file_extension:pdf, modified_date:[2024-01-01 TO *].
+- Narrow with filters and facets (author, language, file_extension, file_type) instead of
+  re-querying; facets of a filtered dimension still show its other values.
+- Passages show <em>matched</em> words from anywhere in the document; read more of a document
+  with getDocumentDetails (filePath, offset, length).
+"""
+
+READ_ONLY = ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+
+TOOL_GROUPS = {
+    "search": ("search",),
+    "info": ("getIndexStats", "listIndexedFields", "getDocumentDetails"),
+}
+
+
+class SearchFilter(BaseModel):
+    """eq/not take value; in/not_in take values; range takes from and/or to (inclusive)."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+
+    field: str = Field(description="field name, e.g. language, author, file_extension, modified_date, file_size")
+    operator: Literal["eq", "in", "not", "not_in", "range"] = "eq"
+    value: str | int | None = None
+    values: list[str | int] | None = Field(default=None, min_length=1, max_length=100)
+    from_: str | int | None = Field(default=None, alias="from", description="date (2024-01-01) or number")
+    to: str | int | None = Field(default=None, description="date (2024-12-31T23:59:59Z) or number")
+
+
+class PassageOut(TypedDict):
+    text: str
+    score: float
+    matchedTerms: list[str]
+    termCoverage: float
+    position: float
+    page: NotRequired[int]
+
+
+class HitOut(TypedDict):
+    filePath: str
+    score: float
+    passages: list[PassageOut]
+    fileName: NotRequired[str]
+    title: NotRequired[str]
+    author: NotRequired[str]
+    language: NotRequired[str]
+    fileExtension: NotRequired[str]
+    fileType: NotRequired[str]
+    fileSize: NotRequired[int]
+    createdDate: NotRequired[str]
+    modifiedDate: NotRequired[str]
+    indexedDate: NotRequired[str]
+
+
+class FacetValueOut(TypedDict):
+    value: str
+    count: int
+
+
+class SearchOut(TypedDict):
+    documents: list[HitOut]
+    totalHits: int
+    page: int
+    pageSize: int
+    totalPages: int
+    hasNextPage: bool
+    facets: dict[str, list[FacetValueOut]]
+    activeFilters: list[dict[str, Any]]
+    searchTimeMs: float
+
+
+class DateRangeOut(TypedDict):
+    earliest: NotRequired[str]
+    latest: NotRequired[str]
+
+
+class IndexStatsOut(TypedDict):
+    documentCount: int
+    deletedDocuments: int
+    indexPath: str
+    schemaVersion: int
+    luceneVersion: str
+    sizeBytes: int
+    fields: list[str]
+    dateRanges: dict[str, DateRangeOut]
+
+
+class FieldOut(TypedDict):
+    name: str
+    kind: str
+    stored: bool
+    facet: bool
+    sortable: bool
+    filterOperators: list[str]
+    documentsWithField: int
+    description: str
+
+
+class FieldsOut(TypedDict):
+    fields: list[FieldOut]
+
+
+class DocumentOut(TypedDict):
+    filePath: str
+    fields: dict[str, Any]
+    content: str
+    offset: int
+    length: int
+    contentLength: int
+    hasMore: bool
+    pageCount: NotRequired[int]
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _tool_errors(fn: F) -> F:
+    """Turns the project's errors into tool errors addressed to the model."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except errors.PyLuceneMcpError as exc:
+            raise ToolError(str(exc)) from exc
+
+    return wrapper  # type: ignore[return-value]
+
+
+def enabled_tools(settings: Settings) -> set[str]:
+    """Tool names left after ``tools_include`` / ``tools_exclude`` (names or groups; exclude wins)."""
+    every = {name for names in TOOL_GROUPS.values() for name in names}
+
+    def expand(items: tuple[str, ...]) -> set[str]:
+        out: set[str] = set()
+        for item in items:
+            out.update(TOOL_GROUPS.get(item, (item,)))
+        return out
+
+    chosen = expand(settings.tools_include) & every if settings.tools_include else every
+    return chosen - expand(settings.tools_exclude)
+
+
+def build_server(settings: Settings, service: Service | None = None) -> MCPServer:
+    """The MCP server for ``settings``: every enabled tool, the server instructions."""
+    from pylucene_mcp import index as index_module
+    from pylucene_mcp.search import search as run_search
+    from pylucene_mcp.search import to_dict
+
+    svc = service or Service(settings)
+    server = MCPServer(
+        name="pylucene-mcp",
+        title="Lucene full-text search",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+    )
+    server.service = svc  # type: ignore[attr-defined]
+    enabled = enabled_tools(settings)
+
+    @_tool_errors
+    def search(
+        query: Annotated[str, Field(max_length=10_000, description="Lucene query; '*' matches all")],
+        filters: Annotated[list[SearchFilter] | None, Field(max_length=20)] = None,
+        sort: Literal["_score", "modified_date", "created_date", "file_size"] = "_score",
+        sortOrder: Literal["asc", "desc"] = "desc",
+        page: Annotated[int, Field(ge=1, le=1000)] = 1,
+        pageSize: Annotated[int, Field(ge=1, le=100)] = 10,
+        defaultOperator: Literal["AND", "OR"] = settings.default_operator,
+        maxPassages: Annotated[int, Field(ge=0, le=10)] = 3,
+        passageLength: Annotated[int, Field(ge=50, le=1000)] = 200,
+    ) -> SearchOut:
+        """Search the indexed documents with Lucene query syntax; returns ranked documents with
+        passages (<em> around matches), facet counts and the applied filters. Cheap: call it
+        freely and refine with filters or OR-expansions."""
+        result = run_search(
+            svc.index(),
+            query,
+            filters=[f.model_dump(by_alias=True, exclude_none=True) for f in filters or ()],
+            sort=sort,
+            sort_order=sortOrder,
+            page=page,
+            page_size=pageSize,
+            default_operator=defaultOperator,
+            max_passages=maxPassages,
+            passage_length=passageLength,
+        )
+        return result.to_dict()  # type: ignore[return-value]
+
+    @_tool_errors
+    def getIndexStats() -> IndexStatsOut:
+        """Document count, index path and size, schema and Lucene version, indexed fields and
+        the date ranges of the documents. Use it first to see what is searchable."""
+        return to_dict(index_module.index_stats(svc.index()))  # type: ignore[no-any-return]
+
+    @_tool_errors
+    def listIndexedFields() -> FieldsOut:
+        """Every field: its kind, whether it is stored, a facet or sortable, which filter
+        operators it takes and how many documents have it. Use it to write field queries and
+        filters."""
+        return {"fields": to_dict(index_module.field_infos(svc.index()))}
+
+    @_tool_errors
+    def getDocumentDetails(
+        filePath: Annotated[str, Field(min_length=1, max_length=4096)],
+        offset: Annotated[int, Field(ge=0)] = 0,
+        length: Annotated[int, Field(ge=1, le=100_000)] = 5000,
+    ) -> DocumentOut:
+        """The stored metadata of one indexed document and a slice of its text (offset/length
+        in characters; hasMore says whether more follows). Only documents in the index."""
+        details = index_module.document_details(svc.index(), filePath, offset=offset, length=length)
+        return to_dict(details)  # type: ignore[no-any-return]
+
+    tools: dict[str, tuple[Callable[..., Any], str]] = {
+        "search": (search, "Search documents"),
+        "getIndexStats": (getIndexStats, "Index statistics"),
+        "listIndexedFields": (listIndexedFields, "List indexed fields"),
+        "getDocumentDetails": (getDocumentDetails, "Document details"),
+    }
+    for name, (fn, title) in tools.items():
+        if name in enabled:
+            annotations = READ_ONLY.model_copy(update={"title": title})
+            server.add_tool(fn, name=name, title=title, annotations=annotations, structured_output=True)
+    return server
