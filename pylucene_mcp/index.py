@@ -91,9 +91,10 @@ class Index:
     ``IndexSearcher``.
     """
 
-    def __init__(self, path: Path, refresh_interval_s: float = 1.0) -> None:
+    def __init__(self, path: Path, refresh_interval_s: float = 1.0, read_only: bool = False) -> None:
         self.path = path
         self.refresh_interval_s = refresh_interval_s
+        self.read_only = read_only
         self._write_lock = threading.RLock()
         self._facet_lock = threading.Lock()
         self._facet_state: tuple[Any, Any] | None = None
@@ -101,13 +102,28 @@ class Index:
         with jvm.java_errors():
             self.directory = jvm.jclass("org.apache.lucene.store.FSDirectory").open(_java_path(path))
             self.facets_config = self._make_facets_config()
-            self._open_writer()
+            if read_only:
+                self._writer = self.java_writer = None
+                self._reopener = None
+                self._manager = jvm.jclass("org.apache.lucene.search.SearcherManager")(
+                    self.directory, None
+                )
+            else:
+                self._open_writer()
 
     @classmethod
     def open(
-        cls, path: str | Path, *, create: bool = True, refresh_interval_s: float = 1.0
+        cls,
+        path: str | Path,
+        *,
+        create: bool = True,
+        read_only: bool = False,
+        refresh_interval_s: float = 1.0,
     ) -> Index:
         """Opens the index at ``path``, creating it when ``create`` is true.
+
+        ``read_only`` opens it without a writer (no lock), so it can be searched while another
+        process (the server) writes; ``refresh()`` then picks up that process's commits.
 
         Raises:
             IndexAccessError: when there is no index and ``create`` is false.
@@ -115,12 +131,12 @@ class Index:
             IndexCorruptError: when the files cannot be read.
         """
         folder = Path(path).expanduser().resolve()
-        if not create and not (folder.is_dir() and any(folder.glob("segments_*"))):
+        if (read_only or not create) and not (folder.is_dir() and any(folder.glob("segments_*"))):
             raise errors.IndexAccessError(
                 f"no index at {folder}; create it with Index.open(path, create=True) or crawl a folder"
             )
         folder.mkdir(parents=True, exist_ok=True)
-        return cls(folder, refresh_interval_s)
+        return cls(folder, refresh_interval_s, read_only)
 
     # -- set-up ---------------------------------------------------------------------------
 
@@ -178,6 +194,10 @@ class Index:
         Raises:
             IndexAccessError: when the commit fails.
         """
+        if self._writer is None:
+            raise errors.IndexAccessError(
+                f"{self.path} was opened read-only; open it with Index.open(path) to write"
+            )
         with self._write_lock:
             writer = Writer(self)
             try:
@@ -319,9 +339,11 @@ class Index:
     def close(self) -> None:
         """Stops the refresh thread and closes the writer (uncommitted changes are dropped)."""
         with self._write_lock, jvm.java_errors():
-            self._reopener.close()
+            if self._reopener is not None:
+                self._reopener.close()
             self._manager.close()
-            self._writer.rollback()
+            if self._writer is not None:
+                self._writer.rollback()
             self.directory.close()
 
     def __enter__(self) -> Index:

@@ -2,11 +2,13 @@ package io.github.pylucenemcp.queryparser;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
@@ -155,9 +157,19 @@ public final class ContentQueryParser extends QueryParser {
     return query;
   }
 
+  /**
+   * Whether the translit twin can match more than content does: when German normalization
+   * changes the query ("Mueller" → "muller"), or when the query has an umlaut, whose documents
+   * may spell it as a digraph ("Käse" must find "Kaese").
+   */
   private boolean translitDiffers(String text) {
+    if (UMLAUT.matcher(Normalizer.normalize(text, Normalizer.Form.NFC)).find()) {
+      return true;
+    }
     return !analyze(contentField, text).equals(analyze(translitField, text));
   }
+
+  private static final Pattern UMLAUT = Pattern.compile("[äöüÄÖÜ]");
 
   private List<String> analyze(String field, String text) {
     List<String> out = new ArrayList<>();

@@ -1,0 +1,3 @@
+from pylucene_mcp.cli import main
+
+raise SystemExit(main())

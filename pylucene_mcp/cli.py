@@ -1,0 +1,182 @@
+"""The command line: ``pylucene-mcp serve | search | stats``.
+
+``serve`` speaks MCP on stdin/stdout and nothing else may write there; the other commands print
+their results on stdout for people (``--json`` for scripts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from pylucene_mcp import __version__, errors
+from pylucene_mcp.config import Settings
+from pylucene_mcp.logs import setup_logging
+
+log = logging.getLogger(__name__)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pylucene-mcp", description="Apache Lucene full-text search as an MCP server and CLI."
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="serve the MCP tools over stdio")
+    serve.add_argument("--index", type=Path, help="index folder (default ~/.pylucene-mcp/index)")
+    serve.add_argument(
+        "--warm-up-delay",
+        type=float,
+        default=0.5,
+        help="seconds after start-up before the JVM and index open in the background",
+    )
+
+    search = commands.add_parser("search", help="search the index and print the hits")
+    search.add_argument("query", help="Lucene query, e.g. '\"signed contract\"~3 OR *vertrag*'")
+    search.add_argument("--index", type=Path)
+    search.add_argument("--json", action="store_true", help="print the MCP tool's JSON")
+    search.add_argument(
+        "--filter",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="filter, repeatable: language=de, file_extension=pdf,docx (in), "
+        "modified_date=2024-01-01..2024-12-31 (range), author!=Bob (not)",
+    )
+    search.add_argument("--sort", default="_score", choices=["_score", "modified_date", "created_date", "file_size"])
+    search.add_argument("--order", default="desc", choices=["asc", "desc"])
+    search.add_argument("--page", type=int, default=1)
+    search.add_argument("--page-size", type=int, default=10)
+    search.add_argument("--operator", choices=["AND", "OR"], help="default operator")
+
+    stats = commands.add_parser("stats", help="print index statistics as JSON")
+    stats.add_argument("--index", type=Path)
+    return parser
+
+
+def parse_filter(text: str) -> dict[str, object]:
+    """``field=value``, ``field=a,b`` (in), ``field!=value`` (not), ``field=from..to`` (range).
+
+    Raises:
+        InvalidFilterError: for text of none of these forms.
+    """
+    match = re.fullmatch(r"\s*([A-Za-z_]+)\s*(!?=)\s*(.*)", text)
+    if not match:
+        raise errors.InvalidFilterError(f"--filter {text!r}: use FIELD=VALUE, e.g. language=de")
+    name, op, value = match.groups()
+    negate = op == "!="
+    if ".." in value and not negate:
+        low, high = value.split("..", 1)
+        return {"field": name, "operator": "range", "from": low or None, "to": high or None}
+    if "," in value:
+        values = [v for v in value.split(",") if v]
+        return {"field": name, "operator": "not_in" if negate else "in", "values": values}
+    return {"field": name, "operator": "not" if negate else "eq", "value": value}
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    settings = Settings.load()
+    return settings.with_index(args.index) if args.index else settings
+
+
+def _serve(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    setup_logging(settings.log_dir)
+    from pylucene_mcp.server import build_server
+    from pylucene_mcp.service import Service
+
+    service = Service(settings)
+    server = build_server(settings, service)
+    service.warm_up(args.warm_up_delay)
+    log.info("serving %s over stdio", settings.index_path)
+    code = 0
+    try:
+        server.run("stdio")
+    except KeyboardInterrupt:
+        pass
+    except Exception:
+        log.exception("the server stopped with an error")
+        code = 1
+    finally:
+        try:
+            service.close()
+        except Exception:
+            log.exception("closing the index failed")
+        logging.shutdown()
+        sys.stderr.flush()
+    # The JVM may have been started from a worker thread, which makes a normal interpreter exit
+    # hang (JPype shuts it down only from the main thread): leave at once, the index is closed.
+    os._exit(code)
+
+
+def _highlight(text: str, tty: bool) -> str:
+    return text.replace("<em>", "\033[1m" if tty else "[").replace("</em>", "\033[0m" if tty else "]")
+
+
+def _search(args: argparse.Namespace) -> int:
+    from pylucene_mcp.index import Index
+    from pylucene_mcp.search import search
+
+    settings = _settings(args)
+    filters = [parse_filter(f) for f in args.filter]
+    index = Index.open(settings.index_path, read_only=True)
+    try:
+        result = search(
+            index,
+            args.query,
+            filters=filters,
+            sort=args.sort,
+            sort_order=args.order,
+            page=args.page,
+            page_size=args.page_size,
+            default_operator=args.operator or settings.default_operator,
+        )
+    finally:
+        index.close()
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+        return 0
+    tty = sys.stdout.isatty()
+    print(f"{result.total_hits} hits ({result.search_time_ms} ms), page {result.page}/{max(result.total_pages, 1)}")
+    for rank, hit in enumerate(result.documents, start=(result.page - 1) * result.page_size + 1):
+        title = f" — {hit.title}" if hit.title else ""
+        print(f"{rank:>3}. {hit.score:7.3f}  {hit.file_path}{title}")
+        for passage in hit.passages:
+            page = f"p.{passage.page} " if passage.page else ""
+            print(f"       {page}{_highlight(passage.text, tty)}")
+    facets = {dim: values for dim, values in result.facets.items() if values}
+    for dim, values in facets.items():
+        print(f"  {dim}: " + ", ".join(f"{v.value} ({v.count})" for v in values))
+    return 0
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from pylucene_mcp.index import Index, index_stats
+    from pylucene_mcp.search import to_dict
+
+    index = Index.open(_settings(args).index_path, read_only=True)
+    try:
+        print(json.dumps(to_dict(index_stats(index)), indent=2))
+    finally:
+        index.close()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command line; returns the exit code."""
+    args = _parser().parse_args(argv)
+    if args.command == "serve":
+        return _serve(args)
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(message)s")
+    try:
+        return {"search": _search, "stats": _stats}[args.command](args)
+    except errors.PyLuceneMcpError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2

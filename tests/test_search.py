@@ -1,0 +1,413 @@
+"""Search through real Lucene: query syntax, rewrites, filters, facets, sorting, paging, passages."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pylucene_mcp import (
+    Index,
+    InvalidFilterError,
+    InvalidRequestError,
+    QuerySyntaxError,
+    SearchResult,
+    UnknownFieldError,
+)
+from tests.conftest import LONG_DOC_NEEDLE, LONG_DOC_PAGES
+
+
+def names(result: SearchResult) -> set[str]:
+    return {Path(hit.file_path).name for hit in result.documents}
+
+
+def all_passage_text(result: SearchResult) -> str:
+    return " ".join(p.text for hit in result.documents for p in hit.passages)
+
+
+# -- query syntax and rewrites ------------------------------------------------------------------
+
+
+def test_leading_wildcard_finds_compound_ends(index: Index) -> None:
+    result = index.search("*vertrag")
+    assert names(result) == {"arbeitsvertrag.txt", "kaufvertrag.md", "mietvertrag.txt"}
+
+
+def test_infix_wildcard_finds_compounds_anywhere(index: Index) -> None:
+    result = index.search("*vertrag*")
+    # Arbeitsvertrag, Kaufvertrag, Mietvertrag, Tarifvertrag, Vertragsbedingungen
+    assert names(result) == {"arbeitsvertrag.txt", "kaufvertrag.md", "mietvertrag.txt"}
+    text = all_passage_text(result)
+    assert "<em>Vertragsbedingungen</em>" in text or "<em>Tarifvertrag</em>" in text
+
+
+def test_passages_highlight_the_original_words_after_the_reverse_rewrite(index: Index) -> None:
+    result = index.search("*vertrag")
+    by_name = {Path(h.file_path).name: h for h in result.documents}
+    text = " ".join(p.text for p in by_name["arbeitsvertrag.txt"].passages)
+    assert "<em>Arbeitsvertrag</em>" in text
+    assert "Arbeitsvertrag" in by_name["arbeitsvertrag.txt"].passages[0].matched_terms or any(
+        "Arbeitsvertrag" in p.matched_terms for p in by_name["arbeitsvertrag.txt"].passages
+    )
+
+
+def test_trailing_wildcard_and_prefix(index: Index) -> None:
+    assert names(index.search("agreem*")) == {
+        "service-agreement.txt",
+        "lease-agreement.txt",
+        "meeting-notes.md",
+    }
+
+
+def test_german_transliteration_both_ways(index: Index) -> None:
+    # "Mueller" written with a digraph finds "Müller" and the literal "Mueller"
+    assert names(index.search("Mueller")) == {
+        "arbeitsvertrag.txt",
+        "kaufvertrag.md",
+        "lease-agreement.txt",
+    }
+    # "Strasse" finds "Straße" (ß) and "Strasse"; "Kaese" finds "Käse" and "Kaese"
+    assert {"arbeitsvertrag.txt", "strassenverkehr.txt"} <= names(index.search("Strasse"))
+    assert names(index.search("Kaese")) == {"kaufvertrag.md", "mietvertrag.txt"}
+    assert names(index.search("Käse")) == {"kaufvertrag.md", "mietvertrag.txt"}
+
+
+def test_transliteration_is_highlighted(index: Index) -> None:
+    result = index.search("Mueller", filters=[{"field": "file_extension", "value": "txt"}])
+    assert "<em>Müller</em>" in all_passage_text(result)
+
+
+def test_folding_finds_words_without_diacritics(index: Index) -> None:
+    assert names(index.search("muller")) >= {"arbeitsvertrag.txt", "lease-agreement.txt"}
+    assert names(index.search("cafe")) == {"finance-report.txt"}
+    assert names(index.search("creme brulee")) == {"finance-report.txt"}
+    assert "<em>café</em>" in all_passage_text(index.search("cafe"))
+
+
+def test_nfkc_ligature_is_found_by_plain_letters(index: Index) -> None:
+    # the fixture writes "ﬁnance" with the U+FB01 ligature
+    result = index.search("finance AND efficiency")
+    assert names(result) == {"finance-report.txt"}
+
+
+def test_phrase_and_proximity(index: Index) -> None:
+    assert names(index.search('"contract was signed"')) == {"service-agreement.txt"}
+    assert names(index.search('"contract signed"')) == set()
+    # "contract was signed" (one word between) and "signed contract" (swapped: slop 2)
+    assert names(index.search('"contract signed"~3')) == {
+        "service-agreement.txt",
+        "employment-contract.txt",
+    }
+    assert names(index.search('"contract signed"~1')) == {"service-agreement.txt"}
+    assert "<em>" in all_passage_text(index.search('"contract signed"~3'))
+
+
+def test_boolean_operators_and_required_prohibited(index: Index) -> None:
+    assert names(index.search("contract AND Globex")) == {"service-agreement.txt", "meeting-notes.md"}
+    assert names(index.search("contract -Globex")) == {"employment-contract.txt"}
+    assert names(index.search("+agreement NOT lease")) == {
+        "service-agreement.txt",
+        "meeting-notes.md",
+    }
+
+
+def test_fuzzy(index: Index) -> None:
+    assert "recipe.txt" in names(index.search("cinamon~1"))
+
+
+def test_field_queries(index: Index) -> None:
+    assert names(index.search("title:lease")) == {"lease-agreement.txt"}
+    assert names(index.search("author:chen")) == {"finance-report.txt", "recipe.txt"}
+    assert names(index.search("language:de AND *vertrag")) == {
+        "arbeitsvertrag.txt",
+        "kaufvertrag.md",
+        "mietvertrag.txt",
+    }
+    assert names(index.search("file_extension:md")) == {"kaufvertrag.md", "meeting-notes.md"}
+
+
+def test_date_and_size_ranges_in_the_query(index: Index) -> None:
+    assert names(index.search("modified_date:[2024-01-01 TO 2024-03-31]")) == {
+        "arbeitsvertrag.txt",
+        "service-agreement.txt",
+    }
+    assert names(index.search("modified_date:2024-03-15")) == {"arbeitsvertrag.txt"}
+    big = names(index.search("file_size:[2000 TO *]"))
+    assert big == {"archive-manual.txt"}
+
+
+def test_default_operator_and_can_be_overridden(index: Index) -> None:
+    assert names(index.search("apple contract")) == set()
+    assert names(index.search("apple contract", default_operator="OR")) >= {
+        "recipe.txt",
+        "employment-contract.txt",
+    }
+
+
+def test_match_all(index: Index) -> None:
+    assert index.search("*").total_hits == len(index) == 11
+
+
+# -- errors -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "suggestion"),
+    [
+        ('"signed contract', '"signed contract"'),
+        ("(contract OR agreement", "(contract OR agreement)"),
+        ("contract AND", "contract"),
+        ("title:", "title"),
+    ],
+)
+def test_malformed_query_quotes_the_problem_and_suggests_a_fix(
+    index: Index, query: str, suggestion: str
+) -> None:
+    with pytest.raises(QuerySyntaxError) as info:
+        index.search(query)
+    assert repr(query) in str(info.value)
+    assert info.value.suggestion == suggestion
+    assert f"Try: {suggestion}" in str(info.value)
+    index.search(suggestion)  # the suggestion parses
+
+
+def test_unknown_query_field_lists_valid_fields(index: Index) -> None:
+    with pytest.raises(UnknownFieldError) as info:
+        index.search("year:2024")
+    assert "year" in str(info.value) and "modified_date" in str(info.value)
+    assert "content" in info.value.valid_fields
+
+
+def test_wrong_date_in_query(index: Index) -> None:
+    with pytest.raises(QuerySyntaxError, match="2024-01-01T10:30:00Z"):
+        index.search("modified_date:[yesterday TO *]")
+
+
+def test_bad_paging_and_sort(index: Index) -> None:
+    with pytest.raises(InvalidRequestError, match="pageSize"):
+        index.search("*", page_size=101)
+    with pytest.raises(InvalidRequestError, match="page starts at 1"):
+        index.search("*", page=0)
+    with pytest.raises(InvalidRequestError, match="sort must be one of"):
+        index.search("*", sort="title")
+
+
+# -- filters ----------------------------------------------------------------------------------
+
+
+def test_filters_and_across_fields_or_within_a_facet(index: Index) -> None:
+    result = index.search(
+        "*",
+        filters=[
+            {"field": "language", "operator": "eq", "value": "en"},
+            {"field": "author", "operator": "in", "values": ["Chen Wei", "Dana Archivist"]},
+        ],
+    )
+    assert names(result) == {"finance-report.txt", "recipe.txt", "archive-manual.txt"}
+
+
+def test_not_and_not_in(index: Index) -> None:
+    result = index.search("*", filters=[{"field": "language", "operator": "not", "value": "en"}])
+    assert names(result) == {
+        "arbeitsvertrag.txt",
+        "kaufvertrag.md",
+        "mietvertrag.txt",
+        "strassenverkehr.txt",
+    }
+    result = index.search(
+        "*", filters=[{"field": "file_extension", "operator": "not_in", "values": ["txt"]}]
+    )
+    assert names(result) == {"kaufvertrag.md", "meeting-notes.md"}
+
+
+def test_date_range_filters_take_dates_and_datetimes(index: Index) -> None:
+    result = index.search(
+        "*",
+        filters=[{"field": "modified_date", "operator": "range", "from": "2024-03-03", "to": "2024-03-15"}],
+    )
+    assert names(result) == {"arbeitsvertrag.txt", "service-agreement.txt"}
+    result = index.search(
+        "*",
+        filters=[
+            {"field": "modified_date", "operator": "range", "from": "2024-03-15T10:30:00Z"}
+        ],
+    )
+    assert "arbeitsvertrag.txt" not in names(result)  # modified at 09:30 that day
+    assert "meeting-notes.md" in names(result)
+
+
+def test_size_range_filter(index: Index, docs: dict[str, dict[str, Any]]) -> None:
+    size = docs["recipe.txt"]["file_size"]
+    result = index.search("*", filters=[{"field": "file_size", "operator": "range", "to": size}])
+    assert "recipe.txt" in names(result)
+    assert all(h.file_size is not None and h.file_size <= size for h in result.documents)
+
+
+def test_active_filters_carry_match_counts(index: Index) -> None:
+    result = index.search(
+        "contract OR agreement OR *vertrag",
+        default_operator="OR",
+        filters=[
+            {"field": "language", "operator": "eq", "value": "de"},
+            {"field": "modified_date", "operator": "range", "from": "2023-01-01"},
+        ],
+    )
+    counts = {a.filter.field: a.match_count for a in result.active_filters}
+    assert counts == {"language": 3, "modified_date": 5}
+    assert names(result) == {"arbeitsvertrag.txt", "kaufvertrag.md"}
+
+
+@pytest.mark.parametrize(
+    ("flt", "error", "words"),
+    [
+        ({"field": "year", "value": "2024"}, UnknownFieldError, ["filterable fields", "modified_date"]),
+        ({"field": "title", "value": "Lease"}, InvalidFilterError, ["analyzed text", "title:("]),
+        ({"field": "content", "operator": "in", "values": ["x"]}, InvalidFilterError, ["analyzed text"]),
+        (
+            {"field": "modified_date", "operator": "range", "from": "last week"},
+            InvalidFilterError,
+            ["not a date", "2024-01-01"],
+        ),
+        ({"field": "file_size", "operator": "range", "from": "big"}, InvalidFilterError, ["number"]),
+        ({"field": "language", "operator": "range", "from": "a"}, InvalidFilterError, ["takes eq"]),
+        ({"field": "language", "operator": "like", "value": "a"}, InvalidFilterError, ["unknown operator"]),
+        ({"field": "language", "operator": "in"}, InvalidFilterError, ["values"]),
+        ({"field": "modified_date", "operator": "range"}, InvalidFilterError, ["from"]),
+        (
+            {"field": "modified_date", "operator": "range", "from": "2025-01-01", "to": "2024-01-01"},
+            InvalidFilterError,
+            ["after"],
+        ),
+    ],
+)
+def test_bad_filters_say_what_to_do(
+    index: Index, flt: dict[str, Any], error: type[Exception], words: list[str]
+) -> None:
+    with pytest.raises(error) as info:
+        index.search("*", filters=[flt])
+    for word in words:
+        assert word in str(info.value)
+
+
+# -- facets -----------------------------------------------------------------------------------
+
+
+def test_facets_count_the_hits(index: Index) -> None:
+    result = index.search("*vertrag OR agreement", default_operator="OR")
+    language = {f.value: f.count for f in result.facets["language"]}
+    assert language == {"de": 3, "en": 3}
+    extensions = {f.value: f.count for f in result.facets["file_extension"]}
+    assert extensions == {"txt": 4, "md": 2}
+
+
+def test_drill_sideways_keeps_the_other_values_of_a_filtered_dimension(index: Index) -> None:
+    result = index.search("*", filters=[{"field": "language", "value": "de"}])
+    assert result.total_hits == 4
+    language = {f.value: f.count for f in result.facets["language"]}
+    assert language == {"de": 4, "en": 7}  # en still shown, with its count
+    authors = {f.value: f.count for f in result.facets["author"]}
+    assert authors == {"Anna Schmidt": 2, "Jürgen Mueller": 2}  # other dims follow the filter
+
+
+def test_multi_valued_author_facet(index: Index) -> None:
+    result = index.search("Phoenix")
+    assert {f.value for f in result.facets["author"]} == {"Anna Schmidt", "Bob Jones"}
+    assert result.documents[0].author == "Anna Schmidt; Bob Jones"
+
+
+# -- sorting and paging -----------------------------------------------------------------------
+
+
+def test_sort_by_date_both_ways(index: Index) -> None:
+    newest = index.search("*", sort="modified_date", sort_order="desc", page_size=3)
+    assert [Path(h.file_path).name for h in newest.documents] == [
+        "meeting-notes.md",
+        "finance-report.txt",
+        "arbeitsvertrag.txt",
+    ]
+    oldest = index.search("*", sort="modified_date", sort_order="asc", page_size=2)
+    assert [Path(h.file_path).name for h in oldest.documents] == [
+        "archive-manual.txt",
+        "strassenverkehr.txt",
+    ]
+
+
+def test_sort_by_size(index: Index) -> None:
+    result = index.search("*", sort="file_size", sort_order="desc", page_size=100)
+    sizes = [h.file_size for h in result.documents]
+    assert sizes == sorted(sizes, reverse=True)  # type: ignore[type-var]
+
+
+def test_paging_walks_all_hits_once(index: Index) -> None:
+    seen: list[str] = []
+    page = 1
+    while True:
+        result = index.search("*", page=page, page_size=4, sort="modified_date")
+        assert result.total_pages == 3
+        seen.extend(h.file_path for h in result.documents)
+        if not result.has_next_page:
+            break
+        page += 1
+    assert page == 3
+    assert len(seen) == len(set(seen)) == 11
+
+
+def test_scores_rank_better_matches_first(index: Index) -> None:
+    result = index.search("contract OR agreement", default_operator="OR")
+    scores = [h.score for h in result.documents]
+    assert scores == sorted(scores, reverse=True)
+    assert scores[0] > 0
+
+
+# -- passages ---------------------------------------------------------------------------------
+
+
+def test_passages_are_short_windows_with_metadata(index: Index) -> None:
+    result = index.search("archive OR shelves", default_operator="OR")
+    hit = next(h for h in result.documents if h.file_path.endswith("archive-manual.txt"))
+    assert 1 <= len(hit.passages) <= 3
+    assert hit.passages[0].score == 1.0
+    for passage in hit.passages:
+        visible = passage.text.replace("<em>", "").replace("</em>", "")
+        assert len(visible) <= 200
+        assert "<em>" in passage.text
+        assert 0.0 <= passage.term_coverage <= 1.0
+        assert 0.0 <= passage.position <= 1.0
+        assert passage.page is not None and 1 <= passage.page <= LONG_DOC_PAGES
+        assert passage.matched_terms
+
+
+def test_a_match_on_the_last_page_of_a_long_document_yields_a_passage(index: Index) -> None:
+    result = index.search(LONG_DOC_NEEDLE)
+    assert names(result) == {"archive-manual.txt"}
+    (passage,) = result.documents[0].passages
+    assert f"<em>{LONG_DOC_NEEDLE}</em>" in passage.text
+    assert passage.position > 0.95
+    assert passage.page == LONG_DOC_PAGES
+
+
+def test_term_coverage_counts_the_query_terms_in_a_passage(index: Index) -> None:
+    result = index.search("quokka OR reading", default_operator="OR")
+    passages = result.documents[0].passages
+    both = [p for p in passages if {"quokka", "reading"} <= {t.lower() for t in p.matched_terms}]
+    one = [p for p in passages if len(p.matched_terms) == 1]
+    assert all(p.term_coverage == 1.0 for p in both)
+    assert all(p.term_coverage == 0.5 for p in one)
+    assert passages
+
+
+def test_passage_length_and_count_can_be_set(index: Index) -> None:
+    result = index.search("archive", max_passages=1, passage_length=80)
+    hit = result.documents[0]
+    assert len(hit.passages) == 1
+    assert len(hit.passages[0].text.replace("<em>", "").replace("</em>", "")) <= 80
+    assert index.search("archive", max_passages=0).documents[0].passages == ()
+
+
+def test_default_response_for_ten_hits_stays_under_10_kb(index: Index) -> None:
+    result = index.search("the OR a OR and OR der OR die", default_operator="OR")
+    assert len(result.documents) == 10
+    payload = json.dumps(result.to_dict(), ensure_ascii=False)
+    assert len(payload.encode("utf-8")) < 10_000, len(payload)
