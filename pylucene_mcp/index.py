@@ -461,9 +461,15 @@ def field_infos(index: Index) -> tuple[FieldInfo, ...]:
     """Every schema field with how it can be used and how many documents have it."""
     with index.searcher() as searcher, jvm.java_errors():
         reader = searcher.getIndexReader()
+        points = jvm.jclass("org.apache.lucene.index.PointValues")
         out = []
         for spec in schema.FIELDS.values():
-            count = int(reader.getDocCount(spec.name)) if spec.kind != "stored" else 0
+            if spec.kind in ("long", "date"):
+                count = int(points.getDocCount(reader, spec.name))
+            elif spec.kind == "stored":
+                count = 0  # not indexed: nothing to count
+            else:
+                count = int(reader.getDocCount(spec.name))
             out.append(
                 FieldInfo(
                     name=spec.name,

@@ -1,0 +1,133 @@
+"""The MCP tools through the SDK's in-memory client, against build_server()."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+
+from pylucene_mcp import Index
+from pylucene_mcp.config import Settings
+from pylucene_mcp.server import build_server, enabled_tools
+from pylucene_mcp.service import Service
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+class _SharedService(Service):
+    """The session's open index, so the tools and the tests see the same corpus."""
+
+    def __init__(self, index: Index) -> None:
+        super().__init__(Settings(index_path=index.path))
+        self._index = index
+
+    def close(self) -> None:  # the session fixture closes the index
+        pass
+
+
+@pytest.fixture
+async def client(index: Index) -> AsyncIterator[Client]:
+    server = build_server(Settings(index_path=index.path), _SharedService(index))
+    async with Client(server) as connected:
+        yield connected
+
+
+async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
+    result = await client.call_tool(tool, arguments)
+    assert not result.is_error, result.content
+    assert result.structured_content is not None
+    return result.structured_content
+
+
+async def test_tools_are_listed_with_annotations_and_constraints(client: Client) -> None:
+    tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert set(tools) == {"search", "getIndexStats", "listIndexedFields", "getDocumentDetails"}
+    for tool in tools.values():
+        assert tool.annotations is not None
+        assert tool.annotations.read_only_hint is True
+        assert tool.annotations.destructive_hint is False
+        assert tool.output_schema is not None
+        assert tool.description
+    props = tools["search"].input_schema["properties"]
+    assert props["pageSize"]["maximum"] == 100 and props["pageSize"]["minimum"] == 1
+    assert set(props["sort"]["enum"]) == {"_score", "modified_date", "created_date", "file_size"}
+    assert props["defaultOperator"]["enum"] == ["AND", "OR"]
+    filter_schema = json.dumps(tools["search"].input_schema["$defs"])
+    assert '"from"' in filter_schema and '"not_in"' in filter_schema
+
+
+async def test_search_tool_returns_the_structured_result(client: Client) -> None:
+    data = await call(
+        client,
+        "search",
+        query="*vertrag*",
+        filters=[{"field": "modified_date", "operator": "range", "from": "2023-01-01"}],
+    )
+    assert data["totalHits"] == 2
+    assert {Path(d["filePath"]).name for d in data["documents"]} == {
+        "arbeitsvertrag.txt",
+        "kaufvertrag.md",
+    }
+    passage = data["documents"][0]["passages"][0]
+    assert set(passage) >= {"text", "score", "matchedTerms", "termCoverage", "position"}
+    assert data["activeFilters"] == [
+        {"field": "modified_date", "operator": "range", "from": "2023-01-01", "matchCount": 2}
+    ]
+    assert data["facets"]["language"] == [{"value": "de", "count": 2}]
+    assert data["hasNextPage"] is False and data["totalPages"] == 1
+
+
+async def test_search_tool_errors_tell_the_model_what_to_do(client: Client) -> None:
+    result = await client.call_tool("search", {"query": '"signed contract'})
+    assert result.is_error
+    text = result.content[0].text  # type: ignore[union-attr]
+    assert 'Try: "signed contract"' in text
+    result = await client.call_tool(
+        "search", {"query": "*", "filters": [{"field": "title", "value": "x"}]}
+    )
+    assert result.is_error and "analyzed text" in result.content[0].text  # type: ignore[union-attr]
+    result = await client.call_tool("search", {"query": "*", "pageSize": 500})
+    assert result.is_error  # the schema's maximum is enforced
+
+
+async def test_info_tools(client: Client, corpus_dir: Path) -> None:
+    stats = await call(client, "getIndexStats")
+    assert stats["documentCount"] == 11 and stats["luceneVersion"].startswith("10.")
+    fields = await call(client, "listIndexedFields")
+    assert any(f["name"] == "author" and f["facet"] for f in fields["fields"])
+    details = await call(
+        client, "getDocumentDetails", filePath=str(corpus_dir / "recipe.txt"), length=20
+    )
+    assert details["content"] == "Apple pie recipe\n\nPr"
+    assert details["hasMore"] is True
+    missing = await client.call_tool("getDocumentDetails", {"filePath": "/etc/passwd"})
+    assert missing.is_error and "no indexed document" in missing.content[0].text  # type: ignore[union-attr]
+
+
+def test_tool_include_and_exclude_take_names_and_groups() -> None:
+    assert enabled_tools(Settings(tools_include=("info",))) == {
+        "getIndexStats",
+        "listIndexedFields",
+        "getDocumentDetails",
+    }
+    assert enabled_tools(Settings(tools_exclude=("getDocumentDetails",))) == {
+        "search",
+        "getIndexStats",
+        "listIndexedFields",
+    }
+    assert enabled_tools(Settings(tools_include=("search",), tools_exclude=("search",))) == set()
+
+
+async def test_excluded_tools_are_not_served(index: Index) -> None:
+    settings = Settings(index_path=index.path, tools_exclude=("info",))
+    async with Client(build_server(settings, _SharedService(index))) as client:
+        assert [t.name for t in (await client.list_tools()).tools] == ["search"]
