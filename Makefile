@@ -1,0 +1,51 @@
+# pylucene-mcp: `make serve` builds what is missing and runs the MCP server; `make test` tests.
+PYTHON ?= python3
+GRADLE ?= gradle
+GRADLE_FLAGS ?= --no-daemon -q
+SETUP_STAMP := .setup.stamp
+JAR_STAMP := jars/pylucene-mcp-shims.jar
+JAVA_SOURCES := $(shell find java -name '*.java' 2>/dev/null) build.gradle settings.gradle
+
+.PHONY: help setup jars test test-python test-java lint typecheck bench serve clean
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+# The recipes on the way to `serve` are silent and write to stderr: stdout belongs to MCP.
+$(SETUP_STAMP): pyproject.toml
+	@$(PYTHON) -m pip install -q -e '.[dev]' >&2
+	@touch $@
+
+setup: $(SETUP_STAMP) jars  ## install the package (editable, with dev tools) and build the jars
+
+$(JAR_STAMP): $(JAVA_SOURCES)
+	@./scripts/ensure-gradle >&2
+	@$(GRADLE) $(GRADLE_FLAGS) jars >&2
+	@touch $@
+
+jars: $(JAR_STAMP)  ## fetch Lucene from Maven Central and compile the Java shims into jars/
+
+test-java: $(JAR_STAMP)  ## the shims' JUnit tests (through Gradle)
+	$(GRADLE) $(GRADLE_FLAGS) junit
+
+test-python: $(SETUP_STAMP) $(JAR_STAMP)  ## pytest
+	$(PYTHON) -m pytest
+
+test: test-java test-python  ## JUnit and pytest
+
+lint: $(SETUP_STAMP)  ## ruff
+	$(PYTHON) -m ruff check pylucene_mcp tests bench
+	$(PYTHON) -m ruff format --check pylucene_mcp tests bench
+
+typecheck: $(SETUP_STAMP)  ## mypy --strict on the package
+	$(PYTHON) -m mypy
+
+bench: $(SETUP_STAMP) $(JAR_STAMP)  ## start-up time and search latency through MCP (prints figures)
+	$(PYTHON) bench/startup.py
+	$(PYTHON) bench/search_latency.py
+
+serve: $(SETUP_STAMP) $(JAR_STAMP)  ## run the MCP server on stdio (index: ~/.pylucene-mcp/index)
+	@$(PYTHON) -m pylucene_mcp serve
+
+clean:  ## remove build outputs
+	rm -rf jars build .gradle $(SETUP_STAMP) .pytest_cache .mypy_cache .ruff_cache
