@@ -18,8 +18,8 @@ public final class Highlighting {
   private Highlighting() {}
 
   /**
-   * Returns, for each doc id, a {@code List<PassageInfo>} (best first), or null when nothing in
-   * the field matched.
+   * Returns, for each doc id, a {@code List<PassageInfo>} (best first). A document that matched
+   * on other fields only gets one passage from its start, without highlights.
    */
   public static Object[] passages(
       IndexSearcher searcher,
@@ -44,7 +44,8 @@ public final class Highlighting {
             .withFormatter(formatter)
             .withFieldMatcher(matchFields::contains)
             .withHighlightPhrasesStrictly(true)
-            .withHandleMultiTermQuery(true));
+            .withHandleMultiTermQuery(true)
+            .withMaxNoHighlightPassages(1));
     Map<String, Object[]> result =
         highlighter.highlightAsObjects(
             new String[] {field}, highlightQuery, docIds, new int[] {maxPassages});

@@ -1,0 +1,108 @@
+package io.github.pylucenemcp.highlight;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.github.pylucenemcp.analysis.Analyzers;
+import io.github.pylucenemcp.queryparser.ContentQueryParser;
+import java.util.List;
+import java.util.Set;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.FieldType;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexOptions;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.Directory;
+import org.junit.Test;
+
+public class HighlightingTest {
+  static final Set<String> KEYWORDS = Set.of("file_path");
+  static final Analyzer ANALYZER =
+      Analyzers.perField("content_reversed", "content_translit_de", KEYWORDS);
+
+  static Object[] highlight(List<String> texts, String query, int maxChars) throws Exception {
+    FieldType content = new FieldType(TextField.TYPE_STORED);
+    content.setIndexOptions(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS_AND_OFFSETS);
+    try (Directory dir = new ByteBuffersDirectory();
+        IndexWriter writer = new IndexWriter(dir, new IndexWriterConfig(ANALYZER))) {
+      for (String text : texts) {
+        Document doc = new Document();
+        doc.add(new Field("content", text, content));
+        doc.add(new TextField("content_reversed", text, Field.Store.NO));
+        doc.add(new TextField("content_translit_de", text, Field.Store.NO));
+        writer.addDocument(doc);
+      }
+      writer.commit();
+      try (DirectoryReader reader = DirectoryReader.open(dir)) {
+        ContentQueryParser parser =
+            new ContentQueryParser(
+                "content", "content_reversed", "content_translit_de", Set.of("content"),
+                KEYWORDS, Set.of(), Set.of(), ANALYZER, true);
+        int[] ids = new int[texts.size()];
+        for (int i = 0; i < ids.length; i++) {
+          ids[i] = i;
+        }
+        return Highlighting.passages(
+            new IndexSearcher(reader), ANALYZER, "content",
+            Set.of("content", "content_translit_de"), parser.parse(query), parser.getUnits(), ids,
+            3, maxChars);
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  static List<PassageInfo> first(Object[] result) {
+    return (List<PassageInfo>) result[0];
+  }
+
+  @Test
+  public void leadingWildcardHighlightsTheWholeWord() throws Exception {
+    List<PassageInfo> passages = first(highlight(List.of("Der Arbeitsvertrag gilt."), "*vertrag", 200));
+    assertEquals("Der <em>Arbeitsvertrag</em> gilt.", passages.get(0).text);
+    assertEquals("Arbeitsvertrag", passages.get(0).matchedTerms[0]);
+    assertEquals(1.0f, passages.get(0).score, 0f);
+  }
+
+  @Test
+  public void translitMatchesAreHighlightedOnTheOriginalWord() throws Exception {
+    List<PassageInfo> passages = first(highlight(List.of("Herr Müller kommt."), "Mueller", 200));
+    assertEquals("Herr <em>Müller</em> kommt.", passages.get(0).text);
+  }
+
+  @Test
+  public void longSentencesAreWindowedAroundTheMatch() throws Exception {
+    String filler = "word ".repeat(200);
+    String text = filler + "needle " + filler + ".";
+    PassageInfo passage = first(highlight(List.of(text), "needle", 100)).get(0);
+    String visible = passage.text.replace("<em>", "").replace("</em>", "");
+    assertTrue(visible, visible.length() <= 100);
+    assertTrue(passage.text, passage.text.contains("<em>needle</em>"));
+    assertTrue(passage.text.startsWith("…") && passage.text.endsWith("…"));
+    assertTrue(passage.position < 0.01f); // the sentence starts the document
+  }
+
+  @Test
+  public void coverageIsTheShareOfQueryUnitsInThePassage() throws Exception {
+    String text = "Alpha beta gamma. Nothing here at all. Only alpha again.";
+    List<PassageInfo> passages = first(highlight(List.of(text), "alpha OR beta", 200));
+    assertEquals(1.0f, passages.get(0).termCoverage, 0f);
+    assertEquals(0.5f, passages.get(passages.size() - 1).termCoverage, 0f);
+  }
+
+  @Test
+  public void aDocumentWithoutContentMatchesGetsOneLeadingPassageWithoutHighlights()
+      throws Exception {
+    List<PassageInfo> passages =
+        first(highlight(List.of("Nothing to see. More text."), "absent", 200));
+    assertEquals(1, passages.size());
+    assertEquals("Nothing to see.", passages.get(0).text);
+    assertEquals(0, passages.get(0).matchedTerms.length);
+    assertEquals(0f, passages.get(0).termCoverage, 0f);
+  }
+}
