@@ -16,7 +16,7 @@ from pylucene_mcp import (
     SearchResult,
     UnknownFieldError,
 )
-from tests.conftest import LONG_DOC_NEEDLE, LONG_DOC_PAGES
+from tests.corpus import LONG_DOC_NEEDLE, LONG_DOC_PAGES
 
 
 def names(result: SearchResult) -> set[str]:
