@@ -39,9 +39,7 @@ def analyze(text: str, field: str = schema.CONTENT) -> list[Token]:
     """
     char_term = jvm.jclass("org.apache.lucene.analysis.tokenattributes.CharTermAttribute")
     offsets = jvm.jclass("org.apache.lucene.analysis.tokenattributes.OffsetAttribute")
-    increments = jvm.jclass(
-        "org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute"
-    )
+    increments = jvm.jclass("org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute")
     tokens: list[Token] = []
     with jvm.java_errors():
         stream = schema_analyzer().tokenStream(field, text)

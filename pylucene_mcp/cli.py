@@ -50,7 +50,9 @@ def _parser() -> argparse.ArgumentParser:
         help="filter, repeatable: language=de, file_extension=pdf,docx (in), "
         "modified_date=2024-01-01..2024-12-31 (range), author!=Bob (not)",
     )
-    search.add_argument("--sort", default="_score", choices=["_score", "modified_date", "created_date", "file_size"])
+    search.add_argument(
+        "--sort", default="_score", choices=["_score", "modified_date", "created_date", "file_size"]
+    )
     search.add_argument("--order", default="desc", choices=["asc", "desc"])
     search.add_argument("--page", type=int, default=1)
     search.add_argument("--page-size", type=int, default=10)
@@ -117,7 +119,9 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _highlight(text: str, tty: bool) -> str:
-    return text.replace("<em>", "\033[1m" if tty else "[").replace("</em>", "\033[0m" if tty else "]")
+    return text.replace("<em>", "\033[1m" if tty else "[").replace(
+        "</em>", "\033[0m" if tty else "]"
+    )
 
 
 def _search(args: argparse.Namespace) -> int:
@@ -144,7 +148,10 @@ def _search(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
         return 0
     tty = sys.stdout.isatty()
-    print(f"{result.total_hits} hits ({result.search_time_ms} ms), page {result.page}/{max(result.total_pages, 1)}")
+    print(
+        f"{result.total_hits} hits ({result.search_time_ms} ms), "
+        f"page {result.page}/{max(result.total_pages, 1)}"
+    )
     for rank, hit in enumerate(result.documents, start=(result.page - 1) * result.page_size + 1):
         title = f" — {hit.title}" if hit.title else ""
         print(f"{rank:>3}. {hit.score:7.3f}  {hit.file_path}{title}")
@@ -174,7 +181,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "serve":
         return _serve(args)
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(message)s")
+    logging.basicConfig(
+        level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(message)s"
+    )
     try:
         return {"search": _search, "stats": _stats}[args.command](args)
     except errors.PyLuceneMcpError as exc:

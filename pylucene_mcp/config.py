@@ -52,7 +52,9 @@ class Settings:
         values.update({k: v for k, v in overrides.items() if v is not None})
         settings = cls(**values)
         if settings.default_operator not in ("AND", "OR"):
-            raise ConfigError(f"default_operator must be AND or OR, not {settings.default_operator!r}")
+            raise ConfigError(
+                f"default_operator must be AND or OR, not {settings.default_operator!r}"
+            )
         return settings
 
     def with_index(self, path: Path | str) -> Settings:

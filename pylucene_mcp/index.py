@@ -65,7 +65,9 @@ class Writer:
 
     def delete(self, file_path: str | PurePath) -> None:
         """Deletes the document of ``file_path`` (nothing happens if there is none)."""
-        term = jvm.jclass("org.apache.lucene.index.Term")(schema.FILE_PATH, _normalize_path(file_path))
+        term = jvm.jclass("org.apache.lucene.index.Term")(
+            schema.FILE_PATH, _normalize_path(file_path)
+        )
         with jvm.java_errors():
             self._index._writer.deleteDocuments(term)
         self.deleted += 1
@@ -91,20 +93,25 @@ class Index:
     ``IndexSearcher``.
     """
 
-    def __init__(self, path: Path, refresh_interval_s: float = 1.0, read_only: bool = False) -> None:
+    def __init__(
+        self, path: Path, refresh_interval_s: float = 1.0, read_only: bool = False
+    ) -> None:
         self.path = path
         self.refresh_interval_s = refresh_interval_s
         self.read_only = read_only
+        self._writer: Any = None
+        self.java_writer: Any = None
+        self._reopener: Any = None
         self._write_lock = threading.RLock()
         self._facet_lock = threading.Lock()
         self._facet_state: tuple[Any, Any] | None = None
         jvm.start()
         with jvm.java_errors():
-            self.directory = jvm.jclass("org.apache.lucene.store.FSDirectory").open(_java_path(path))
+            self.directory = jvm.jclass("org.apache.lucene.store.FSDirectory").open(
+                _java_path(path)
+            )
             self.facets_config = self._make_facets_config()
             if read_only:
-                self._writer = self.java_writer = None
-                self._reopener = None
                 self._manager = jvm.jclass("org.apache.lucene.search.SearcherManager")(
                     self.directory, None
                 )
@@ -133,7 +140,8 @@ class Index:
         folder = Path(path).expanduser().resolve()
         if (read_only or not create) and not (folder.is_dir() and any(folder.glob("segments_*"))):
             raise errors.IndexAccessError(
-                f"no index at {folder}; create it with Index.open(path, create=True) or crawl a folder"
+                f"no index at {folder}; create it with Index.open(path, create=True) "
+                "or crawl a folder"
             )
         folder.mkdir(parents=True, exist_ok=True)
         return cls(folder, refresh_interval_s, read_only)
@@ -223,13 +231,16 @@ class Index:
         if unknown:
             name = sorted(unknown)[0]
             raise errors.UnknownFieldError(
-                f"unknown field '{name}'; documents take: {', '.join(sorted(_ALL_FIELDS - set(schema.SHADOW_FIELDS)))}",
+                f"unknown field '{name}'; documents take: "
+                + ", ".join(sorted(_ALL_FIELDS - set(schema.SHADOW_FIELDS))),
                 name,
                 sorted(_ALL_FIELDS),
             )
         for shadow in schema.SHADOW_FIELDS:
             if shadow in doc:
-                raise errors.InvalidRequestError(f"'{shadow}' is derived from content; do not set it")
+                raise errors.InvalidRequestError(
+                    f"'{shadow}' is derived from content; do not set it"
+                )
         if not doc.get(schema.FILE_PATH):
             raise errors.InvalidRequestError("a document needs a file_path (its unique id)")
         values = dict(doc)
@@ -263,7 +274,9 @@ class Index:
             for value in _as_list(values.get(name)):
                 document.add(text_field(name, value, store_yes))
         content = jvm.jclass("java.lang.String")(values[schema.CONTENT])
-        document.add(j("org.apache.lucene.document.Field")(schema.CONTENT, content, _content_type()))
+        document.add(
+            j("org.apache.lucene.document.Field")(schema.CONTENT, content, _content_type())
+        )
         for shadow in schema.SHADOW_FIELDS:
             document.add(text_field(shadow, content, store_no))
         for name in schema.KEYWORD_FIELDS:
@@ -282,7 +295,9 @@ class Index:
                 )
             except (TypeError, ValueError) as exc:
                 raise errors.InvalidRequestError(str(exc)) from exc
-            document.add(j("org.apache.lucene.document.LongPoint")(name, jvm.jarray("long", [number])))
+            document.add(
+                j("org.apache.lucene.document.LongPoint")(name, jvm.jarray("long", [number]))
+            )
             document.add(j("org.apache.lucene.document.NumericDocValuesField")(name, number))
             document.add(j("org.apache.lucene.document.StoredField")(name, jvm.jlong(number)))
         pages = values.get(schema.PAGE_OFFSETS)
@@ -316,9 +331,12 @@ class Index:
             if cached is not None and cached[0].equals(reader):
                 return cached[1]
             state = None
-            if jvm.jclass("org.apache.lucene.index.FieldInfos").getMergedFieldInfos(reader).fieldInfo(
-                self.facets_config.DEFAULT_INDEX_FIELD_NAME
-            ) is not None:
+            if (
+                jvm.jclass("org.apache.lucene.index.FieldInfos")
+                .getMergedFieldInfos(reader)
+                .fieldInfo(self.facets_config.DEFAULT_INDEX_FIELD_NAME)
+                is not None
+            ):
                 with jvm.java_errors():
                     state = jvm.jclass(
                         "org.apache.lucene.facet.sortedset.DefaultSortedSetDocValuesReaderState"
@@ -371,7 +389,9 @@ def _content_type() -> Any:
             jvm.jclass("org.apache.lucene.document.TextField").TYPE_STORED
         )
         field_type.setIndexOptions(
-            jvm.jclass("org.apache.lucene.index.IndexOptions").DOCS_AND_FREQS_AND_POSITIONS_AND_OFFSETS
+            jvm.jclass(
+                "org.apache.lucene.index.IndexOptions"
+            ).DOCS_AND_FREQS_AND_POSITIONS_AND_OFFSETS
         )
         field_type.freeze()
         _CONTENT_TYPE.append(field_type)
@@ -443,8 +463,11 @@ def index_stats(index: Index) -> IndexStats:
                 schema.iso(int(long_point.decodeDimension(low, 0))) if low is not None else None,
                 schema.iso(int(long_point.decodeDimension(high, 0))) if high is not None else None,
             )
-        size = sum(int(index.directory.fileLength(f)) for f in index.directory.listAll()
-                   if not str(f).endswith(".lock") and not str(f).startswith("pending"))
+        size = sum(
+            int(index.directory.fileLength(f))
+            for f in index.directory.listAll()
+            if not str(f).endswith(".lock") and not str(f).startswith("pending")
+        )
         return IndexStats(
             document_count=int(reader.numDocs()),
             deleted_documents=int(reader.numDeletedDocs()),

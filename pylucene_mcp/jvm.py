@@ -96,7 +96,7 @@ def find_java_home() -> Path:
 
 
 def jars_dir() -> Path:
-    """Where Gradle put Lucene and the shim jar: ``PYLUCENE_MCP_JARS`` or the checkout's ``jars/``."""
+    """Where Gradle put Lucene and the shim jar: ``PYLUCENE_MCP_JARS``, else ``jars/``."""
     explicit = os.environ.get("PYLUCENE_MCP_JARS")
     if explicit:
         return Path(explicit)

@@ -10,7 +10,9 @@ from pathlib import Path
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
-def setup_logging(log_dir: Path, level: int = logging.INFO, stderr_level: int = logging.WARNING) -> None:
+def setup_logging(
+    log_dir: Path, level: int = logging.INFO, stderr_level: int = logging.WARNING
+) -> None:
     """Logs to ``log_dir/pylucene-mcp.log`` (rotating, 5 MB × 3) and, from ``stderr_level`` up,
     to stderr. A log folder that cannot be created leaves stderr only."""
     root = logging.getLogger()

@@ -78,10 +78,16 @@ def _spec(name: str) -> FieldSpec:
     if name in LONG_FIELDS or name in DATE_FIELDS:
         kind: FieldKind = "long" if name in LONG_FIELDS else "date"
         return FieldSpec(
-            name, kind, True, False, ("eq", "in", "not", "not_in", "range"), True, _DESCRIPTIONS[name]
+            name,
+            kind,
+            True,
+            False,
+            ("eq", "in", "not", "not_in", "range"),
+            True,
+            _DESCRIPTIONS[name],
         )
     if name in KEYWORD_FIELDS:
-        ops = ("eq", "in", "not", "not_in")
+        ops: tuple[str, ...] = ("eq", "in", "not", "not_in")
         return FieldSpec(name, "keyword", True, facet, ops, False, _DESCRIPTIONS[name])
     if name in TEXT_FIELDS:
         ops = ("eq", "in", "not", "not_in") if facet else ()

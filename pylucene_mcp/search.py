@@ -9,7 +9,8 @@ import math
 import re
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+import dataclasses
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Literal
 
 from pylucene_mcp import analysis, errors, jvm, schema
@@ -57,7 +58,7 @@ class Filter:
     operator: Operator = "eq"
     value: Any = None
     values: tuple[Any, ...] | None = None
-    from_: Any = field(default=None, metadata={"json": "from"})
+    from_: Any = dataclasses.field(default=None, metadata={"json": "from"})
     to: Any = None
 
     @classmethod
@@ -112,7 +113,7 @@ class Hit:
     indexed_date: str | None
     score: float
     passages: tuple[Passage, ...]
-    doc_id: int = field(default=-1, repr=False, compare=False, metadata={"internal": True})
+    doc_id: int = dataclasses.field(default=-1, repr=False, compare=False, metadata={"internal": True})
 
 
 @dataclass(frozen=True)
@@ -254,7 +255,10 @@ def suggest_fix(text: str, default_operator: str, parse_error: Any) -> str | Non
     fixed = re.sub(r"\s+(AND|OR|NOT|&&|\|\||!|-|\+)\s*$", "", fixed)
     fixed = re.sub(r"(\w+):\s*$", r"\1", fixed)
     fixed = re.sub(r"(?<!\\)([/\[\]{}^])", r"\\\1", fixed) if fixed == text else fixed
-    for candidate in (fixed, str(jvm.jclass("org.apache.lucene.queryparser.classic.QueryParser").escape(text))):
+    for candidate in (
+        fixed,
+        str(jvm.jclass("org.apache.lucene.queryparser.classic.QueryParser").escape(text)),
+    ):
         if candidate == text or not candidate.strip():
             continue
         try:
@@ -318,7 +322,11 @@ def _long_bounds(flt: Filter, value: Any, upper: bool) -> int:
         what = "a date" if flt.field in schema.DATE_FIELDS else "a whole number of bytes"
         raise errors.InvalidFilterError(
             f"filter on '{flt.field}': {value!r} is not {what}"
-            + ("; use 2024-01-01 or 2024-01-01T10:30:00Z" if flt.field in schema.DATE_FIELDS else "")
+            + (
+                "; use 2024-01-01 or 2024-01-01T10:30:00Z"
+                if flt.field in schema.DATE_FIELDS
+                else ""
+            )
         ) from exc
 
 
@@ -332,7 +340,9 @@ def _value_query(flt: Filter, value: Any) -> Any:
     term = jvm.jclass("org.apache.lucene.index.Term")
     if flt.field in schema.FACET_FIELDS:
         drill = jvm.jclass("org.apache.lucene.facet.DrillDownQuery")
-        facet_term = drill.term("$facets", flt.field, jvm.jarray("String", [_facet_value(flt, value)]))
+        facet_term = drill.term(
+            "$facets", flt.field, jvm.jarray("String", [_facet_value(flt, value)])
+        )
         return jvm.jclass("org.apache.lucene.search.TermQuery")(facet_term)
     return jvm.jclass("org.apache.lucene.search.TermQuery")(term(flt.field, str(value)))
 
@@ -351,7 +361,9 @@ def _filter_query(flt: Filter) -> Any:
             raise errors.InvalidFilterError(
                 f"range filter on '{flt.field}': 'from' ({flt.from_}) is after 'to' ({flt.to})"
             )
-        return jvm.jclass("org.apache.lucene.document.LongPoint").newRangeQuery(flt.field, lower, upper)
+        return jvm.jclass("org.apache.lucene.document.LongPoint").newRangeQuery(
+            flt.field, lower, upper
+        )
     values = (flt.value,) if flt.operator in ("eq", "not") else tuple(flt.values or ())
     if len(values) == 1:
         return _value_query(flt, values[0])
@@ -443,7 +455,9 @@ def search(
                 if sort == "_score":
                     result = sideways.search(drill_down, top_n)
                 else:
-                    result = sideways.search(drill_down, None, None, top_n, _sort(sort, sort_order), True)
+                    result = sideways.search(
+                        drill_down, None, None, top_n, _sort(sort, sort_order), True
+                    )
                 top_docs = result.hits
                 facets = _facet_counts(result.facets)
             else:
@@ -469,7 +483,8 @@ def search(
                 for doc_id, sd, passages in zip(doc_ids, score_docs, passage_lists, strict=True)
             )
             active = tuple(
-                ActiveFilter(flt, _count_with(searcher, parsed.query, flt)) for flt in parsed_filters
+                ActiveFilter(flt, _count_with(searcher, parsed.query, flt))
+                for flt in parsed_filters
             )
     total_pages = math.ceil(total / page_size) if total else 0
     return SearchResult(
@@ -512,7 +527,9 @@ def _count_with(searcher: Any, query: Any, flt: Filter) -> int:
     occur = j("org.apache.lucene.search.BooleanClause$Occur")
     boolean = j("org.apache.lucene.search.BooleanQuery$Builder")()
     boolean.add(query, occur.MUST)
-    boolean.add(_filter_query(flt), occur.MUST_NOT if flt.operator in ("not", "not_in") else occur.FILTER)
+    boolean.add(
+        _filter_query(flt), occur.MUST_NOT if flt.operator in ("not", "not_in") else occur.FILTER
+    )
     return int(searcher.count(boolean.build()))
 
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, NotRequired, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 from pylucene_mcp import __version__, errors
 from pylucene_mcp.config import Settings
@@ -34,7 +34,8 @@ the engine matches words exactly, so expand the query yourself.
 - Phrases and proximity: "signed contract", "contract signed"~3. Fuzzy: Mayer~1.
 - Umlauts and accents are folded: muller, Mueller and Müller all find Müller; cafe finds café.
 - Terms are ANDed by default (defaultOperator=OR to change); use AND/OR/NOT, +/-, parentheses.
-- Fields: title:, author:, file_name:, language:de, file_extension:pdf, modified_date:[2024-01-01 TO *].
+- Fields: title:, author:, file_name:, language:de, file_extension:pdf,
+  modified_date:[2024-01-01 TO *], file_size:[1000000 TO *].
 - Narrow with filters and facets (author, language, file_extension, file_type) instead of
   re-querying; facets of a filtered dimension still show its other values.
 - Passages show <em>matched</em> words from anywhere in the document; read more of a document
@@ -56,11 +57,15 @@ class SearchFilter(BaseModel):
 
     model_config = ConfigDict(populate_by_name=True, extra="forbid")
 
-    field: str = Field(description="field name, e.g. language, author, file_extension, modified_date, file_size")
+    field: str = Field(
+        description="field name, e.g. language, author, file_extension, modified_date, file_size"
+    )
     operator: Literal["eq", "in", "not", "not_in", "range"] = "eq"
     value: str | int | None = None
     values: list[str | int] | None = Field(default=None, min_length=1, max_length=100)
-    from_: str | int | None = Field(default=None, alias="from", description="date (2024-01-01) or number")
+    from_: str | int | None = Field(
+        default=None, alias="from", description="date (2024-01-01) or number"
+    )
     to: str | int | None = Field(default=None, description="date (2024-12-31T23:59:59Z) or number")
 
 
@@ -165,7 +170,8 @@ def _tool_errors(fn: F) -> F:
 
 
 def enabled_tools(settings: Settings) -> set[str]:
-    """Tool names left after ``tools_include`` / ``tools_exclude`` (names or groups; exclude wins)."""
+    """Tool names left after ``tools_include`` / ``tools_exclude``: names or groups, exclude
+    wins."""
     every = {name for names in TOOL_GROUPS.values() for name in names}
 
     def expand(items: tuple[str, ...]) -> set[str]:
@@ -196,7 +202,9 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
 
     @_tool_errors
     def search(
-        query: Annotated[str, Field(max_length=10_000, description="Lucene query; '*' matches all")],
+        query: Annotated[
+            str, Field(max_length=10_000, description="Lucene query; '*' matches all")
+        ],
         filters: Annotated[list[SearchFilter] | None, Field(max_length=20)] = None,
         sort: Literal["_score", "modified_date", "created_date", "file_size"] = "_score",
         sortOrder: Literal["asc", "desc"] = "desc",
@@ -256,5 +264,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
     for name, (fn, title) in tools.items():
         if name in enabled:
             annotations = READ_ONLY.model_copy(update={"title": title})
-            server.add_tool(fn, name=name, title=title, annotations=annotations, structured_output=True)
+            server.add_tool(
+                fn, name=name, title=title, annotations=annotations, structured_output=True
+            )
     return server

@@ -11,6 +11,7 @@ import pytest
 from pylucene_mcp import Index, jvm
 from tests.corpus import build_index, corpus_docs
 
+
 @pytest.fixture(scope="session", autouse=True)
 def _jvm() -> None:
     """Starts the JVM once, on the main thread (JPype shuts it down only from there)."""

@@ -41,7 +41,9 @@ class StdioPeer:
         self.proc.stdin.write((json.dumps(message) + "\n").encode())
         self.proc.stdin.flush()
 
-    def request(self, method: str, params: dict[str, Any] | None = None, timeout: float = 60) -> Any:
+    def request(
+        self, method: str, params: dict[str, Any] | None = None, timeout: float = 60
+    ) -> Any:
         self._next_id += 1
         self.send({"jsonrpc": "2.0", "id": self._next_id, "method": method, "params": params or {}})
         deadline = time.monotonic() + timeout

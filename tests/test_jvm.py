@@ -62,7 +62,9 @@ def test_java_lookup_skips_an_old_java_home(monkeypatch: pytest.MonkeyPatch) -> 
     assert jvm.java_major(jvm.find_java_home()) >= jvm.MIN_JAVA
 
 
-def test_missing_jars_say_how_to_build_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_jars_say_how_to_build_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("PYLUCENE_MCP_JARS", str(tmp_path))
     with pytest.raises(JvmError, match="make jars"):
         jvm.class_path()

@@ -1,4 +1,4 @@
-"""Search through real Lucene: query syntax, rewrites, filters, facets, sorting, paging, passages."""
+"""Search through real Lucene: syntax, rewrites, filters, facets, sorting, paging, passages."""
 
 from __future__ import annotations
 
@@ -105,7 +105,10 @@ def test_phrase_and_proximity(index: Index) -> None:
 
 
 def test_boolean_operators_and_required_prohibited(index: Index) -> None:
-    assert names(index.search("contract AND Globex")) == {"service-agreement.txt", "meeting-notes.md"}
+    assert names(index.search("contract AND Globex")) == {
+        "service-agreement.txt",
+        "meeting-notes.md",
+    }
     assert names(index.search("contract -Globex")) == {"employment-contract.txt"}
     assert names(index.search("+agreement NOT lease")) == {
         "service-agreement.txt",
@@ -225,14 +228,19 @@ def test_not_and_not_in(index: Index) -> None:
 def test_date_range_filters_take_dates_and_datetimes(index: Index) -> None:
     result = index.search(
         "*",
-        filters=[{"field": "modified_date", "operator": "range", "from": "2024-03-03", "to": "2024-03-15"}],
+        filters=[
+            {
+                "field": "modified_date",
+                "operator": "range",
+                "from": "2024-03-03",
+                "to": "2024-03-15",
+            }
+        ],
     )
     assert names(result) == {"arbeitsvertrag.txt", "service-agreement.txt"}
     result = index.search(
         "*",
-        filters=[
-            {"field": "modified_date", "operator": "range", "from": "2024-03-15T10:30:00Z"}
-        ],
+        filters=[{"field": "modified_date", "operator": "range", "from": "2024-03-15T10:30:00Z"}],
     )
     assert "arbeitsvertrag.txt" not in names(result)  # modified at 09:30 that day
     assert "meeting-notes.md" in names(result)
@@ -262,21 +270,42 @@ def test_active_filters_carry_match_counts(index: Index) -> None:
 @pytest.mark.parametrize(
     ("flt", "error", "words"),
     [
-        ({"field": "year", "value": "2024"}, UnknownFieldError, ["filterable fields", "modified_date"]),
+        (
+            {"field": "year", "value": "2024"},
+            UnknownFieldError,
+            ["filterable fields", "modified_date"],
+        ),
         ({"field": "title", "value": "Lease"}, InvalidFilterError, ["analyzed text", "title:("]),
-        ({"field": "content", "operator": "in", "values": ["x"]}, InvalidFilterError, ["analyzed text"]),
+        (
+            {"field": "content", "operator": "in", "values": ["x"]},
+            InvalidFilterError,
+            ["analyzed text"],
+        ),
         (
             {"field": "modified_date", "operator": "range", "from": "last week"},
             InvalidFilterError,
             ["not a date", "2024-01-01"],
         ),
-        ({"field": "file_size", "operator": "range", "from": "big"}, InvalidFilterError, ["number"]),
+        (
+            {"field": "file_size", "operator": "range", "from": "big"},
+            InvalidFilterError,
+            ["number"],
+        ),
         ({"field": "language", "operator": "range", "from": "a"}, InvalidFilterError, ["takes eq"]),
-        ({"field": "language", "operator": "like", "value": "a"}, InvalidFilterError, ["unknown operator"]),
+        (
+            {"field": "language", "operator": "like", "value": "a"},
+            InvalidFilterError,
+            ["unknown operator"],
+        ),
         ({"field": "language", "operator": "in"}, InvalidFilterError, ["values"]),
         ({"field": "modified_date", "operator": "range"}, InvalidFilterError, ["from"]),
         (
-            {"field": "modified_date", "operator": "range", "from": "2025-01-01", "to": "2024-01-01"},
+            {
+                "field": "modified_date",
+                "operator": "range",
+                "from": "2025-01-01",
+                "to": "2024-01-01",
+            },
             InvalidFilterError,
             ["after"],
         ),
