@@ -4,12 +4,12 @@ all call; its result dataclasses carry exactly what the tool returns (``to_dict(
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import re
 import time
 from collections.abc import Mapping, Sequence
-import dataclasses
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -113,7 +113,9 @@ class Hit:
     indexed_date: str | None
     score: float
     passages: tuple[Passage, ...]
-    doc_id: int = dataclasses.field(default=-1, repr=False, compare=False, metadata={"internal": True})
+    doc_id: int = dataclasses.field(
+        default=-1, repr=False, compare=False, metadata={"internal": True}
+    )
 
 
 @dataclass(frozen=True)

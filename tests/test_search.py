@@ -440,3 +440,11 @@ def test_default_response_for_ten_hits_stays_under_10_kb(index: Index) -> None:
     assert len(result.documents) == 10
     payload = json.dumps(result.to_dict(), ensure_ascii=False)
     assert len(payload.encode("utf-8")) < 10_000, len(payload)
+
+
+def test_a_metadata_only_match_gets_one_leading_passage_without_highlights(index: Index) -> None:
+    (hit,) = index.search("title:lease").documents
+    (passage,) = hit.passages
+    assert passage.text.startswith("Commercial Lease Agreement")
+    assert "<em>" not in passage.text
+    assert passage.matched_terms == () and passage.term_coverage == 0.0

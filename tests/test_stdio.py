@@ -61,3 +61,29 @@ def test_cli_search_prints_hits_and_json(closed_index_path: Path, tmp_path: Path
     assert result.returncode == 2 and "Try: title" in result.stderr
     result = cli("stats")
     assert json.loads(result.stdout)["documentCount"] == 11
+
+
+@pytest.mark.anyio
+async def test_the_sdk_stdio_client_negotiates_and_searches(
+    closed_index_path: Path, tmp_path: Path
+) -> None:
+    from mcp import Client, StdioServerParameters
+
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "pylucene_mcp", "serve", "--index", str(closed_index_path)],
+        env=server_env(tmp_path),
+        cwd=str(ROOT),
+    )
+    async with Client(params) as client:
+        names = {t.name for t in (await client.list_tools()).tools}
+        assert "search" in names
+        result = await client.call_tool("search", {"query": "Kaese"})
+        assert not result.is_error
+        assert result.structured_content is not None
+        assert result.structured_content["totalHits"] == 2
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
