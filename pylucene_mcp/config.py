@@ -28,6 +28,23 @@ class Settings:
     max_heap: str | None = None
     tools_include: tuple[str, ...] = ()
     tools_exclude: tuple[str, ...] = ()
+    # crawler
+    directories: tuple[str, ...] = ()
+    directories_from_env: bool = False
+    include: tuple[str, ...] = ()  # empty: the default formats (crawler.walk.DEFAULT_INCLUDE)
+    exclude: tuple[str, ...] = ()  # empty: crawler.walk.DEFAULT_EXCLUDE
+    workers: int = 2
+    batch_size: int = 100
+    commit_interval_s: float = 10.0
+    bulk_refresh_interval_s: float = 10.0
+    max_file_size_mb: float = 100.0
+    tika_heap: str = "1g"
+    tika_timeout_s: float = 120.0
+    tika_idle_s: float = 300.0
+    watch: bool = True
+    debounce_s: float = 1.0
+    crawl_on_start: bool = True
+    config_file: Path = field(default_factory=lambda: home_dir() / "config.yaml")
 
     @classmethod
     def load(cls, config_file: Path | None = None, **overrides: Any) -> Settings:
@@ -50,6 +67,7 @@ class Settings:
             values.update(_from_mapping(loaded, str(path)))
         values.update(_from_environment())
         values.update({k: v for k, v in overrides.items() if v is not None})
+        values["config_file"] = path
         settings = cls(**values)
         if settings.default_operator not in ("AND", "OR"):
             raise ConfigError(
@@ -78,7 +96,16 @@ def _from_environment() -> dict[str, Any]:
         values["tools_include"] = _names(env["PYLUCENE_MCP_TOOLS_INCLUDE"])
     if env.get("PYLUCENE_MCP_TOOLS_EXCLUDE"):
         values["tools_exclude"] = _names(env["PYLUCENE_MCP_TOOLS_EXCLUDE"])
+    if env.get("PYLUCENE_MCP_DIRECTORIES"):
+        values["directories"] = _directories(env["PYLUCENE_MCP_DIRECTORIES"].split(os.pathsep))
+        values["directories_from_env"] = True
     return values
+
+
+def _directories(items: list[Any]) -> tuple[str, ...]:
+    return tuple(
+        dict.fromkeys(str(Path(str(item)).expanduser().absolute()) for item in items if str(item))
+    )
 
 
 def _from_mapping(data: dict[str, Any], source: str) -> dict[str, Any]:
@@ -94,8 +121,64 @@ def _from_mapping(data: dict[str, Any], source: str) -> dict[str, Any]:
             raise ConfigError(f"{source}: refresh_interval_s must be a number") from exc
     if "max_heap" in data:
         values["max_heap"] = str(data["max_heap"])
-    for key in ("tools_include", "tools_exclude"):
+    for key in ("tools_include", "tools_exclude", "include", "exclude"):
         if key in data:
             raw = data[key]
             values[key] = _names(raw) if isinstance(raw, str) else tuple(str(x) for x in raw)
+    if "directories" in data:
+        raw = data["directories"] or []
+        if not isinstance(raw, list):
+            raise ConfigError(f"{source}: directories must be a list of folders")
+        values["directories"] = _directories(raw)
+    numbers = {
+        "workers": int, "batch_size": int, "commit_interval_s": float,
+        "bulk_refresh_interval_s": float, "max_file_size_mb": float, "tika_timeout_s": float,
+        "tika_idle_s": float, "debounce_s": float,
+    }
+    for key, kind in numbers.items():
+        if key in data:
+            try:
+                values[key] = kind(data[key])
+            except (TypeError, ValueError) as exc:
+                raise ConfigError(f"{source}: {key} must be a number") from exc
+    for key in ("watch", "crawl_on_start"):
+        if key in data:
+            values[key] = bool(data[key])
+    if "tika_heap" in data:
+        values["tika_heap"] = str(data["tika_heap"])
     return values
+
+
+def save_directories(settings: Settings, directories: tuple[str, ...]) -> Settings:
+    """Writes ``directories`` into the config file, keeping its other keys.
+
+    Raises:
+        ConfigError: when the directories come from ``PYLUCENE_MCP_DIRECTORIES`` (the file would
+            not be read for them) or the file cannot be written.
+    """
+    if settings.directories_from_env:
+        raise ConfigError(
+            "the directories come from the environment variable PYLUCENE_MCP_DIRECTORIES; "
+            "change that variable (in the MCP client's config) instead"
+        )
+    import yaml
+
+    path = settings.config_file
+    data: dict[str, Any] = {}
+    if path.is_file():
+        try:
+            loaded = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{path} is not valid YAML, not rewriting it: {exc}") from exc
+        if not isinstance(loaded, dict):
+            raise ConfigError(f"{path} must hold a mapping of settings, not rewriting it")
+        data = loaded
+    data["directories"] = list(directories)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(".yaml.tmp")
+        temporary.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "utf-8")
+        os.replace(temporary, path)
+    except OSError as exc:
+        raise ConfigError(f"cannot write {path}: {exc}") from exc
+    return replace(settings, directories=directories)

@@ -72,6 +72,17 @@ class Writer:
             self._index._writer.deleteDocuments(term)
         self.deleted += 1
 
+    def delete_under(self, folder: str) -> None:
+        """Deletes every document whose file_path lies below ``folder``."""
+        prefix = folder.rstrip("/") + "/"
+        term = jvm.jclass("org.apache.lucene.index.Term")(schema.FILE_PATH, prefix)
+        with jvm.java_errors():
+            self._index._writer.deleteDocuments(
+                jvm.jarray("org.apache.lucene.search.Query", [
+                    jvm.jclass("org.apache.lucene.search.PrefixQuery")(term)
+                ])
+            )
+
     def delete_all(self) -> None:
         """Deletes every document (committed with the rest of the block)."""
         with jvm.java_errors():
@@ -102,6 +113,7 @@ class Index:
         self._writer: Any = None
         self.java_writer: Any = None
         self._reopener: Any = None
+        self._commit_schema_version = schema.SCHEMA_VERSION
         self._write_lock = threading.RLock()
         self._facet_lock = threading.Lock()
         self._facet_state: tuple[Any, Any] | None = None
@@ -111,6 +123,9 @@ class Index:
                 _java_path(path)
             )
             self.facets_config = self._make_facets_config()
+            on_disk = self.schema_version
+            if on_disk is not None:
+                self._commit_schema_version = on_disk
             if read_only:
                 self._manager = jvm.jclass("org.apache.lucene.search.SearcherManager")(
                     self.directory, None
@@ -163,6 +178,9 @@ class Index:
         if not self._writer.getLiveCommitData():
             self._set_commit_data()
         self._manager = jvm.jclass("org.apache.lucene.search.SearcherManager")(self._writer, None)
+        self._start_reopener()
+
+    def _start_reopener(self) -> None:
         self._reopener = jvm.jclass("org.apache.lucene.search.ControlledRealTimeReopenThread")(
             self._writer, self._manager, self.refresh_interval_s, 0.0
         )
@@ -172,8 +190,22 @@ class Index:
 
     def _set_commit_data(self) -> None:
         hash_map = jvm.jclass("java.util.HashMap")()
-        hash_map.put("schema_version", str(schema.SCHEMA_VERSION))
+        hash_map.put("schema_version", str(self._commit_schema_version))
         self._writer.setLiveCommitData(hash_map.entrySet())
+
+    def mark_schema_current(self) -> None:
+        """Records that every document now follows this schema version (after a full reindex);
+        the next commit writes it."""
+        self._commit_schema_version = schema.SCHEMA_VERSION
+
+    def set_refresh_interval(self, seconds: float) -> None:
+        """Changes how stale searches may be (widened during a bulk crawl)."""
+        if self._writer is None or seconds == self.refresh_interval_s:
+            return
+        with jvm.java_errors():
+            self._reopener.close()
+            self.refresh_interval_s = seconds
+            self._start_reopener()
 
     @property
     def schema_version(self) -> int | None:
@@ -189,9 +221,9 @@ class Index:
 
     @property
     def needs_reindex(self) -> bool:
-        """True when the index on disk was written with another schema version."""
-        version = self.schema_version
-        return version is not None and version != schema.SCHEMA_VERSION
+        """True while the index holds documents of another schema version: from opening an
+        index written by another version until :meth:`mark_schema_current`."""
+        return self._commit_schema_version != schema.SCHEMA_VERSION
 
     # -- writing --------------------------------------------------------------------------
 

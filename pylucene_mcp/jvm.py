@@ -199,6 +199,14 @@ def jlong(value: int) -> Any:
     return jpype.JLong(value)
 
 
+def jset(values: Any) -> Any:
+    """A ``java.util.HashSet`` of ``values``."""
+    out = jclass("java.util.HashSet")()
+    for value in values:
+        out.add(value)
+    return out
+
+
 # Java exception class → Python error factory, most specific first.
 _Mapper = Callable[[Any], errors.PyLuceneMcpError]
 

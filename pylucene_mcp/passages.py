@@ -67,7 +67,7 @@ def passages_for(
 
 
 def _page_offsets(stored: Any, doc_id: int) -> list[int]:
-    names = jvm.jclass("java.util.Set").of(schema.PAGE_OFFSETS)
+    names = jvm.jclass("java.util.Set").of(schema.PAGE_OFFSETS)  # the one-argument overload
     value = stored.document(doc_id, names).get(schema.PAGE_OFFSETS)
     if not value:
         return []

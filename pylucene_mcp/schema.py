@@ -10,7 +10,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Literal
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 CONTENT = "content"
 CONTENT_REVERSED = "content_reversed"
@@ -25,7 +25,7 @@ KEYWORD_FIELDS = (FILE_PATH, "language", "file_extension", "file_type", "content
 FACET_FIELDS = ("author", "language", "file_extension", "file_type")
 #: LongPoint + doc values + stored: range filters and sorting.
 LONG_FIELDS = ("file_size",)
-DATE_FIELDS = ("created_date", "modified_date", "indexed_date")
+DATE_FIELDS = ("created_date", "modified_date", "indexed_date", "file_mtime")
 #: Indexed shadows of ``content``, never stored.
 SHADOW_FIELDS = (CONTENT_REVERSED, CONTENT_TRANSLIT_DE)
 #: Stored only: page boundaries (character offsets into ``content``) of paged formats.
@@ -69,6 +69,7 @@ _DESCRIPTIONS = {
     "created_date": "creation date (UTC)",
     "modified_date": "last modification date (UTC)",
     "indexed_date": "when the document was indexed (UTC)",
+    "file_mtime": "the file's modification time on disk (UTC), for change detection",
     PAGE_OFFSETS: "page boundaries of paged formats",
 }
 

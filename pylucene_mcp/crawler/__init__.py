@@ -1,0 +1,1 @@
+"""Folders in, index follows: walk → extract (Tika server) → batch → commit; reconcile; watch."""

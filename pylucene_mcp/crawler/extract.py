@@ -1,0 +1,416 @@
+"""Text and metadata extraction through Apache Tika, in a supervised child JVM.
+
+``TikaServer`` starts ``tika-server-standard`` on first need (on a free loopback port, with its
+own heap and per-task timeout), checks its health, restarts it when it died, and stops it after an
+idle period. Tika's server forks its own watchdog child, so a parser that hangs or runs out of
+memory takes down neither the server nor this process. The HTTP side uses the ``tika`` client
+package in client-only mode: nothing is downloaded at run time.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import json
+import logging
+import os
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+from pylucene_mcp import errors, jvm
+from pylucene_mcp.crawler.normalize import content_hash, join_pages, xhtml_to_pages
+
+log = logging.getLogger(__name__)
+
+# The tika client must neither download a server jar nor log to a file of its own.
+os.environ.setdefault("TIKA_CLIENT_ONLY", "True")
+os.environ.setdefault("TIKA_LOG_FILE", "")
+
+LANGUAGE_MIN_CONFIDENCE = 0.9
+LANGUAGE_SAMPLE_CHARS = 20_000
+
+
+class ExtractionError(errors.PyLuceneMcpError):
+    """A file could not be extracted; the message is the reason recorded for it."""
+
+
+def tika_jar() -> Path:
+    """The tika-server-standard jar that Gradle fetched into ``jars/tika/``.
+
+    Raises:
+        JvmError: when it has not been fetched.
+    """
+    folder = Path(os.environ.get("PYLUCENE_MCP_TIKA_JAR_DIR") or jvm.jars_dir() / "tika")
+    found = sorted(folder.glob("tika-server-standard-*.jar"))
+    if not found:
+        raise errors.JvmError(f"tika-server-standard jar not found in {folder}; run `make jars`")
+    return found[-1]
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class TikaSettings:
+    heap: str = "1g"
+    timeout_s: float = 120.0
+    idle_stop_s: float = 300.0
+    startup_timeout_s: float = 120.0
+    max_file_size_mb: float = 100.0
+
+
+class TikaServer:
+    """A supervised ``tika-server-standard`` child process on 127.0.0.1."""
+
+    def __init__(self, settings: TikaSettings | None = None, log_dir: Path | None = None) -> None:
+        self.settings = settings or TikaSettings()
+        self.log_dir = log_dir
+        self._lock = threading.Lock()
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._port = 0
+        self._last_used = time.monotonic()
+        self._config_dir: tempfile.TemporaryDirectory[str] | None = None
+        self._idle_thread: threading.Thread | None = None
+        self._closed = False
+        self.restarts = 0
+
+    @property
+    def pid(self) -> int | None:
+        """The server process's id, while it runs."""
+        proc = self._proc
+        return proc.pid if proc is not None and proc.poll() is None else None
+
+    def endpoint(self) -> str:
+        """The server's URL, starting or restarting the server when needed.
+
+        Raises:
+            ExtractionError: when it does not come up.
+        """
+        with self._lock:
+            self._last_used = time.monotonic()
+            if self._proc is None or self._proc.poll() is not None:
+                if self._proc is not None:
+                    self.restarts += 1
+                    log.warning("Tika server exited (code %s); restarting", self._proc.returncode)
+                self._start()
+            return f"http://127.0.0.1:{self._port}"
+
+    def touch(self) -> None:
+        self._last_used = time.monotonic()
+
+    def healthy(self) -> bool:
+        """True when the process runs and answers."""
+        import requests
+
+        if self._proc is None or self._proc.poll() is not None:
+            return False
+        try:
+            return requests.get(f"http://127.0.0.1:{self._port}/version", timeout=5).ok
+        except requests.RequestException:
+            return False
+
+    def _config(self) -> Path:
+        if self._config_dir is None:
+            self._config_dir = tempfile.TemporaryDirectory(prefix="pylucene-mcp-tika-")
+        java = Path(jvm.find_java_home()) / "bin" / "java"
+        config = Path(self._config_dir.name) / "tika-config.xml"
+        timeout_ms = int(self.settings.timeout_s * 1000)
+        config.write_text(
+            "<properties><server><params>"
+            f"<host>127.0.0.1</host><port>{self._port}</port>"
+            f"<taskTimeoutMillis>{timeout_ms}</taskTimeoutMillis>"
+            f"<javaPath>{escape(str(java))}</javaPath>"
+            f"<forkedJvmArgs><arg>-Xmx{escape(self.settings.heap)}</arg>"
+            "<arg>-Djava.awt.headless=true</arg></forkedJvmArgs>"
+            "</params></server></properties>",
+            encoding="utf-8",
+        )
+        return config
+
+    def _start(self) -> None:
+        import requests
+
+        self._port = _free_port()
+        java = Path(jvm.find_java_home()) / "bin" / "java"
+        command = [str(java), "-Xmx256m", "-jar", str(tika_jar()), "-c", str(self._config())]
+        log_file = self._log_file()
+        log.info("starting Tika server on port %d", self._port)
+        self._proc = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=log_file,
+            stderr=log_file,
+            start_new_session=True,
+        )
+        if log_file is not subprocess.DEVNULL:
+            log_file.close()  # type: ignore[union-attr]
+        deadline = time.monotonic() + self.settings.startup_timeout_s
+        while time.monotonic() < deadline:
+            if self._proc.poll() is not None:
+                raise ExtractionError(
+                    f"the Tika server exited at start-up (code {self._proc.returncode}); "
+                    f"see {self.log_dir or 'its log'}"
+                )
+            try:
+                if requests.get(f"http://127.0.0.1:{self._port}/version", timeout=2).ok:
+                    self._ensure_idle_monitor()
+                    return
+            except requests.RequestException:
+                pass
+            time.sleep(0.2)
+        self._kill()
+        raise ExtractionError("the Tika server did not start within the start-up timeout")
+
+    def _log_file(self) -> Any:
+        if self.log_dir is None:
+            return subprocess.DEVNULL
+        try:
+            self.log_dir.mkdir(parents=True, exist_ok=True)
+            return open(self.log_dir / "tika-server.log", "ab")  # noqa: SIM115
+        except OSError:
+            return subprocess.DEVNULL
+
+    def _ensure_idle_monitor(self) -> None:
+        if self._idle_thread is not None and self._idle_thread.is_alive():
+            return
+
+        def watch() -> None:
+            while not self._closed:
+                time.sleep(min(5.0, max(0.2, self.settings.idle_stop_s / 4)))
+                with self._lock:
+                    idle = time.monotonic() - self._last_used
+                    if self._proc is not None and idle > self.settings.idle_stop_s:
+                        log.info("stopping the idle Tika server after %.0f s", idle)
+                        self._kill()
+                        return
+
+        self._idle_thread = threading.Thread(target=watch, name="tika-idle", daemon=True)
+        self._idle_thread.start()
+
+    def _kill(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        try:
+            os.killpg(proc.pid, 15)
+        except OSError:
+            pass
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(proc.pid, 9)
+            except OSError:
+                pass
+            proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        """Stops the server (it starts again on the next extraction)."""
+        with self._lock:
+            self._kill()
+
+    def close(self) -> None:
+        self._closed = True
+        self.stop()
+        if self._config_dir is not None:
+            self._config_dir.cleanup()
+            self._config_dir = None
+
+
+@dataclass
+class Extracted:
+    """What the index needs from one file."""
+
+    content: str
+    page_offsets: list[int]
+    content_hash: str
+    file_type: str
+    language: str
+    title: str | None = None
+    author: list[str] = field(default_factory=list)
+    creator: str | None = None
+    subject: str | None = None
+    keywords: str | None = None
+    created_ms: int | None = None
+    modified_ms: int | None = None
+
+
+def _first(meta: dict[str, Any], *keys: str) -> str | None:
+    for key in keys:
+        value = meta.get(key)
+        if isinstance(value, list):
+            value = next((v for v in value if str(v).strip()), None)
+        if value is not None and str(value).strip():
+            return str(value).strip()
+    return None
+
+
+def _all(meta: dict[str, Any], *keys: str) -> list[str]:
+    for key in keys:
+        value = meta.get(key)
+        if value is None:
+            continue
+        values = value if isinstance(value, list) else [value]
+        cleaned = list(dict.fromkeys(str(v).strip() for v in values if str(v).strip()))
+        if cleaned:
+            return cleaned
+    return []
+
+
+def _date_ms(meta: dict[str, Any], *keys: str) -> int | None:
+    text = _first(meta, *keys)
+    if not text:
+        return None
+    try:
+        stamp = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if stamp.tzinfo is None:
+        stamp = stamp.replace(tzinfo=dt.UTC)
+    return int(stamp.timestamp() * 1000)
+
+
+@functools.cache
+def _language_identifier() -> Any:
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+
+
+def detect_language(text: str) -> str:
+    """ISO 639-1 code, or ``unknown`` when the detector is less than 90 % sure."""
+    sample = text[:LANGUAGE_SAMPLE_CHARS]
+    if sum(c.isalpha() for c in sample) < 20:
+        return "unknown"
+    code, confidence = _language_identifier().classify(sample)
+    if confidence < LANGUAGE_MIN_CONFIDENCE or len(code) != 2:
+        return "unknown"
+    return str(code)
+
+
+class Extractor:
+    """Extracts files through a :class:`TikaServer`."""
+
+    def __init__(self, server: TikaServer) -> None:
+        self.server = server
+
+    def extract(self, path: Path) -> Extracted:
+        """Content and metadata of ``path``.
+
+        Raises:
+            ExtractionError: with the reason (too large, unreadable, corrupt, encrypted, timeout).
+        """
+        import requests
+
+        limit = int(self.server.settings.max_file_size_mb * 1024 * 1024)
+        try:
+            size = path.stat().st_size
+        except FileNotFoundError as exc:
+            raise ExtractionError("the file vanished before it was read") from exc
+        except OSError as exc:
+            raise ExtractionError(f"cannot read the file: {exc.strerror}") from exc
+        if size > limit:
+            raise ExtractionError(
+                f"the file has {size / 1e6:.1f} MB, over the limit of "
+                f"{self.server.settings.max_file_size_mb:g} MB (max_file_size_mb)"
+            )
+        if size == 0:
+            return Extracted("", [], content_hash(""), "application/octet-stream", "unknown")
+        response = self._call(path)
+        if response.status_code == 422:
+            raise ExtractionError(
+                "Tika cannot parse the file: it is encrypted, corrupt or not what its name says"
+            )
+        if response.status_code != 200:
+            raise ExtractionError(f"Tika answered HTTP {response.status_code} for the file")
+        try:
+            parts = json.loads(response.text)
+        except (json.JSONDecodeError, requests.RequestException) as exc:
+            raise ExtractionError("Tika's answer was not valid JSON") from exc
+        if not parts:
+            raise ExtractionError("Tika returned nothing for the file")
+        return self._build(parts)
+
+    def _call(self, path: Path) -> Any:
+        import requests
+        from tika import tika as tika_client
+
+        timeout = self.server.settings.timeout_s
+        for attempt in (1, 2):
+            endpoint = self.server.endpoint()
+            try:
+                status, text = tika_client.parse1(
+                    "all",
+                    str(path),
+                    endpoint,
+                    services={"meta": "/meta", "text": "/tika", "all": "/rmeta/xml"},
+                    headers={"X-Tika-Timeout-Millis": str(int(timeout * 1000))},
+                    requestOptions={"timeout": (10, timeout + 10)},
+                )
+            except FileNotFoundError as exc:
+                raise ExtractionError("the file vanished before it was read") from exc
+            except PermissionError as exc:
+                raise ExtractionError(f"cannot read the file: {exc.strerror}") from exc
+            except OSError as exc:
+                if isinstance(exc, requests.Timeout):
+                    raise ExtractionError(
+                        f"parsing took longer than {timeout:g} s (tika_timeout_s)"
+                    ) from exc
+                if isinstance(exc, requests.ConnectionError) and attempt == 1:
+                    log.warning("Tika server connection failed (%s); retrying once", exc)
+                    continue
+                raise ExtractionError(f"the Tika server failed: {exc}") from exc
+            finally:
+                self.server.touch()
+            if status in (500, 503) and attempt == 1 and not self.server.healthy():
+                continue  # the server died under this file: try once more on a fresh one
+            if status == 503 or (status == 500 and "timeout" in str(text).lower()):
+                raise ExtractionError(f"parsing took longer than {timeout:g} s (tika_timeout_s)")
+            return _Response(status, text)
+        raise ExtractionError("the Tika server failed twice on this file")
+
+    def _build(self, parts: list[dict[str, Any]]) -> Extracted:
+        meta = parts[0]
+        pages, paged = xhtml_to_pages(str(meta.get("X-TIKA:content") or ""))
+        for embedded in parts[1:]:  # attachments, archive members
+            more, _ = xhtml_to_pages(str(embedded.get("X-TIKA:content") or ""))
+            extra = "\n\n".join(p for p in more if p)
+            if extra:
+                if paged:
+                    pages[-1] = f"{pages[-1]}\n\n{extra}" if pages[-1] else extra
+                else:
+                    pages.append(extra)
+        if not paged:
+            pages = ["\n\n".join(p for p in pages if p)]
+        content, offsets = join_pages(pages)
+        mime = (_first(meta, "Content-Type") or "application/octet-stream").split(";")[0].strip()
+        return Extracted(
+            content=content,
+            page_offsets=offsets if paged else [],
+            content_hash=content_hash(content),
+            file_type=mime,
+            language=detect_language(content),
+            title=_first(meta, "dc:title", "title", "pdf:docinfo:title"),
+            author=_all(meta, "dc:creator", "meta:author", "Author", "Message-From"),
+            creator=_first(meta, "xmp:CreatorTool", "pdf:docinfo:creator_tool", "extended-properties:Application"),
+            subject=_first(meta, "dc:subject", "cp:subject", "subject", "pdf:docinfo:subject"),
+            keywords=_first(meta, "meta:keyword", "pdf:docinfo:keywords", "Keywords"),
+            created_ms=_date_ms(meta, "dcterms:created", "meta:creation-date", "Creation-Date"),
+            modified_ms=_date_ms(meta, "dcterms:modified", "Last-Modified", "meta:save-date"),
+        )
+
+
+@dataclass
+class _Response:
+    status_code: int
+    text: str

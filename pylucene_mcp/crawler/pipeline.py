@@ -1,0 +1,484 @@
+"""The crawl: walk → compare with the index → extract in parallel → index in batches → commit.
+
+A crawl compares what is on disk with what the index holds for the same folders:
+
+- ADD: a file the index does not have;
+- UPDATE: a file whose size or mtime changed *and* whose extracted text hash changed;
+- SKIP: a file whose size and mtime are unchanged, or whose text hash is the same (a touch or a
+  copy: only the stored mtime is refreshed);
+- DELETE: a document whose file is gone (orphans).
+
+``full=True`` re-extracts every file. Extraction runs on ``workers`` threads with a bounded
+number of files in flight, so memory stays bounded; documents are committed every
+``batch_size`` files or ``commit_interval_s`` seconds. A file that cannot be extracted is
+recorded with its reason and the crawl goes on.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import enum
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pylucene_mcp import errors, jvm, schema
+from pylucene_mcp.crawler.extract import Extracted, ExtractionError, Extractor
+from pylucene_mcp.crawler.walk import FileEntry, Patterns, WalkProblem, index_key, walk
+from pylucene_mcp.index import Index
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[int, int], None]
+MAX_FAILURES_KEPT = 200
+
+
+class CrawlerBusyError(errors.InvalidRequestError):
+    """A crawl is already running."""
+
+
+class Status(str, enum.Enum):
+    IDLE = "IDLE"
+    CRAWLING = "CRAWLING"
+    PAUSED = "PAUSED"
+    WATCHING = "WATCHING"
+
+
+@dataclass(frozen=True)
+class CrawlSettings:
+    patterns: Patterns = field(default_factory=Patterns)
+    workers: int = 2
+    batch_size: int = 100
+    commit_interval_s: float = 10.0
+    bulk_refresh_interval_s: float = 10.0
+
+
+@dataclass
+class DirectoryStats:
+    found: int = 0
+    added: int = 0
+    updated: int = 0
+    deleted: int = 0
+    skipped: int = 0
+    failed: int = 0
+    bytes: int = 0
+
+
+@dataclass
+class CrawlReport:
+    """What one crawl did (live while it runs)."""
+
+    directories: list[str]
+    full: bool
+    started: float
+    finished: float | None = None
+    found: int = 0
+    to_extract: int = 0
+    processed: int = 0
+    added: int = 0
+    updated: int = 0
+    deleted: int = 0
+    skipped: int = 0
+    failed: int = 0
+    bytes: int = 0
+    stopped: bool = False
+    failures: list[dict[str, str]] = field(default_factory=list)
+    per_directory: dict[str, DirectoryStats] = field(default_factory=dict)
+
+    @property
+    def duration_s(self) -> float:
+        return (self.finished or time.time()) - self.started
+
+    def to_dict(self) -> dict[str, Any]:
+        duration = max(self.duration_s, 1e-9)
+        data = asdict(self)
+        data["duration_s"] = round(self.duration_s, 3)
+        data["files_per_s"] = round(self.processed / duration, 2)
+        data["mb_per_s"] = round(self.bytes / 1e6 / duration, 3)
+        return data
+
+    def _dir(self, root: str) -> DirectoryStats:
+        return self.per_directory.setdefault(root, DirectoryStats())
+
+    def count(self, root: str, what: str, size: int = 0) -> None:
+        setattr(self, what, getattr(self, what) + 1)
+        stats = self._dir(root)
+        setattr(stats, what, getattr(stats, what) + 1)
+        if size:
+            self.bytes += size
+            stats.bytes += size
+
+    def fail(self, root: str, key: str, reason: str) -> None:
+        self.count(root, "failed")
+        log.warning("cannot index %s: %s", key, reason)
+        if len(self.failures) < MAX_FAILURES_KEPT:
+            self.failures.append({"path": key, "reason": reason})
+
+
+@dataclass(frozen=True)
+class _Known:
+    size: int | None
+    mtime_ms: int | None
+    content_hash: str | None
+
+
+def index_state(index: Index, roots: Sequence[str]) -> dict[str, _Known]:
+    """What the index holds for files under ``roots``: path → size, mtime, content hash."""
+    prefixes = tuple(r.rstrip("/") + "/" for r in roots)
+    wanted = jvm.jset((schema.FILE_PATH, "file_size", "file_mtime", "content_hash"))
+    state: dict[str, _Known] = {}
+    with index.searcher() as searcher, jvm.java_errors():
+        reader = searcher.getIndexReader()
+        stored = reader.storedFields()
+        live_docs = jvm.jclass("org.apache.lucene.index.MultiBits").getLiveDocs(reader)
+        for doc_id in range(int(reader.maxDoc())):
+            if live_docs is not None and not live_docs.get(doc_id):
+                continue
+            document = stored.document(doc_id, wanted)
+            path = str(document.get(schema.FILE_PATH))
+            if not path.startswith(prefixes):
+                continue
+            size = document.getField("file_size")
+            mtime = document.getField("file_mtime")
+            digest = document.get("content_hash")
+            state[path] = _Known(
+                int(size.numericValue().longValue()) if size is not None else None,
+                int(mtime.numericValue().longValue()) if mtime is not None else None,
+                str(digest) if digest is not None else None,
+            )
+    return state
+
+
+def to_document(entry: FileEntry, extracted: Extracted) -> dict[str, Any]:
+    """The index document of a file: the document's own metadata, the file's where it has none."""
+    try:
+        created_fallback = int(os.stat(entry.path).st_ctime * 1000)
+    except OSError:
+        created_fallback = entry.mtime_ms
+    return {
+        schema.FILE_PATH: entry.key,
+        "file_name": os.path.basename(entry.key),
+        "file_size": entry.size,
+        "file_mtime": entry.mtime_ms,
+        "content": extracted.content,
+        "content_hash": extracted.content_hash,
+        "file_type": extracted.file_type,
+        "language": extracted.language,
+        "title": extracted.title,
+        "author": extracted.author,
+        "creator": extracted.creator,
+        "subject": extracted.subject,
+        "keywords": extracted.keywords,
+        "created_date": extracted.created_ms or min(created_fallback, entry.mtime_ms),
+        "modified_date": extracted.modified_ms or entry.mtime_ms,
+        schema.PAGE_OFFSETS: extracted.page_offsets,
+    }
+
+
+class Crawler:
+    """Runs crawls (one at a time) and single-file updates against one index."""
+
+    def __init__(self, index: Index, extractor: Extractor, settings: CrawlSettings) -> None:
+        self.index = index
+        self.extractor = extractor
+        self.settings = settings
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._running = False
+        self._resume = threading.Event()
+        self._resume.set()
+        self._stop = threading.Event()
+        self.current: CrawlReport | None = None
+        self.last: CrawlReport | None = None
+        self.in_progress: set[str] = set()
+        self.watching = False
+
+    # -- control ------------------------------------------------------------------------------
+
+    @property
+    def status(self) -> Status:
+        if self._running:
+            return Status.CRAWLING if self._resume.is_set() else Status.PAUSED
+        if not self._resume.is_set():
+            return Status.PAUSED
+        return Status.WATCHING if self.watching else Status.IDLE
+
+    def start(
+        self,
+        directories: Sequence[str],
+        *,
+        full: bool = False,
+        progress: Progress | None = None,
+        on_done: Callable[[CrawlReport], None] | None = None,
+    ) -> CrawlReport:
+        """Starts a crawl in the background and returns its live report.
+
+        Raises:
+            CrawlerBusyError: while another crawl runs.
+        """
+        self._claim(directories, full)
+        report = self.current
+        assert report is not None
+
+        def run() -> None:
+            try:
+                self._crawl(report, progress)
+            except Exception:
+                log.exception("the crawl failed")
+            finally:
+                self._release()
+                if on_done is not None:
+                    on_done(report)
+
+        self._thread = threading.Thread(target=run, name="pylucene-mcp-crawl", daemon=True)
+        self._thread.start()
+        return report
+
+    def crawl(
+        self, directories: Sequence[str], *, full: bool = False, progress: Progress | None = None
+    ) -> CrawlReport:
+        """Runs a crawl in the calling thread and returns its report.
+
+        Raises:
+            CrawlerBusyError: while another crawl runs.
+        """
+        self._claim(directories, full)
+        report = self.current
+        assert report is not None
+        try:
+            self._crawl(report, progress)
+        finally:
+            self._release()
+        return report
+
+    def _claim(self, directories: Sequence[str], full: bool) -> None:
+        with self._lock:
+            if self._running:
+                raise CrawlerBusyError(
+                    "a crawl is already running; wait for it (getCrawlerStatus) or stop it "
+                    "(stopCrawler) first"
+                )
+            if not directories:
+                raise errors.InvalidRequestError(
+                    "no directories to crawl; add one with addCrawlableDirectory"
+                )
+            self._running = True
+            self._stop.clear()
+            roots = [os.path.abspath(d) for d in directories]
+            self.current = CrawlReport(directories=roots, full=full, started=time.time())
+
+    def _release(self) -> None:
+        with self._lock:
+            self._running = False
+            if self.current is not None:
+                self.current.finished = time.time()
+                self.last = self.current
+            self.current = None
+
+    def pause(self) -> None:
+        self._resume.clear()
+
+    def resume(self) -> None:
+        self._resume.set()
+
+    def stop(self) -> None:
+        """Asks the running crawl to stop after the files in flight; they are committed."""
+        self._stop.set()
+        self._resume.set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Waits for a background crawl; True when none is running any more."""
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+        return not self._running
+
+    # -- the crawl ----------------------------------------------------------------------------
+
+    def _crawl(self, report: CrawlReport, progress: Progress | None) -> None:
+        roots = report.directories
+        entries: list[FileEntry] = []
+        seen: set[str] = set()
+        for item in walk(roots, self.settings.patterns):
+            seen.add(item.key)
+            if isinstance(item, WalkProblem):
+                report.count(item.root, "found")
+                report.fail(item.root, item.key, item.reason)
+                continue
+            report.count(item.root, "found")
+            entries.append(item)
+        known = index_state(self.index, roots)
+        work: list[FileEntry] = []
+        for entry in entries:
+            old = known.get(entry.key)
+            if (
+                not report.full
+                and old is not None
+                and old.size == entry.size
+                and old.mtime_ms == entry.mtime_ms
+            ):
+                report.count(entry.root, "skipped")
+                continue
+            work.append(entry)
+        orphans = [key for key in known if key not in seen]
+        report.to_extract = len(work)
+        log.info(
+            "crawl of %s: %d files, %d to extract, %d orphans",
+            ", ".join(roots), len(entries), len(work), len(orphans),
+        )
+        bulk = len(work) > self.settings.batch_size
+        if bulk:
+            self.index.set_refresh_interval(self.settings.bulk_refresh_interval_s)
+        try:
+            if orphans:
+                with self.index.writer() as writer:
+                    for key in orphans:
+                        writer.delete(key)
+                        report.count(_root_of(key, roots), "deleted")
+            self._extract_and_index(work, known, report, progress)
+        finally:
+            if bulk:
+                self.index.set_refresh_interval(1.0)
+            self.index.refresh()
+        report.stopped = self._stop.is_set()
+
+    def _extract_and_index(
+        self,
+        work: list[FileEntry],
+        known: dict[str, _Known],
+        report: CrawlReport,
+        progress: Progress | None,
+    ) -> None:
+        total = len(work)
+        if progress is not None:
+            progress(0, total)
+        if not work:
+            return
+        in_flight_limit = max(1, self.settings.workers) * 2
+        pending: set[concurrent.futures.Future[tuple[FileEntry, Extracted | str]]] = set()
+        batch: list[tuple[FileEntry, Extracted]] = []
+        last_commit = time.monotonic()
+        queue = iter(work)
+        exhausted = False
+        with concurrent.futures.ThreadPoolExecutor(
+            max_workers=max(1, self.settings.workers), thread_name_prefix="extract"
+        ) as pool:
+            while pending or not exhausted:
+                while not exhausted and len(pending) < in_flight_limit:
+                    self._resume.wait()
+                    if self._stop.is_set():
+                        exhausted = True
+                        break
+                    entry = next(queue, None)
+                    if entry is None:
+                        exhausted = True
+                        break
+                    self.in_progress.add(entry.key)
+                    pending.add(pool.submit(self._extract_one, entry))
+                if not pending:
+                    break
+                done, pending = concurrent.futures.wait(
+                    pending, timeout=1.0, return_when=concurrent.futures.FIRST_COMPLETED
+                )
+                for future in done:
+                    entry, outcome = future.result()
+                    self.in_progress.discard(entry.key)
+                    report.processed += 1
+                    if isinstance(outcome, str):
+                        report.fail(entry.root, entry.key, outcome)
+                        if outcome.startswith("the file vanished") and entry.key in known:
+                            batch_delete = entry.key
+                            with self.index.writer() as writer:
+                                writer.delete(batch_delete)
+                            report.count(entry.root, "deleted")
+                    else:
+                        batch.append((entry, outcome))
+                    if progress is not None:
+                        progress(report.processed, total)
+                due = time.monotonic() - last_commit >= self.settings.commit_interval_s
+                if batch and (len(batch) >= self.settings.batch_size or due):
+                    self._index_batch(batch, known, report)
+                    batch = []
+                    last_commit = time.monotonic()
+        if batch:
+            self._index_batch(batch, known, report)
+
+    def _extract_one(self, entry: FileEntry) -> tuple[FileEntry, Extracted | str]:
+        try:
+            return entry, self.extractor.extract(Path(entry.path))
+        except ExtractionError as exc:
+            return entry, str(exc)
+        except Exception as exc:  # a bug or an unexpected failure must not end the crawl
+            log.exception("extraction of %s failed", entry.key)
+            return entry, f"unexpected error: {exc}"
+
+    def _index_batch(
+        self, batch: list[tuple[FileEntry, Extracted]], known: dict[str, _Known], report: CrawlReport
+    ) -> None:
+        with self.index.writer() as writer:
+            for entry, extracted in batch:
+                old = known.get(entry.key)
+                try:
+                    writer.add(to_document(entry, extracted))
+                except errors.PyLuceneMcpError as exc:
+                    report.fail(entry.root, entry.key, f"cannot index: {exc}")
+                    continue
+                if old is None:
+                    what = "added"
+                elif old.content_hash == extracted.content_hash and not report.full:
+                    what = "skipped"  # touched or restored: same text, metadata refreshed
+                else:
+                    what = "updated"
+                report.count(entry.root, what, entry.size)
+
+    # -- single files (the watcher) -----------------------------------------------------------
+
+    def process_paths(
+        self, paths: Iterable[str], roots: Sequence[str], patterns: Patterns
+    ) -> dict[str, str]:
+        """Brings the index in line with ``paths`` (created, changed, deleted or moved files and
+        folders) in one commit. Returns what happened to each path."""
+        self._resume.wait()
+        outcome: dict[str, str] = {}
+        known = index_state(self.index, roots)
+        with self.index.writer() as writer:
+            for path in paths:
+                key = index_key(path)
+                if os.path.isdir(path):
+                    continue  # its files come as events of their own
+                if not os.path.exists(path):
+                    writer.delete(key)
+                    writer.delete_under(key)
+                    outcome[key] = "deleted"
+                    continue
+                if not patterns.wants(path, roots):
+                    continue
+                try:
+                    st = os.stat(path)
+                    entry = FileEntry(
+                        path, key, _root_of(key, roots), st.st_size, st.st_mtime_ns // 1_000_000
+                    )
+                    extracted = self.extractor.extract(Path(path))
+                except (OSError, ExtractionError) as exc:
+                    outcome[key] = f"failed: {exc}"
+                    log.warning("cannot index %s: %s", key, exc)
+                    continue
+                old = known.get(key)
+                if old is not None and old.content_hash == extracted.content_hash:
+                    outcome[key] = "skipped"
+                else:
+                    outcome[key] = "added" if old is None else "updated"
+                writer.add(to_document(entry, extracted))
+        return outcome
+
+
+def _root_of(key: str, roots: Sequence[str]) -> str:
+    for root in roots:
+        if key.startswith(root.rstrip("/") + "/"):
+            return root
+    return roots[0] if roots else ""

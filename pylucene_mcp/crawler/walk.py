@@ -1,0 +1,136 @@
+"""Walking the configured directories: include/exclude glob patterns, symlinks followed without
+looping, odd entries reported instead of raised."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import stat
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_EXTENSIONS = (
+    "pdf", "docx", "doc", "xlsx", "xls", "pptx", "ppt", "odt", "ods", "odp", "rtf",
+    "txt", "md", "rst", "html", "htm", "xml", "eml", "msg", "epub",
+)
+DEFAULT_INCLUDE = tuple(f"*.{ext}" for ext in DEFAULT_EXTENSIONS)
+#: Matched against every folder and file name; hidden names (".*") are skipped too.
+DEFAULT_EXCLUDE = (
+    ".*", "node_modules", "__pycache__", "build", "dist", "target", "out", "venv",
+    "*.tmp", "~$*", "*~",
+)
+
+
+def index_key(path: str | Path) -> str:
+    """The ``file_path`` a file is indexed under: its absolute path as text, with the bytes of a
+    name that is not UTF-8 written as ``\\xNN`` (so every file has one stable, printable key)."""
+    return os.fsencode(os.path.abspath(path)).decode("utf-8", "backslashreplace")
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    """A file found by the walk."""
+
+    path: str  # the OS path, to open the file
+    key: str  # the index's file_path
+    root: str  # the configured directory it was found under
+    size: int
+    mtime_ms: int
+
+
+@dataclass(frozen=True)
+class WalkProblem:
+    key: str
+    root: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Patterns:
+    include: tuple[str, ...] = DEFAULT_INCLUDE
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+
+    def excluded(self, name: str) -> bool:
+        lowered = name.lower()
+        return any(fnmatch.fnmatchcase(lowered, p.lower()) for p in self.exclude)
+
+    def included(self, name: str) -> bool:
+        lowered = name.lower()
+        return any(fnmatch.fnmatchcase(lowered, p.lower()) for p in self.include) and not (
+            self.excluded(name)
+        )
+
+    def wants(self, path: str | Path, roots: Sequence[str | Path]) -> bool:
+        """Whether a path below one of ``roots`` is crawled (used for watch events)."""
+        absolute = os.path.abspath(path)
+        for root in roots:
+            base = os.path.abspath(root)
+            if absolute == base or not absolute.startswith(base.rstrip(os.sep) + os.sep):
+                continue
+            parts = os.path.relpath(absolute, base).split(os.sep)
+            if any(self.excluded(part) for part in parts[:-1]):
+                return False
+            return self.included(parts[-1])
+        return False
+
+
+def walk(
+    roots: Sequence[str | Path], patterns: Patterns
+) -> Iterator[FileEntry | WalkProblem]:
+    """Every included file under ``roots``, depth first; problems are yielded, not raised."""
+    for root in roots:
+        base = os.path.abspath(root)
+        if not os.path.isdir(base):
+            yield WalkProblem(index_key(base), base, "the directory does not exist")
+            continue
+        yield from _walk_dir(base, base, patterns, set())
+
+
+def _walk_dir(
+    folder: str, root: str, patterns: Patterns, seen: set[tuple[int, int]]
+) -> Iterator[FileEntry | WalkProblem]:
+    try:
+        info = os.stat(folder)
+    except OSError as exc:
+        yield WalkProblem(index_key(folder), root, f"cannot read the folder: {exc.strerror}")
+        return
+    identity = (info.st_dev, info.st_ino)
+    if identity in seen:
+        yield WalkProblem(index_key(folder), root, "symbolic link loop: the folder is already being walked")
+        return
+    seen = seen | {identity}
+    try:
+        with os.scandir(folder) as entries:
+            listing = sorted(entries, key=lambda e: e.name)
+    except OSError as exc:
+        yield WalkProblem(index_key(folder), root, f"cannot list the folder: {exc.strerror}")
+        return
+    for entry in listing:
+        name = entry.name
+        if patterns.excluded(name):
+            continue
+        try:
+            is_dir = entry.is_dir(follow_symlinks=True)
+        except OSError:
+            is_dir = False
+        if is_dir:
+            yield from _walk_dir(entry.path, root, patterns, seen)
+            continue
+        if not patterns.included(name):
+            continue
+        try:
+            st = entry.stat(follow_symlinks=True)
+        except FileNotFoundError:
+            yield WalkProblem(index_key(entry.path), root, "broken symbolic link")
+            continue
+        except OSError as exc:
+            yield WalkProblem(index_key(entry.path), root, f"cannot read the file: {exc.strerror}")
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            yield WalkProblem(index_key(entry.path), root, "not a regular file")
+            continue
+        if not os.access(entry.path, os.R_OK):
+            yield WalkProblem(index_key(entry.path), root, "cannot read the file: permission denied")
+            continue
+        yield FileEntry(entry.path, index_key(entry.path), root, st.st_size, st.st_mtime_ns // 1_000_000)
