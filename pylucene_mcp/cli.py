@@ -12,6 +12,7 @@ import logging
 import os
 import re
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -58,6 +59,12 @@ def _parser() -> argparse.ArgumentParser:
     search.add_argument("--page-size", type=int, default=10)
     search.add_argument("--operator", choices=["AND", "OR"], help="default operator")
 
+    crawl = commands.add_parser("crawl", help="crawl folders into the index, then exit")
+    crawl.add_argument("directories", nargs="+", type=Path, metavar="DIR")
+    crawl.add_argument("--index", type=Path)
+    crawl.add_argument("--full", action="store_true", help="re-extract every file")
+    crawl.add_argument("--json", action="store_true", help="print the report as JSON")
+
     stats = commands.add_parser("stats", help="print index statistics as JSON")
     stats.add_argument("--index", type=Path)
     return parser
@@ -96,7 +103,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     service = Service(settings)
     server = build_server(settings, service)
-    service.warm_up(args.warm_up_delay)
+    service.warm_up(args.warm_up_delay, then_crawl=True)
     log.info("serving %s over stdio", settings.index_path)
     code = 0
     try:
@@ -164,6 +171,92 @@ def _search(args: argparse.Namespace) -> int:
     return 0
 
 
+def _crawl(args: argparse.Namespace) -> int:
+    from pylucene_mcp.service import Service
+
+    settings = _settings(args)
+    setup_logging(settings.log_dir, stderr_level=logging.ERROR)
+    folders = []
+    for folder in args.directories:
+        if not folder.is_dir():
+            raise errors.InvalidRequestError(f"{folder} is not a folder")
+        folders.append(str(folder.absolute()))
+    service = Service(settings)
+    try:
+        crawler = service.crawler()
+        report = _run_with_progress(crawler, folders, args.full)
+        if report.full and service.index().needs_reindex:
+            service.index().mark_schema_current()
+            with service.index().writer():
+                pass
+    finally:
+        service.close()
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2, default=str))
+    else:
+        _print_summary(report)
+    return 1 if report.failed and not (report.added or report.updated or report.skipped) else 0
+
+
+def _run_with_progress(crawler: object, folders: list[str], full: bool) -> object:
+    from pylucene_mcp.crawler.pipeline import Crawler
+
+    assert isinstance(crawler, Crawler)
+    if not sys.stderr.isatty():
+        last = [0.0]
+
+        def plain(done: int, total: int) -> None:
+            now = time.monotonic()
+            if done == total or now - last[0] >= 2:
+                last[0] = now
+                print(f"extracted {done}/{total} files", file=sys.stderr, flush=True)
+
+        return crawler.crawl(folders, full=full, progress=plain)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+        console=_stderr_console(),
+    ) as bar:
+        task = bar.add_task("extracting", total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return crawler.crawl(folders, full=full, progress=update)
+
+
+def _stderr_console() -> object:
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def _print_summary(report: object) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    data = report.to_dict()  # type: ignore[attr-defined]
+    table = Table(title=f"crawl of {', '.join(data['directories'])}")
+    for column in ("found", "added", "updated", "skipped", "deleted", "failed", "MB", "files/s"):
+        table.add_column(column, justify="right")
+    table.add_row(
+        *(str(data[k]) for k in ("found", "added", "updated", "skipped", "deleted", "failed")),
+        f"{data['bytes'] / 1e6:.1f}",
+        str(data["files_per_s"]),
+    )
+    console = Console()
+    console.print(table)
+    for failure in data["failures"][:50]:
+        console.print(f"  failed: {failure['path']}: {failure['reason']}", highlight=False)
+    if data["stopped"]:
+        console.print("the crawl was stopped before the end")
+
+
 def _stats(args: argparse.Namespace) -> int:
     from pylucene_mcp.index import Index, index_stats
     from pylucene_mcp.search import to_dict
@@ -185,7 +278,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(message)s"
     )
     try:
-        return {"search": _search, "stats": _stats}[args.command](args)
+        return {"search": _search, "stats": _stats, "crawl": _crawl}[args.command](args)
     except errors.PyLuceneMcpError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

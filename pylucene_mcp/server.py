@@ -42,14 +42,33 @@ the engine matches words exactly, so expand the query yourself.
   with getDocumentDetails (filePath, offset, length).
 """
 
-READ_ONLY = ToolAnnotations(
-    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
-)
-
 TOOL_GROUPS = {
     "search": ("search",),
     "info": ("getIndexStats", "listIndexedFields", "getDocumentDetails"),
+    "crawler": (
+        "startCrawl",
+        "pauseCrawler",
+        "resumeCrawler",
+        "stopCrawler",
+        "getCrawlerStatus",
+        "getCrawlerStats",
+        "listCrawlableDirectories",
+        "addCrawlableDirectory",
+        "removeCrawlableDirectory",
+    ),
 }
+
+
+def _annotations(
+    title: str, *, read_only: bool, destructive: bool = False, idempotent: bool = True
+) -> ToolAnnotations:
+    return ToolAnnotations(
+        title=title,
+        read_only_hint=read_only,
+        destructive_hint=destructive,
+        idempotent_hint=idempotent,
+        open_world_hint=False,
+    )
 
 
 class SearchFilter(BaseModel):
@@ -255,16 +274,28 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
         details = index_module.document_details(svc.index(), filePath, offset=offset, length=length)
         return to_dict(details)  # type: ignore[no-any-return]
 
-    tools: dict[str, tuple[Callable[..., Any], str]] = {
-        "search": (search, "Search documents"),
-        "getIndexStats": (getIndexStats, "Index statistics"),
-        "listIndexedFields": (listIndexedFields, "List indexed fields"),
-        "getDocumentDetails": (getDocumentDetails, "Document details"),
+    from pylucene_mcp.crawler_tools import crawler_tools
+
+    tools: dict[str, tuple[Callable[..., Any], ToolAnnotations]] = {
+        "search": (search, _annotations("Search documents", read_only=True)),
+        "getIndexStats": (getIndexStats, _annotations("Index statistics", read_only=True)),
+        "listIndexedFields": (
+            listIndexedFields,
+            _annotations("List indexed fields", read_only=True),
+        ),
+        "getDocumentDetails": (
+            getDocumentDetails,
+            _annotations("Document details", read_only=True),
+        ),
+        **crawler_tools(svc, _tool_errors, _annotations),
     }
-    for name, (fn, title) in tools.items():
+    for name, (fn, annotations) in tools.items():
         if name in enabled:
-            annotations = READ_ONLY.model_copy(update={"title": title})
             server.add_tool(
-                fn, name=name, title=title, annotations=annotations, structured_output=True
+                fn,
+                name=name,
+                title=annotations.title,
+                annotations=annotations,
+                structured_output=True,
             )
     return server

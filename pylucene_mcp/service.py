@@ -1,4 +1,5 @@
-"""The service behind every face (MCP tools, CLI, REPL): one lazily opened :class:`Index`.
+"""The service behind every face (MCP tools, CLI, REPL): one lazily opened :class:`Index`, and
+the crawler, its Tika server and the watcher that keep it in step with the configured folders.
 
 Opening the index starts the JVM, so the server does it in the background after the MCP
 handshake (``warm_up``), or on the first call that needs it, whichever comes first.
@@ -7,23 +8,32 @@ handshake (``warm_up``), or on the first call that needs it, whichever comes fir
 from __future__ import annotations
 
 import logging
+import os
 import threading
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
-from pylucene_mcp import jvm
-from pylucene_mcp.config import Settings
+from pylucene_mcp import errors, jvm
+from pylucene_mcp.config import Settings, save_directories
 from pylucene_mcp.index import Index
 
 log = logging.getLogger(__name__)
 
 
 class Service:
-    """Owns the index for one process."""
+    """Owns the index, the crawler and the watcher of one process."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._index: Index | None = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._timer: threading.Timer | None = None
+        self._crawler: Any = None
+        self._tika: Any = None
+        self._watcher: Any = None
+
+    # -- the index ------------------------------------------------------------------------------
 
     def index(self) -> Index:
         """The open index (opened now if needed).
@@ -39,24 +49,203 @@ class Service:
                 )
             return self._index
 
-    def warm_up(self, delay_s: float) -> None:
-        """Opens the index in a background thread after ``delay_s`` seconds."""
+    def warm_up(self, delay_s: float, then_crawl: bool = False) -> None:
+        """Opens the index in a background thread after ``delay_s`` seconds; with
+        ``then_crawl``, crawls the configured directories and watches them."""
 
         def run() -> None:
             try:
                 self.index()
+                if then_crawl:
+                    self.crawl_on_start()
             except Exception:  # reported again to the first tool call that needs the index
-                log.exception("background start of the JVM and index failed")
+                log.exception("background start of the JVM, index or crawl failed")
 
         self._timer = threading.Timer(delay_s, run)
         self._timer.daemon = True
         self._timer.name = "pylucene-mcp-warm-up"
         self._timer.start()
 
+    # -- the crawler ----------------------------------------------------------------------------
+
+    def crawler(self) -> Any:
+        """The :class:`~pylucene_mcp.crawler.pipeline.Crawler` (created on first use)."""
+        with self._lock:
+            if self._crawler is None:
+                from pylucene_mcp.crawler.extract import Extractor, TikaServer, TikaSettings
+                from pylucene_mcp.crawler.pipeline import CrawlSettings, Crawler
+
+                s = self.settings
+                self._tika = TikaServer(
+                    TikaSettings(
+                        heap=s.tika_heap,
+                        timeout_s=s.tika_timeout_s,
+                        idle_stop_s=s.tika_idle_s,
+                        max_file_size_mb=s.max_file_size_mb,
+                    ),
+                    log_dir=s.log_dir,
+                )
+                self._crawler = Crawler(
+                    self.index(),
+                    Extractor(self._tika),
+                    CrawlSettings(
+                        patterns=self.patterns(),
+                        workers=s.workers,
+                        batch_size=s.batch_size,
+                        commit_interval_s=s.commit_interval_s,
+                        bulk_refresh_interval_s=s.bulk_refresh_interval_s,
+                    ),
+                )
+            return self._crawler
+
+    def patterns(self) -> Any:
+        from pylucene_mcp.crawler.walk import DEFAULT_EXCLUDE, DEFAULT_INCLUDE, Patterns
+
+        return Patterns(
+            include=self.settings.include or DEFAULT_INCLUDE,
+            exclude=self.settings.exclude or DEFAULT_EXCLUDE,
+        )
+
+    def tika(self) -> Any:
+        self.crawler()
+        return self._tika
+
+    def crawl_on_start(self) -> None:
+        """What ``serve`` does once the index is open: reindex everything when the schema
+        changed, else crawl incrementally; then watch."""
+        index = self.index()
+        directories = list(self.settings.directories)
+        if not directories:
+            return
+        full = index.needs_reindex
+        if full:
+            log.warning("the index was written with another schema version: reindexing all")
+        if self.settings.crawl_on_start or full:
+            self.start_crawl(None, full=full)
+        elif self.settings.watch:
+            self._restart_watcher()
+
+    def check_inside(self, path: str) -> str:
+        """``path`` as an absolute folder inside the configured directories.
+
+        Raises:
+            InvalidRequestError: for a path outside them.
+        """
+        absolute = os.path.abspath(os.path.expanduser(path))
+        for root in self.settings.directories:
+            if absolute == root or absolute.startswith(root.rstrip("/") + "/"):
+                return absolute
+        raise errors.InvalidRequestError(
+            f"{path!r} is not inside the configured directories "
+            f"({', '.join(self.settings.directories) or 'none'}); add it with "
+            "addCrawlableDirectory first"
+        )
+
+    def start_crawl(
+        self, directories: list[str] | None, *, full: bool = False, progress: Any = None
+    ) -> Any:
+        """Starts a background crawl of ``directories`` (default: all configured) and watches
+        them when it ends. Returns the live report.
+
+        Raises:
+            CrawlerBusyError, InvalidRequestError.
+        """
+        roots = (
+            [self.check_inside(d) for d in directories]
+            if directories
+            else list(self.settings.directories)
+        )
+        covers_all = set(roots) >= set(self.settings.directories)
+
+        def done(report: Any) -> None:
+            index = self.index()
+            if full and covers_all and not report.stopped and index.needs_reindex:
+                index.mark_schema_current()
+                with index.writer():
+                    pass  # commits the new schema version
+            if self.settings.watch:
+                self._restart_watcher()
+
+        return self.crawler().start(roots, full=full, progress=progress, on_done=done)
+
+    def _restart_watcher(self) -> None:
+        from pylucene_mcp.crawler.watch import Watcher
+
+        with self._lock:
+            if self._watcher is not None:
+                self._watcher.stop()
+                self._watcher = None
+            roots = [d for d in self.settings.directories if os.path.isdir(d)]
+            if roots:
+                self._watcher = Watcher(
+                    self.crawler(), roots, self.patterns(), self.settings.debounce_s
+                )
+                self._watcher.start()
+
+    # -- directories ----------------------------------------------------------------------------
+
+    def add_directory(self, path: str, crawl_now: bool = True) -> list[str]:
+        """Adds a folder to the crawled ones (persisted), and crawls it now by default.
+
+        Raises:
+            InvalidRequestError: when it is not a readable folder.
+            ConfigError: when the directories come from the environment.
+        """
+        absolute = str(Path(os.path.expanduser(path)).absolute())
+        if not os.path.isdir(absolute):
+            raise errors.InvalidRequestError(f"{path!r} is not a folder on this machine")
+        if not os.access(absolute, os.R_OK | os.X_OK):
+            raise errors.InvalidRequestError(f"{path!r} cannot be read by this process")
+        with self._lock:
+            if absolute not in self.settings.directories:
+                directories = (*self.settings.directories, absolute)
+                self.settings = save_directories(self.settings, directories)
+                if self._crawler is not None:
+                    self._crawler.settings = replace(
+                        self._crawler.settings, patterns=self.patterns()
+                    )
+        if crawl_now:
+            self.start_crawl([absolute])
+        elif self.settings.watch:
+            self._restart_watcher()
+        return list(self.settings.directories)
+
+    def remove_directory(self, path: str, drop_documents: bool = True) -> list[str]:
+        """Stops crawling a folder (persisted); drops its documents by default.
+
+        Raises:
+            InvalidRequestError: when it is not a configured directory.
+            ConfigError: when the directories come from the environment.
+        """
+        absolute = str(Path(os.path.expanduser(path)).absolute())
+        with self._lock:
+            if absolute not in self.settings.directories:
+                raise errors.InvalidRequestError(
+                    f"{path!r} is not a configured directory; listCrawlableDirectories shows them"
+                )
+            remaining = tuple(d for d in self.settings.directories if d != absolute)
+            self.settings = save_directories(self.settings, remaining)
+            if self._watcher is not None:
+                self._restart_watcher()
+        if drop_documents:
+            with self.index().writer() as writer:
+                writer.delete_under(absolute)
+        return list(self.settings.directories)
+
+    # -- shutdown -------------------------------------------------------------------------------
+
     def close(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
         with self._lock:
+            if self._watcher is not None:
+                self._watcher.stop()
+                self._watcher = None
+            if self._crawler is not None:
+                self._crawler.stop()
+                self._crawler.wait(60)
+            if self._tika is not None:
+                self._tika.close()
             if self._index is not None:
                 self._index.close()
                 self._index = None

@@ -1,0 +1,186 @@
+"""The crawler's MCP tools: thin adapters over :class:`~pylucene_mcp.service.Service`."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from typing import Annotated, Any
+
+import anyio
+from mcp.server.mcpserver import Context
+from pydantic import Field
+
+from pylucene_mcp.search import _camel
+from pylucene_mcp.service import Service
+
+ToolSpec = tuple[Callable[..., Any], Any]
+
+
+def _camel_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {
+            (k if "/" in str(k) else _camel(str(k))): _camel_keys(v) for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_camel_keys(v) for v in value]
+    return value
+
+
+def _report(report: Any) -> dict[str, Any] | None:
+    if report is None:
+        return None
+    data = report.to_dict()
+    data["indexed"] = data["added"] + data["updated"]
+    for key in ("started", "finished"):
+        if data.get(key):
+            data[key] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(data[key]))
+    return _camel_keys({k: v for k, v in data.items() if v is not None})
+
+
+def _progress_token(ctx: Context) -> Any:
+    try:
+        meta = ctx.request_context.meta
+    except (ValueError, AttributeError):
+        return None
+    return getattr(meta, "progress_token", None) if meta is not None else None
+
+
+def crawler_tools(
+    svc: Service,
+    tool_errors: Callable[[Callable[..., Any]], Callable[..., Any]],
+    annotations: Callable[..., Any],
+) -> dict[str, ToolSpec]:
+    """The crawler tools and their annotations."""
+
+    def status() -> dict[str, Any]:
+        crawler = svc.crawler()
+        current = crawler.current
+        data: dict[str, Any] = {
+            "status": crawler.status.value,
+            "directories": list(svc.settings.directories),
+        }
+        if current is not None:
+            data["processed"] = current.processed
+            data["toExtract"] = current.to_extract
+        return data
+
+    async def startCrawl(
+        ctx: Context,
+        fullReindex: bool = False,
+        directories: Annotated[list[str] | None, Field(max_length=100)] = None,
+    ) -> dict[str, Any]:
+        """Crawl the configured directories (or some of them) into the index: new files are
+        added, changed ones updated, deleted ones removed; unchanged files are skipped unless
+        fullReindex. Returns at once; follow it with getCrawlerStatus/getCrawlerStats. When the
+        request carries a progress token, it reports progress (files done / total) and returns
+        when the crawl ends."""
+        follow = _progress_token(ctx) is not None
+
+        def begin() -> Any:
+            return tool_errors(svc.start_crawl)(directories, full=fullReindex)
+
+        report = await anyio.to_thread.run_sync(begin)
+        if not follow:
+            return {**status(), "message": "crawl started"}
+        crawler = svc.crawler()
+        while crawler.current is report:
+            await ctx.report_progress(report.processed, max(report.to_extract, 1))
+            await anyio.sleep(0.25)
+        await ctx.report_progress(report.processed, max(report.to_extract, 1))
+        return {**status(), "message": "crawl finished", "report": _report(report)}
+
+    @tool_errors
+    def pauseCrawler() -> dict[str, Any]:
+        """Pause the running crawl and the live updates (files in flight finish)."""
+        svc.crawler().pause()
+        return status()
+
+    @tool_errors
+    def resumeCrawler() -> dict[str, Any]:
+        """Resume a paused crawl and the live updates."""
+        svc.crawler().resume()
+        return status()
+
+    @tool_errors
+    def stopCrawler() -> dict[str, Any]:
+        """Stop the running crawl after the files in flight; what was done stays indexed."""
+        crawler = svc.crawler()
+        crawler.stop()
+        crawler.wait(30)
+        return status()
+
+    @tool_errors
+    def getCrawlerStatus() -> dict[str, Any]:
+        """IDLE, CRAWLING, PAUSED or WATCHING (live updates after a crawl), and the progress
+        of a running crawl."""
+        return status()
+
+    @tool_errors
+    def getCrawlerStats() -> dict[str, Any]:
+        """Figures of the running and the last crawl: files found, indexed, skipped, deleted,
+        failed (with reasons), bytes, files/s, per directory, the files being processed now."""
+        crawler = svc.crawler()
+        tika = svc.tika()
+        return {
+            **status(),
+            "current": _report(crawler.current),
+            "last": _report(crawler.last),
+            "processingNow": sorted(crawler.in_progress)[:20],
+            "tikaServer": {"running": tika.pid is not None, "restarts": tika.restarts},
+        }
+
+    @tool_errors
+    def listCrawlableDirectories() -> dict[str, Any]:
+        """The folders the crawler indexes and watches, with the include/exclude patterns."""
+        patterns = svc.patterns()
+        return {
+            "directories": [
+                {"path": d, "exists": os.path.isdir(d)} for d in svc.settings.directories
+            ],
+            "fromEnvironment": svc.settings.directories_from_env,
+            "include": list(patterns.include),
+            "exclude": list(patterns.exclude),
+        }
+
+    @tool_errors
+    def addCrawlableDirectory(
+        path: Annotated[str, Field(min_length=1, max_length=4096)], crawlNow: bool = True
+    ) -> dict[str, Any]:
+        """Add a folder to the crawled ones (saved in the config file) and, by default, crawl it
+        now."""
+        directories = svc.add_directory(path, crawl_now=crawlNow)
+        return {"directories": directories, "crawling": crawlNow}
+
+    @tool_errors
+    def removeCrawlableDirectory(
+        path: Annotated[str, Field(min_length=1, max_length=4096)], dropDocuments: bool = True
+    ) -> dict[str, Any]:
+        """Stop crawling and watching a folder (saved in the config file); by default also
+        remove its documents from the index."""
+        directories = svc.remove_directory(path, drop_documents=dropDocuments)
+        return {"directories": directories, "droppedDocuments": dropDocuments}
+
+    return {
+        "startCrawl": (
+            startCrawl,
+            annotations("Start a crawl", read_only=False, idempotent=False),
+        ),
+        "pauseCrawler": (pauseCrawler, annotations("Pause the crawler", read_only=False)),
+        "resumeCrawler": (resumeCrawler, annotations("Resume the crawler", read_only=False)),
+        "stopCrawler": (stopCrawler, annotations("Stop the crawl", read_only=False)),
+        "getCrawlerStatus": (getCrawlerStatus, annotations("Crawler status", read_only=True)),
+        "getCrawlerStats": (getCrawlerStats, annotations("Crawler statistics", read_only=True)),
+        "listCrawlableDirectories": (
+            listCrawlableDirectories,
+            annotations("List crawled folders", read_only=True),
+        ),
+        "addCrawlableDirectory": (
+            addCrawlableDirectory,
+            annotations("Add a crawled folder", read_only=False, idempotent=True),
+        ),
+        "removeCrawlableDirectory": (
+            removeCrawlableDirectory,
+            annotations("Remove a crawled folder", read_only=False, destructive=True),
+        ),
+    }
