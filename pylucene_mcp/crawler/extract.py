@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 from xml.sax.saxutils import escape
 
 from pylucene_mcp import errors, jvm
@@ -339,6 +340,7 @@ class Extractor:
             raise ExtractionError("Tika's answer was not valid JSON") from exc
         if not parts:
             raise ExtractionError("Tika returned nothing for the file")
+        _raise_parse_failure(parts[0])
         return self._build(parts)
 
     def _call(self, path: Path) -> Any:
@@ -346,17 +348,26 @@ class Extractor:
         from tika import tika as tika_client
 
         timeout = self.server.settings.timeout_s
+        # The name is a hint for type detection; a name that is not UTF-8 is passed escaped.
+        name = os.fsencode(path.name).decode("utf-8", "backslashreplace")
+        headers = {
+            "Accept": "application/json",
+            "X-Tika-Timeout-Millis": str(int(timeout * 1000)),
+            "Content-Disposition": f"attachment; filename*=UTF-8''{quote(name)}",
+        }
         for attempt in (1, 2):
             endpoint = self.server.endpoint()
             try:
-                status, text = tika_client.parse1(
-                    "all",
-                    str(path),
-                    endpoint,
-                    services={"meta": "/meta", "text": "/tika", "all": "/rmeta/xml"},
-                    headers={"X-Tika-Timeout-Millis": str(int(timeout * 1000))},
-                    requestOptions={"timeout": (10, timeout + 10)},
-                )
+                with open(path, "rb") as handle:
+                    status, text = tika_client.callServer(
+                        "put",
+                        endpoint,
+                        "/rmeta/xml",
+                        handle,
+                        headers,
+                        False,
+                        requestOptions={"timeout": (10, timeout + 10)},
+                    )
             except FileNotFoundError as exc:
                 raise ExtractionError("the file vanished before it was read") from exc
             except PermissionError as exc:
@@ -408,6 +419,20 @@ class Extractor:
             created_ms=_date_ms(meta, "dcterms:created", "meta:creation-date", "Creation-Date"),
             modified_ms=_date_ms(meta, "dcterms:modified", "Last-Modified", "meta:save-date"),
         )
+
+
+def _raise_parse_failure(meta: dict[str, Any]) -> None:
+    """Tika's ``/rmeta`` answers 200 and puts a parser's exception in the metadata."""
+    trace = _first(meta, "X-TIKA:EXCEPTION:container_exception")
+    if not trace:
+        return
+    first = trace.strip().splitlines()[0]
+    if "EncryptedDocumentException" in trace or "password" in trace.lower():
+        raise ExtractionError("the file is encrypted (password protected)")
+    if "WriteLimitReached" in trace:
+        return  # the text was cut at Tika's write limit: index what came
+    detail = first.split(":", 1)[-1].strip()[:200]
+    raise ExtractionError(f"the file is corrupt or not what its name says ({detail})")
 
 
 @dataclass
