@@ -109,6 +109,16 @@ class TikaServer:
     def touch(self) -> None:
         self._last_used = time.monotonic()
 
+    def wait_ready(self) -> None:
+        """Waits until the server answers again (Tika restarts its worker by itself after a
+        timeout or crash; a dead server process is started anew)."""
+        deadline = time.monotonic() + self.settings.startup_timeout_s
+        while time.monotonic() < deadline and not self._closed:
+            self.endpoint()
+            if self.healthy():
+                return
+            time.sleep(0.25)
+
     def healthy(self) -> bool:
         """True when the process runs and answers."""
         import requests
@@ -130,6 +140,7 @@ class TikaServer:
             "<properties><server><params>"
             f"<host>127.0.0.1</host><port>{self._port}</port>"
             f"<taskTimeoutMillis>{timeout_ms}</taskTimeoutMillis>"
+            f"<minimumTimeoutMillis>{max(1, timeout_ms // 2)}</minimumTimeoutMillis>"
             f"<javaPath>{escape(str(java))}</javaPath>"
             f"<forkedJvmArgs><arg>-Xmx{escape(self.settings.heap)}</arg>"
             "<arg>-Djava.awt.headless=true</arg></forkedJvmArgs>"
@@ -352,11 +363,12 @@ class Extractor:
         name = os.fsencode(path.name).decode("utf-8", "backslashreplace")
         headers = {
             "Accept": "application/json",
-            "X-Tika-Timeout-Millis": str(int(timeout * 1000)),
             "Content-Disposition": f"attachment; filename*=UTF-8''{quote(name)}",
         }
-        for attempt in (1, 2):
+        aborted = 0
+        for attempt in range(1, 4):
             endpoint = self.server.endpoint()
+            started = time.monotonic()
             try:
                 with open(path, "rb") as handle:
                     status, text = tika_client.callServer(
@@ -366,29 +378,39 @@ class Extractor:
                         handle,
                         headers,
                         False,
-                        requestOptions={"timeout": (10, timeout + 10)},
+                        requestOptions={"timeout": (10, timeout + 30)},
                     )
             except FileNotFoundError as exc:
                 raise ExtractionError("the file vanished before it was read") from exc
             except PermissionError as exc:
                 raise ExtractionError(f"cannot read the file: {exc.strerror}") from exc
-            except OSError as exc:
-                if isinstance(exc, requests.Timeout):
-                    raise ExtractionError(
-                        f"parsing took longer than {timeout:g} s (tika_timeout_s)"
-                    ) from exc
-                if isinstance(exc, requests.ConnectionError) and attempt == 1:
-                    log.warning("Tika server connection failed (%s); retrying once", exc)
-                    continue
-                raise ExtractionError(f"the Tika server failed: {exc}") from exc
+            except requests.Timeout as exc:
+                raise ExtractionError(
+                    f"parsing took longer than {timeout:g} s (tika_timeout_s)"
+                ) from exc
+            except requests.ConnectionError as exc:
+                # Refused: Tika's worker is restarting. Aborted: it died under this request,
+                # from a timeout, a crash, or a kill; one more try tells a poison file apart.
+                refused = "refused" in str(exc).lower()
+                elapsed = time.monotonic() - started
+                self.server.wait_ready()
+                if not refused:
+                    aborted += 1
+                    if aborted >= 2 or elapsed >= timeout:
+                        raise ExtractionError(
+                            f"parsing took longer than {timeout:g} s (tika_timeout_s)"
+                            if elapsed >= timeout * 0.9
+                            else "the file crashed Tika's parser process"
+                        ) from exc
+                log.info("Tika connection failed on attempt %d (%s); retrying", attempt, exc)
+                continue
             finally:
                 self.server.touch()
-            if status in (500, 503) and attempt == 1 and not self.server.healthy():
-                continue  # the server died under this file: try once more on a fresh one
-            if status == 503 or (status == 500 and "timeout" in str(text).lower()):
-                raise ExtractionError(f"parsing took longer than {timeout:g} s (tika_timeout_s)")
+            if status == 503 and attempt < 3:
+                self.server.wait_ready()
+                continue
             return _Response(status, text)
-        raise ExtractionError("the Tika server failed twice on this file")
+        raise ExtractionError("the Tika server did not answer after three tries")
 
     def _build(self, parts: list[dict[str, Any]]) -> Extracted:
         meta = parts[0]

@@ -1,0 +1,173 @@
+"""Hostile files and failures: each is reported with its reason (or indexed where it can be),
+the crawl finishes, and what was indexed stays."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from pylucene_mcp import Index
+from pylucene_mcp.crawler.extract import Extractor, TikaServer, TikaSettings
+from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
+from tests.crawler.files import make_hostile
+from tests.stdio_peer import ROOT, server_env
+
+
+def reasons(crawler: Crawler) -> dict[str, str]:
+    assert crawler.last is not None
+    return {Path(f["path"]).name: f["reason"] for f in crawler.last.failures}
+
+
+def test_hostile_files_are_reported_and_the_crawl_finishes(
+    crawler: Crawler, tika: TikaServer, tmp_path: Path
+) -> None:
+    expected = make_hostile(tmp_path / "hostile")
+    (tmp_path / "hostile" / "good.txt").write_text("A perfectly normal file about otters.")
+    tika.settings.max_file_size_mb = 0.1
+    try:
+        report = crawler.crawl([str(tmp_path / "hostile")])
+    finally:
+        tika.settings.max_file_size_mb = 100.0
+    why = reasons(crawler)
+    assert "encrypted" in why["encrypted.pdf"]
+    assert "corrupt" in why["corrupt.pdf"]
+    assert "over the limit" in why["huge.txt"] and "max_file_size_mb" in why["huge.txt"]
+    assert why["pipe.txt"] == "not a regular file"
+    assert why["dangling.txt"] == "broken symbolic link"
+    assert "loop" in why["back"]
+    indexed = {Path(h.file_path).name for h in crawler.index.search("*", page_size=100).documents}
+    assert indexed == {name for name, what in expected.items() if what == "indexed"} | {"good.txt"}
+    lying = crawler.index.search("file_name:lying.pdf").documents[0]
+    assert lying.file_type == "text/plain"  # detected from the content, not the name
+    assert crawler.index.search("espresso").documents[0].file_path.endswith("caf\\xe9-menu.txt")
+    assert crawler.index.search("otters").total_hits == 1
+    assert report.failed == len(why) and not report.stopped
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads every file whatever its mode")
+def test_an_unreadable_file_is_reported(crawler: Crawler, tmp_path: Path) -> None:
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    secret = folder / "secret.txt"
+    secret.write_text("no access")
+    secret.chmod(0)
+    crawler.crawl([str(folder)])
+    assert "permission denied" in reasons(crawler)["secret.txt"]
+
+
+def test_a_file_deleted_while_queued_is_reported(crawler: Crawler, tmp_path: Path) -> None:
+    folder = tmp_path / "vanishing"
+    folder.mkdir()
+    for n in range(4):
+        (folder / f"file{n}.txt").write_text(f"text number {n} about badgers")
+    doomed = folder / "file3.txt"
+
+    def delete_before_extraction(done: int, total: int) -> None:
+        if done == 0:
+            doomed.unlink()
+
+    report = crawler.crawl([str(folder)], progress=delete_before_extraction)
+    assert "vanished" in reasons(crawler)["file3.txt"]
+    assert report.added == 3 and crawler.index.search("badgers").total_hits == 3
+
+
+def test_a_parser_timeout_is_reported_and_the_next_file_works(
+    fresh_index: Index, tmp_path: Path
+) -> None:
+    folder = tmp_path / "slow"
+    folder.mkdir()
+    workbook = openpyxl.Workbook(write_only=True)
+    sheet = workbook.create_sheet()
+    for n in range(150_000):
+        sheet.append([f"cell {n}", n, "some text in a big sheet"])
+    workbook.save(str(folder / "a-big.xlsx"))
+    (folder / "b-small.txt").write_text("small file about hedgehogs")
+    server = TikaServer(TikaSettings(timeout_s=1.0), log_dir=tmp_path / "logs")
+    try:
+        crawler = Crawler(fresh_index, Extractor(server), CrawlSettings(workers=1))
+        crawler.crawl([str(folder)])
+    finally:
+        server.close()
+    assert "longer than 1 s" in reasons(crawler)["a-big.xlsx"]
+    assert fresh_index.search("hedgehogs").total_hits == 1
+
+
+def test_the_tika_server_killed_mid_crawl_is_restarted(
+    fresh_index: Index, tmp_path: Path
+) -> None:
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for n in range(30):
+        (folder / f"note{n:02}.txt").write_text(f"note {n} about the migration of eels")
+    server = TikaServer(TikaSettings(), log_dir=tmp_path / "logs")
+    killed: list[int] = []
+
+    def kill_once(done: int, total: int) -> None:
+        if done == 5 and not killed and server.pid is not None:
+            killed.append(server.pid)
+            os.killpg(server.pid, signal.SIGKILL)
+
+    try:
+        crawler = Crawler(fresh_index, Extractor(server), CrawlSettings(batch_size=4))
+        report = crawler.crawl([str(folder)], progress=kill_once)
+        assert killed and server.restarts >= 1
+        assert report.added + report.failed == 30 and not report.stopped
+        again = crawler.crawl([str(folder)])  # whatever failed in flight is picked up now
+    finally:
+        server.close()
+    assert again.failed == 0
+    assert fresh_index.search("eels").total_hits == 30
+
+
+@pytest.mark.slow
+def test_kill_9_during_a_crawl_leaves_an_index_that_opens_and_converges(tmp_path: Path) -> None:
+    folder = tmp_path / "bulk"
+    folder.mkdir()
+    for n in range(300):
+        (folder / f"doc{n:03}.txt").write_text(f"document {n} about lighthouses and tides " * 20)
+    index_path = tmp_path / "index"
+    env = server_env(tmp_path / "home")
+    command = [sys.executable, "-m", "pylucene_mcp", "crawl", str(folder), "--index", str(index_path)]
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            if list(index_path.glob("segments_*")) and _count(index_path) >= 20:
+                break
+            time.sleep(0.2)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    partial = _count(index_path)
+    assert partial >= 20  # commits made before the kill are there
+    (folder / "doc000.txt").unlink()  # the folder changes while nobody watches
+    finished = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
+                              timeout=600, check=False)
+    assert finished.returncode == 0, finished.stderr
+    index = Index.open(index_path, read_only=True)
+    try:
+        paths = {h.file_path for h in index.search("*", page_size=100, page=1).documents}
+        assert len(index) == 299
+        assert str(folder / "doc000.txt") not in paths
+    finally:
+        index.close()
+
+
+def _count(index_path: Path) -> int:
+    try:
+        index = Index.open(index_path, read_only=True)
+    except Exception:
+        return 0
+    try:
+        return len(index)
+    finally:
+        index.close()

@@ -1,0 +1,142 @@
+"""Crawling real files through a real Tika server into a real index."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from pylucene_mcp import Index
+from pylucene_mcp.crawler.pipeline import Crawler, CrawlReport
+from tests.crawler.files import LONG_PDF_NEEDLE, LONG_PDF_PAGES, expected_keys
+
+
+@pytest.fixture
+def docs(tmp_path: Path, corpus_files: dict[str, Path | None]) -> Path:
+    """A private copy of the corpus (tests change it)."""
+    source = next(p for p in corpus_files.values() if p is not None).parent
+    target = tmp_path / "docs"
+    shutil.copytree(source, target, symlinks=True)
+    return target
+
+
+def keys(index: Index) -> set[str]:
+    return {h.file_path for h in index.search("*", page_size=100).documents}
+
+
+def counts(report: CrawlReport) -> dict[str, int]:
+    return {k: getattr(report, k) for k in ("added", "updated", "skipped", "deleted", "failed")}
+
+
+def hit(index: Index, query: str) -> dict[str, object]:
+    (document,) = index.search(query).documents
+    return {
+        "name": Path(document.file_path).name,
+        "title": document.title,
+        "author": document.author,
+        "language": document.language,
+        "type": document.file_type,
+        "pages": [p.page for p in document.passages],
+        "text": " ".join(p.text for p in document.passages),
+    }
+
+
+def test_every_main_format_is_indexed_with_its_metadata(
+    crawler: Crawler, docs: Path, corpus_files: dict[str, Path | None]
+) -> None:
+    report = crawler.crawl([str(docs)])
+    expected = {k.replace(str(next(iter(corpus_files.values())).parent), str(docs))  # type: ignore[union-attr]
+                for k in expected_keys(corpus_files)}
+    assert keys(crawler.index) == expected
+    assert report.failed == 0 and report.added == len(expected)
+
+    pdf = hit(crawler.index, "Mueller")
+    assert pdf == pdf | {"name": "vertrag.pdf", "title": "Arbeitsvertrag Müller",
+                         "author": "Anna Schmidt", "language": "de", "type": "application/pdf"}
+    assert "<em>Müller</em>" in str(pdf["text"]) and pdf["pages"] == [1]
+    assert hit(crawler.index, "Kündigung")["name"] == "kuendigung.docx"
+    assert hit(crawler.index, "Kündigung")["author"] == "Jürgen Weiß"
+    assert hit(crawler.index, "invoice")["name"] == "budget.xlsx"
+    assert hit(crawler.index, "roadmap")["name"] == "roadmap.pptx"
+    assert hit(crawler.index, "Haushaltsplan")["name"] == "protokoll.odt"
+    assert hit(crawler.index, "warehouse")["name"] == "memo.rtf"
+    assert hit(crawler.index, "lighthouse")["title"] == "The Lighthouse Keeper"
+    assert hit(crawler.index, "quokka")["name"] == "notes.md"
+    assert hit(crawler.index, "library")["title"] == "Opening hours"
+    assert hit(crawler.index, "Gödel")["name"] == "data.xml"
+    assert hit(crawler.index, "Kaese")["name"] == "readme.txt"
+    mail = hit(crawler.index, "Globex")
+    assert mail["title"] == "Signed contract attached" and mail["type"] == "message/rfc822"
+    assert hit(crawler.index, "ninety")["name"] == "contract-mail.eml"  # the attachment's text
+    assert crawler.index.search("ignored OR hidden OR skipped", default_operator="OR").total_hits == 0
+
+
+def test_a_match_on_the_last_page_of_a_long_pdf_says_its_page(crawler: Crawler, docs: Path) -> None:
+    crawler.crawl([str(docs)])
+    found = hit(crawler.index, LONG_PDF_NEEDLE)
+    assert found["name"] == "lagerhandbuch.pdf"
+    assert found["pages"] == [LONG_PDF_PAGES]
+    assert f"<em>{LONG_PDF_NEEDLE}</em>" in str(found["text"])
+
+
+def test_ligatures_in_a_pdf_are_normalized(crawler: Crawler, docs: Path) -> None:
+    if not (docs / "finance-review.pdf").exists():
+        pytest.skip("no DejaVu font to write ligature glyphs with")
+    crawler.crawl([str(docs)])
+    found = hit(crawler.index, "finance AND efficiency AND office")
+    assert found["name"] == "finance-review.pdf"
+    from pylucene_mcp.index import document_details
+
+    content = document_details(crawler.index, str(docs / "finance-review.pdf")).content
+    assert "\ufb01" not in content and "\ufb03" not in content and "finance" in content
+
+
+def test_incremental_crawls_add_update_skip_and_delete(crawler: Crawler, docs: Path) -> None:
+    first = crawler.crawl([str(docs)])
+    total = first.added
+    second = crawler.crawl([str(docs)])
+    assert counts(second) == {"added": 0, "updated": 0, "skipped": total, "deleted": 0, "failed": 0}
+    assert second.to_extract == 0  # size + mtime decided: nothing re-read
+
+    (docs / "notes.md").write_text("# Notes\n\nThe wombat burrow is finished.\n")
+    later = time.time() + 5
+    os.utime(docs / "readme.txt", (later, later))  # touched: same text
+    (docs / "memo.rtf").unlink()
+    shutil.copy(docs / "page.html", docs / "page-copy.html")  # a duplicate
+    third = crawler.crawl([str(docs)])
+    assert counts(third) == {
+        "added": 1, "updated": 1, "skipped": total - 2, "deleted": 1, "failed": 0
+    }
+    assert third.to_extract == 3  # the changed, the touched and the new file
+    assert crawler.index.search("wombat").total_hits == 1
+    assert crawler.index.search("quokka").total_hits == 0
+    assert crawler.index.search("warehouse").total_hits == 0
+
+    fourth = crawler.crawl([str(docs)])
+    assert fourth.to_extract == 0  # the touched file's new mtime was stored
+
+    pages = crawler.index.search("library").documents
+    assert len(pages) == 2
+    digest = crawler.index.search("file_name:page.html").documents[0]
+    from pylucene_mcp.index import document_details
+
+    hash_value = document_details(crawler.index, digest.file_path).fields["content_hash"]
+    same = crawler.index.search("*", filters=[{"field": "content_hash", "value": hash_value}])
+    assert {Path(h.file_path).name for h in same.documents} == {"page.html", "page-copy.html"}
+
+
+def test_full_reindex_reextracts_everything(crawler: Crawler, docs: Path) -> None:
+    first = crawler.crawl([str(docs)])
+    full = crawler.crawl([str(docs)], full=True)
+    assert full.to_extract == first.added and full.updated == first.added
+
+
+def test_report_figures(crawler: Crawler, docs: Path) -> None:
+    report = crawler.crawl([str(docs)]).to_dict()
+    assert report["found"] == report["added"] and report["bytes"] > 0
+    assert report["files_per_s"] > 0
+    assert report["per_directory"][str(docs)]["added"] == report["added"]
+    assert crawler.last is not None and crawler.current is None
