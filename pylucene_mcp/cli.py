@@ -15,10 +15,16 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pylucene_mcp import __version__, errors
 from pylucene_mcp.config import Settings
 from pylucene_mcp.logs import setup_logging
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from pylucene_mcp.crawler.pipeline import Crawler, CrawlReport
 
 log = logging.getLogger(__name__)
 
@@ -198,10 +204,7 @@ def _crawl(args: argparse.Namespace) -> int:
     return 1 if report.failed and not (report.added or report.updated or report.skipped) else 0
 
 
-def _run_with_progress(crawler: object, folders: list[str], full: bool) -> object:
-    from pylucene_mcp.crawler.pipeline import Crawler
-
-    assert isinstance(crawler, Crawler)
+def _run_with_progress(crawler: Crawler, folders: list[str], full: bool) -> CrawlReport:
     if not sys.stderr.isatty():
         last = [0.0]
 
@@ -230,17 +233,17 @@ def _run_with_progress(crawler: object, folders: list[str], full: bool) -> objec
         return crawler.crawl(folders, full=full, progress=update)
 
 
-def _stderr_console() -> object:
+def _stderr_console() -> Console:
     from rich.console import Console
 
     return Console(stderr=True)
 
 
-def _print_summary(report: object) -> None:
+def _print_summary(report: CrawlReport) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    data = report.to_dict()  # type: ignore[attr-defined]
+    data = report.to_dict()
     table = Table(title=f"crawl of {', '.join(data['directories'])}")
     for column in ("found", "added", "updated", "skipped", "deleted", "failed", "MB", "files/s"):
         table.add_column(column, justify="right")

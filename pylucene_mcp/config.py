@@ -131,9 +131,14 @@ def _from_mapping(data: dict[str, Any], source: str) -> dict[str, Any]:
             raise ConfigError(f"{source}: directories must be a list of folders")
         values["directories"] = _directories(raw)
     numbers = {
-        "workers": int, "batch_size": int, "commit_interval_s": float,
-        "bulk_refresh_interval_s": float, "max_file_size_mb": float, "tika_timeout_s": float,
-        "tika_idle_s": float, "debounce_s": float,
+        "workers": int,
+        "batch_size": int,
+        "commit_interval_s": float,
+        "bulk_refresh_interval_s": float,
+        "max_file_size_mb": float,
+        "tika_timeout_s": float,
+        "tika_idle_s": float,
+        "debounce_s": float,
     }
     for key, kind in numbers.items():
         if key in data:
@@ -149,6 +154,15 @@ def _from_mapping(data: dict[str, Any], source: str) -> dict[str, Any]:
     return values
 
 
+def ensure_directories_writable(settings: Settings) -> None:
+    """Raises ConfigError when the directories come from ``PYLUCENE_MCP_DIRECTORIES``."""
+    if settings.directories_from_env:
+        raise ConfigError(
+            "the directories come from the environment variable PYLUCENE_MCP_DIRECTORIES; "
+            "change that variable (in the MCP client's config) instead"
+        )
+
+
 def save_directories(settings: Settings, directories: tuple[str, ...]) -> Settings:
     """Writes ``directories`` into the config file, keeping its other keys.
 
@@ -156,11 +170,7 @@ def save_directories(settings: Settings, directories: tuple[str, ...]) -> Settin
         ConfigError: when the directories come from ``PYLUCENE_MCP_DIRECTORIES`` (the file would
             not be read for them) or the file cannot be written.
     """
-    if settings.directories_from_env:
-        raise ConfigError(
-            "the directories come from the environment variable PYLUCENE_MCP_DIRECTORIES; "
-            "change that variable (in the MCP client's config) instead"
-        )
+    ensure_directories_writable(settings)
     import yaml
 
     path = settings.config_file

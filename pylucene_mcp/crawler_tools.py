@@ -19,9 +19,7 @@ ToolSpec = tuple[Callable[..., Any], Any]
 
 def _camel_keys(value: Any) -> Any:
     if isinstance(value, dict):
-        return {
-            (k if "/" in str(k) else _camel(str(k))): _camel_keys(v) for k, v in value.items()
-        }
+        return {(k if "/" in str(k) else _camel(str(k))): _camel_keys(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_camel_keys(v) for v in value]
     return value
@@ -35,7 +33,8 @@ def _report(report: Any) -> dict[str, Any] | None:
     for key in ("started", "finished"):
         if data.get(key):
             data[key] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(data[key]))
-    return _camel_keys({k: v for k, v in data.items() if v is not None})
+    camel: dict[str, Any] = _camel_keys({k: v for k, v in data.items() if v is not None})
+    return camel
 
 
 def _progress_token(ctx: Context) -> Any:
@@ -43,7 +42,9 @@ def _progress_token(ctx: Context) -> Any:
         meta = ctx.request_context.meta
     except (ValueError, AttributeError):
         return None
-    return getattr(meta, "progress_token", None) if meta is not None else None
+    if not meta:
+        return None
+    return meta.get("progress_token") or meta.get("progressToken")  # a TypedDict
 
 
 def crawler_tools(
@@ -69,13 +70,14 @@ def crawler_tools(
         ctx: Context,
         fullReindex: bool = False,
         directories: Annotated[list[str] | None, Field(max_length=100)] = None,
+        wait: bool = False,
     ) -> dict[str, Any]:
         """Crawl the configured directories (or some of them) into the index: new files are
         added, changed ones updated, deleted ones removed; unchanged files are skipped unless
-        fullReindex. Returns at once; follow it with getCrawlerStatus/getCrawlerStats. When the
-        request carries a progress token, it reports progress (files done / total) and returns
-        when the crawl ends."""
-        follow = _progress_token(ctx) is not None
+        fullReindex. Returns at once; follow it with getCrawlerStatus/getCrawlerStats. With
+        wait, or when the request carries a progress token, it reports progress (files done /
+        total) and returns the crawl's report when it ends."""
+        follow = wait or _progress_token(ctx) is not None
 
         def begin() -> Any:
             return tool_errors(svc.start_crawl)(directories, full=fullReindex)

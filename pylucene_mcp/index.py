@@ -78,9 +78,10 @@ class Writer:
         term = jvm.jclass("org.apache.lucene.index.Term")(schema.FILE_PATH, prefix)
         with jvm.java_errors():
             self._index._writer.deleteDocuments(
-                jvm.jarray("org.apache.lucene.search.Query", [
-                    jvm.jclass("org.apache.lucene.search.PrefixQuery")(term)
-                ])
+                jvm.jarray(
+                    "org.apache.lucene.search.Query",
+                    [jvm.jclass("org.apache.lucene.search.PrefixQuery")(term)],
+                )
             )
 
     def delete_all(self) -> None:
@@ -447,6 +448,7 @@ class IndexStats:
     deleted_documents: int
     index_path: str
     schema_version: int
+    needs_reindex: bool
     lucene_version: str
     size_bytes: int
     fields: tuple[str, ...]
@@ -504,7 +506,8 @@ def index_stats(index: Index) -> IndexStats:
             document_count=int(reader.numDocs()),
             deleted_documents=int(reader.numDeletedDocs()),
             index_path=str(index.path),
-            schema_version=schema.SCHEMA_VERSION,
+            schema_version=index.schema_version or schema.SCHEMA_VERSION,
+            needs_reindex=index.needs_reindex,
             lucene_version=jvm.lucene_version(),
             size_bytes=size,
             fields=tuple(schema.FIELDS),

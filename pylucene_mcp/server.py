@@ -140,6 +140,7 @@ class IndexStatsOut(TypedDict):
     deletedDocuments: int
     indexPath: str
     schemaVersion: int
+    needsReindex: bool
     luceneVersion: str
     sizeBytes: int
     fields: list[str]
@@ -289,13 +290,13 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
         ),
         **crawler_tools(svc, _tool_errors, _annotations),
     }
-    for name, (fn, annotations) in tools.items():
+    for name, (fn, tool_annotations) in tools.items():
         if name in enabled:
             server.add_tool(
                 fn,
                 name=name,
-                title=annotations.title,
-                annotations=annotations,
+                title=tool_annotations.title,
+                annotations=tool_annotations,
                 structured_output=True,
             )
     return server

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pylucene_mcp import errors, jvm
-from pylucene_mcp.config import Settings, save_directories
+from pylucene_mcp.config import Settings, ensure_directories_writable, save_directories
 from pylucene_mcp.index import Index
 
 log = logging.getLogger(__name__)
@@ -32,6 +32,7 @@ class Service:
         self._crawler: Any = None
         self._tika: Any = None
         self._watcher: Any = None
+        self._closing = False
 
     # -- the index ------------------------------------------------------------------------------
 
@@ -73,7 +74,7 @@ class Service:
         with self._lock:
             if self._crawler is None:
                 from pylucene_mcp.crawler.extract import Extractor, TikaServer, TikaSettings
-                from pylucene_mcp.crawler.pipeline import CrawlSettings, Crawler
+                from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
 
                 s = self.settings
                 self._tika = TikaServer(
@@ -163,7 +164,7 @@ class Service:
                 index.mark_schema_current()
                 with index.writer():
                     pass  # commits the new schema version
-            if self.settings.watch:
+            if self.settings.watch and not self._closing:
                 self._restart_watcher()
 
         return self.crawler().start(roots, full=full, progress=progress, on_done=done)
@@ -191,6 +192,7 @@ class Service:
             InvalidRequestError: when it is not a readable folder.
             ConfigError: when the directories come from the environment.
         """
+        ensure_directories_writable(self.settings)
         absolute = str(Path(os.path.expanduser(path)).absolute())
         if not os.path.isdir(absolute):
             raise errors.InvalidRequestError(f"{path!r} is not a folder on this machine")
@@ -217,6 +219,7 @@ class Service:
             InvalidRequestError: when it is not a configured directory.
             ConfigError: when the directories come from the environment.
         """
+        ensure_directories_writable(self.settings)
         absolute = str(Path(os.path.expanduser(path)).absolute())
         with self._lock:
             if absolute not in self.settings.directories:
@@ -235,15 +238,16 @@ class Service:
     # -- shutdown -------------------------------------------------------------------------------
 
     def close(self) -> None:
+        self._closing = True
         if self._timer is not None:
             self._timer.cancel()
+        if self._crawler is not None:  # outside the lock: the crawl's end takes it
+            self._crawler.stop()
+            self._crawler.wait(60)
         with self._lock:
             if self._watcher is not None:
                 self._watcher.stop()
                 self._watcher = None
-            if self._crawler is not None:
-                self._crawler.stop()
-                self._crawler.wait(60)
             if self._tika is not None:
                 self._tika.close()
             if self._index is not None:

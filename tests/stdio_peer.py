@@ -23,14 +23,16 @@ def server_env(home: Path) -> dict[str, str]:
 class StdioPeer:
     """A raw JSON-RPC peer: every line the server writes to stdout is kept and checked."""
 
-    def __init__(self, index_path: Path, home: Path) -> None:
+    def __init__(
+        self, index_path: Path, home: Path, extra_env: dict[str, str] | None = None
+    ) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "pylucene_mcp", "serve", "--index", str(index_path)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=ROOT,
-            env=server_env(home),
+            env={**server_env(home), **(extra_env or {})},
         )
         self.lines: list[str] = []
         self._buffer = b""

@@ -50,11 +50,17 @@ async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
 
 async def test_tools_are_listed_with_annotations_and_constraints(client: Client) -> None:
     tools = {t.name: t for t in (await client.list_tools()).tools}
-    assert set(tools) == {"search", "getIndexStats", "listIndexedFields", "getDocumentDetails"}
+    read_only = {"search", "getIndexStats", "listIndexedFields", "getDocumentDetails"}
+    assert read_only <= set(tools) and "startCrawl" in tools
     for tool in tools.values():
         assert tool.annotations is not None
-        assert tool.annotations.read_only_hint is True
-        assert tool.annotations.destructive_hint is False
+        assert tool.annotations.read_only_hint is (
+            tool.name in read_only
+            or "Status" in tool.name
+            or "Stats" in tool.name
+            or "list" in tool.name
+        )
+        assert tool.annotations.open_world_hint is False
         assert tool.output_schema is not None
         assert tool.description
     props = tools["search"].input_schema["properties"]
@@ -119,15 +125,16 @@ def test_tool_include_and_exclude_take_names_and_groups() -> None:
         "listIndexedFields",
         "getDocumentDetails",
     }
-    assert enabled_tools(Settings(tools_exclude=("getDocumentDetails",))) == {
+    assert enabled_tools(Settings(tools_exclude=("getDocumentDetails", "crawler"))) == {
         "search",
         "getIndexStats",
         "listIndexedFields",
     }
+    assert "startCrawl" in enabled_tools(Settings(tools_include=("crawler", "search")))
     assert enabled_tools(Settings(tools_include=("search",), tools_exclude=("search",))) == set()
 
 
 async def test_excluded_tools_are_not_served(index: Index) -> None:
-    settings = Settings(index_path=index.path, tools_exclude=("info",))
+    settings = Settings(index_path=index.path, tools_exclude=("info", "crawler"))
     async with Client(build_server(settings, _SharedService(index))) as client:
         assert [t.name for t in (await client.list_tools()).tools] == ["search"]

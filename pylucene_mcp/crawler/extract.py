@@ -165,7 +165,7 @@ class TikaServer:
             start_new_session=True,
         )
         if log_file is not subprocess.DEVNULL:
-            log_file.close()  # type: ignore[union-attr]
+            log_file.close()
         deadline = time.monotonic() + self.settings.startup_timeout_s
         while time.monotonic() < deadline:
             if self._proc.poll() is not None:
@@ -435,7 +435,12 @@ class Extractor:
             language=detect_language(content),
             title=_first(meta, "dc:title", "title", "pdf:docinfo:title"),
             author=_all(meta, "dc:creator", "meta:author", "Author", "Message-From"),
-            creator=_first(meta, "xmp:CreatorTool", "pdf:docinfo:creator_tool", "extended-properties:Application"),
+            creator=_first(
+                meta,
+                "xmp:CreatorTool",
+                "pdf:docinfo:creator_tool",
+                "extended-properties:Application",
+            ),
             subject=_first(meta, "dc:subject", "cp:subject", "subject", "pdf:docinfo:subject"),
             keywords=_first(meta, "meta:keyword", "pdf:docinfo:keywords", "Keywords"),
             created_ms=_date_ms(meta, "dcterms:created", "meta:creation-date", "Creation-Date"),

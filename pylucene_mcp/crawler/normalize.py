@@ -35,8 +35,26 @@ def content_hash(text: str) -> str:
 
 
 _BLOCKS = {
-    "p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "title", "table",
-    "section", "article", "blockquote", "pre", "dd", "dt", "hr",
+    "p",
+    "div",
+    "br",
+    "li",
+    "tr",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "title",
+    "table",
+    "section",
+    "article",
+    "blockquote",
+    "pre",
+    "dd",
+    "dt",
+    "hr",
 }
 _CELLS = {"td", "th"}
 _SKIP = {"script", "style", "head"}

@@ -42,7 +42,7 @@ class CrawlerBusyError(errors.InvalidRequestError):
     """A crawl is already running."""
 
 
-class Status(str, enum.Enum):
+class Status(enum.StrEnum):
     IDLE = "IDLE"
     CRAWLING = "CRAWLING"
     PAUSED = "PAUSED"
@@ -329,7 +329,10 @@ class Crawler:
         report.to_extract = len(work)
         log.info(
             "crawl of %s: %d files, %d to extract, %d orphans",
-            ", ".join(roots), len(entries), len(work), len(orphans),
+            ", ".join(roots),
+            len(entries),
+            len(work),
+            len(orphans),
         )
         bulk = len(work) > self.settings.batch_size
         if bulk:
@@ -418,7 +421,10 @@ class Crawler:
             return entry, f"unexpected error: {exc}"
 
     def _index_batch(
-        self, batch: list[tuple[FileEntry, Extracted]], known: dict[str, _Known], report: CrawlReport
+        self,
+        batch: list[tuple[FileEntry, Extracted]],
+        known: dict[str, _Known],
+        report: CrawlReport,
     ) -> None:
         with self.index.writer() as writer:
             for entry, extracted in batch:

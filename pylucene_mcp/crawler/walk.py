@@ -11,14 +11,41 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_EXTENSIONS = (
-    "pdf", "docx", "doc", "xlsx", "xls", "pptx", "ppt", "odt", "ods", "odp", "rtf",
-    "txt", "md", "rst", "html", "htm", "xml", "eml", "msg", "epub",
+    "pdf",
+    "docx",
+    "doc",
+    "xlsx",
+    "xls",
+    "pptx",
+    "ppt",
+    "odt",
+    "ods",
+    "odp",
+    "rtf",
+    "txt",
+    "md",
+    "rst",
+    "html",
+    "htm",
+    "xml",
+    "eml",
+    "msg",
+    "epub",
 )
 DEFAULT_INCLUDE = tuple(f"*.{ext}" for ext in DEFAULT_EXTENSIONS)
 #: Matched against every folder and file name; hidden names (".*") are skipped too.
 DEFAULT_EXCLUDE = (
-    ".*", "node_modules", "__pycache__", "build", "dist", "target", "out", "venv",
-    "*.tmp", "~$*", "*~",
+    ".*",
+    "node_modules",
+    "__pycache__",
+    "build",
+    "dist",
+    "target",
+    "out",
+    "venv",
+    "*.tmp",
+    "~$*",
+    "*~",
 )
 
 
@@ -75,9 +102,7 @@ class Patterns:
         return False
 
 
-def walk(
-    roots: Sequence[str | Path], patterns: Patterns
-) -> Iterator[FileEntry | WalkProblem]:
+def walk(roots: Sequence[str | Path], patterns: Patterns) -> Iterator[FileEntry | WalkProblem]:
     """Every included file under ``roots``, depth first; problems are yielded, not raised."""
     for root in roots:
         base = os.path.abspath(root)
@@ -97,7 +122,9 @@ def _walk_dir(
         return
     identity = (info.st_dev, info.st_ino)
     if identity in seen:
-        yield WalkProblem(index_key(folder), root, "symbolic link loop: the folder is already being walked")
+        yield WalkProblem(
+            index_key(folder), root, "symbolic link loop: the folder is already being walked"
+        )
         return
     seen = seen | {identity}
     try:
@@ -131,6 +158,10 @@ def _walk_dir(
             yield WalkProblem(index_key(entry.path), root, "not a regular file")
             continue
         if not os.access(entry.path, os.R_OK):
-            yield WalkProblem(index_key(entry.path), root, "cannot read the file: permission denied")
+            yield WalkProblem(
+                index_key(entry.path), root, "cannot read the file: permission denied"
+            )
             continue
-        yield FileEntry(entry.path, index_key(entry.path), root, st.st_size, st.st_mtime_ns // 1_000_000)
+        yield FileEntry(
+            entry.path, index_key(entry.path), root, st.st_size, st.st_mtime_ns // 1_000_000
+        )

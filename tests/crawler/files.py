@@ -13,8 +13,15 @@ LONG_PDF_PAGES = 30
 LONG_PDF_NEEDLE = "Zebrafinkenschwarm"
 
 
-def pdf(path: Path, pages: list[str], *, title: str, author: str, font: str = "Helvetica",
-        encrypt: str | None = None) -> Path:
+def pdf(
+    path: Path,
+    pages: list[str],
+    *,
+    title: str,
+    author: str,
+    font: str = "Helvetica",
+    encrypt: str | None = None,
+) -> Path:
     from reportlab.lib.pagesizes import A4
     from reportlab.pdfgen import canvas
 
@@ -108,7 +115,9 @@ def odt(path: Path) -> Path:
     from odf.text import P
 
     document = OpenDocumentText()
-    document.text.addElement(P(text="Protokoll der Sitzung: Der Haushaltsplan wurde einstimmig angenommen."))
+    document.text.addElement(
+        P(text="Protokoll der Sitzung: Der Haushaltsplan wurde einstimmig angenommen.")
+    )
     document.save(str(path))
     return path
 
@@ -201,7 +210,9 @@ def make_corpus(folder: Path) -> dict[str, Path | None]:
     (folder / "node_modules").mkdir()
     (folder / "node_modules" / "lib.txt").write_text("skipped too")
     files.update(
-        notes=folder / "notes.md", html=folder / "page.html", xml=folder / "data.xml",
+        notes=folder / "notes.md",
+        html=folder / "page.html",
+        xml=folder / "data.xml",
         txt=folder / "readme.txt",
     )
     return files
@@ -216,9 +227,16 @@ def make_hostile(folder: Path) -> dict[str, str]:
     """The files that must be reported (or indexed where they can be) without stopping a crawl.
     Returns name → what is expected of it."""
     folder.mkdir(parents=True, exist_ok=True)
-    pdf(folder / "encrypted.pdf", ["Secret salary table"], title="Secret", author="HR",
-        encrypt="s3cret-password")
-    (folder / "corrupt.pdf").write_bytes(b"%PDF-1.7\n1 0 obj << /Type /Catalog >>\nthis is not a pdf")
+    pdf(
+        folder / "encrypted.pdf",
+        ["Secret salary table"],
+        title="Secret",
+        author="HR",
+        encrypt="s3cret-password",
+    )
+    (folder / "corrupt.pdf").write_bytes(
+        b"%PDF-1.7\n1 0 obj << /Type /Catalog >>\nthis is not a pdf"
+    )
     (folder / "empty.txt").write_bytes(b"")
     (folder / "lying.pdf").write_text("This is plain text that calls itself a PDF.")
     (folder / "huge.txt").write_text("big file " * 20_000)  # 180 kB, over a 0.1 MB limit

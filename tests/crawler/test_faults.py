@@ -99,9 +99,7 @@ def test_a_parser_timeout_is_reported_and_the_next_file_works(
     assert fresh_index.search("hedgehogs").total_hits == 1
 
 
-def test_the_tika_server_killed_mid_crawl_is_restarted(
-    fresh_index: Index, tmp_path: Path
-) -> None:
+def test_the_tika_server_killed_mid_crawl_is_restarted(fresh_index: Index, tmp_path: Path) -> None:
     folder = tmp_path / "many"
     folder.mkdir()
     for n in range(30):
@@ -134,9 +132,23 @@ def test_kill_9_during_a_crawl_leaves_an_index_that_opens_and_converges(tmp_path
         (folder / f"doc{n:03}.txt").write_text(f"document {n} about lighthouses and tides " * 20)
     index_path = tmp_path / "index"
     env = server_env(tmp_path / "home")
-    command = [sys.executable, "-m", "pylucene_mcp", "crawl", str(folder), "--index", str(index_path)]
-    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    command = [
+        sys.executable,
+        "-m",
+        "pylucene_mcp",
+        "crawl",
+        str(folder),
+        "--index",
+        str(index_path),
+    ]
+    proc = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 120
     try:
         while time.monotonic() < deadline and proc.poll() is None:
@@ -150,8 +162,9 @@ def test_kill_9_during_a_crawl_leaves_an_index_that_opens_and_converges(tmp_path
     partial = _count(index_path)
     assert partial >= 20  # commits made before the kill are there
     (folder / "doc000.txt").unlink()  # the folder changes while nobody watches
-    finished = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
-                              timeout=600, check=False)
+    finished = subprocess.run(
+        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False
+    )
     assert finished.returncode == 0, finished.stderr
     index = Index.open(index_path, read_only=True)
     try:

@@ -28,6 +28,7 @@ def test_pages_are_split_at_page_divs_and_joined_with_offsets() -> None:
 
 
 def test_unpaged_documents_are_one_page_and_scripts_are_dropped() -> None:
-    pages, paged = xhtml_to_pages("<html><head><title>T</title></head><body><p>x</p>"
-                                  "<script>var a;</script></body></html>")
+    pages, paged = xhtml_to_pages(
+        "<html><head><title>T</title></head><body><p>x</p><script>var a;</script></body></html>"
+    )
     assert not paged and pages == ["x"]

@@ -48,14 +48,21 @@ def test_every_main_format_is_indexed_with_its_metadata(
     crawler: Crawler, docs: Path, corpus_files: dict[str, Path | None]
 ) -> None:
     report = crawler.crawl([str(docs)])
-    expected = {k.replace(str(next(iter(corpus_files.values())).parent), str(docs))  # type: ignore[union-attr]
-                for k in expected_keys(corpus_files)}
+    expected = {
+        k.replace(str(next(iter(corpus_files.values())).parent), str(docs))  # type: ignore[union-attr]
+        for k in expected_keys(corpus_files)
+    }
     assert keys(crawler.index) == expected
     assert report.failed == 0 and report.added == len(expected)
 
     pdf = hit(crawler.index, "Mueller")
-    assert pdf == pdf | {"name": "vertrag.pdf", "title": "Arbeitsvertrag Müller",
-                         "author": "Anna Schmidt", "language": "de", "type": "application/pdf"}
+    assert pdf == pdf | {
+        "name": "vertrag.pdf",
+        "title": "Arbeitsvertrag Müller",
+        "author": "Anna Schmidt",
+        "language": "de",
+        "type": "application/pdf",
+    }
     assert "<em>Müller</em>" in str(pdf["text"]) and pdf["pages"] == [1]
     assert hit(crawler.index, "Kündigung")["name"] == "kuendigung.docx"
     assert hit(crawler.index, "Kündigung")["author"] == "Jürgen Weiß"
@@ -71,7 +78,9 @@ def test_every_main_format_is_indexed_with_its_metadata(
     mail = hit(crawler.index, "Globex")
     assert mail["title"] == "Signed contract attached" and mail["type"] == "message/rfc822"
     assert hit(crawler.index, "ninety")["name"] == "contract-mail.eml"  # the attachment's text
-    assert crawler.index.search("ignored OR hidden OR skipped", default_operator="OR").total_hits == 0
+    assert (
+        crawler.index.search("ignored OR hidden OR skipped", default_operator="OR").total_hits == 0
+    )
 
 
 def test_a_match_on_the_last_page_of_a_long_pdf_says_its_page(crawler: Crawler, docs: Path) -> None:
@@ -108,7 +117,11 @@ def test_incremental_crawls_add_update_skip_and_delete(crawler: Crawler, docs: P
     shutil.copy(docs / "page.html", docs / "page-copy.html")  # a duplicate
     third = crawler.crawl([str(docs)])
     assert counts(third) == {
-        "added": 1, "updated": 1, "skipped": total - 2, "deleted": 1, "failed": 0
+        "added": 1,
+        "updated": 1,
+        "skipped": total - 2,
+        "deleted": 1,
+        "failed": 0,
     }
     assert third.to_extract == 3  # the changed, the touched and the new file
     assert crawler.index.search("wombat").total_hits == 1

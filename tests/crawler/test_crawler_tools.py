@@ -1,0 +1,184 @@
+"""The crawler's MCP tools through the SDK's in-memory client, on a real index and Tika."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+import yaml
+from mcp import Client
+
+from pylucene_mcp.config import Settings
+from pylucene_mcp.server import build_server
+from pylucene_mcp.service import Service
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("home")
+    (folder / "config.yaml").write_text("default_operator: AND\nmy_own_key: keep me\n")
+    for name, count in (("alpha", 3), ("beta", 40)):
+        docs = folder / name
+        docs.mkdir()
+        for n in range(count):
+            (docs / f"{name}{n:02}.txt").write_text(f"{name} note {n} about kingfishers")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def service(home: Path) -> Iterator[Service]:
+    settings = Settings(
+        index_path=home / "index",
+        log_dir=home / "logs",
+        config_file=home / "config.yaml",
+        debounce_s=0.3,
+    )
+    svc = Service(settings)
+    yield svc
+    svc.close()
+
+
+@pytest.fixture
+async def client(service: Service) -> AsyncIterator[Client]:
+    async with Client(build_server(service.settings, service)) as connected:
+        yield connected
+
+
+async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
+    result = await client.call_tool(tool, arguments)
+    assert not result.is_error, result.content
+    assert result.structured_content is not None
+    return result.structured_content
+
+
+async def error(client: Client, tool: str, **arguments: Any) -> str:
+    result = await client.call_tool(tool, arguments)
+    assert result.is_error
+    return result.content[0].text  # type: ignore[union-attr]
+
+
+async def idle(client: Client) -> dict[str, Any]:
+    for _ in range(600):
+        status = await call(client, "getCrawlerStatus")
+        if status["status"] in ("IDLE", "WATCHING"):
+            return status
+        await anyio.sleep(0.1)
+    raise AssertionError("the crawl did not end")
+
+
+async def test_crawler_tools_are_listed_with_honest_annotations(client: Client) -> None:
+    tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert {"startCrawl", "getCrawlerStats", "removeCrawlableDirectory"} <= set(tools)
+    remove = tools["removeCrawlableDirectory"].annotations
+    assert remove is not None and remove.destructive_hint and not remove.read_only_hint
+    status = tools["getCrawlerStatus"].annotations
+    assert status is not None and status.read_only_hint
+
+
+async def test_add_crawl_search_and_persist(client: Client, home: Path) -> None:
+    added = await call(client, "addCrawlableDirectory", path=str(home / "alpha"))
+    assert added["directories"] == [str(home / "alpha")]
+    assert (await idle(client))["status"] == "WATCHING"
+    found = await call(client, "search", query="kingfishers")
+    assert found["totalHits"] == 3
+    config = yaml.safe_load((home / "config.yaml").read_text())
+    assert config == {
+        "default_operator": "AND",
+        "my_own_key": "keep me",
+        "directories": [str(home / "alpha")],
+    }
+    listed = await call(client, "listCrawlableDirectories")
+    assert listed["directories"] == [{"path": str(home / "alpha"), "exists": True}]
+    assert "*.pdf" in listed["include"] and listed["fromEnvironment"] is False
+
+
+async def test_a_second_crawl_is_refused_and_pause_resume_stop_work(
+    client: Client, home: Path
+) -> None:
+    await call(client, "addCrawlableDirectory", path=str(home / "beta"), crawlNow=False)
+    started = await call(client, "startCrawl", fullReindex=True)
+    assert started["message"] == "crawl started"
+    refusal = await error(client, "startCrawl")
+    assert "already running" in refusal
+    paused = await call(client, "pauseCrawler")
+    assert paused["status"] == "PAUSED"
+    searching = await call(client, "search", query="kingfishers")  # answers while paused
+    assert searching["totalHits"] >= 3
+    resumed = await call(client, "resumeCrawler")
+    assert resumed["status"] in ("CRAWLING", "WATCHING", "IDLE")
+    await idle(client)
+    stats = await call(client, "getCrawlerStats")
+    last = stats["last"]
+    assert last["found"] == 43 and last["indexed"] == 43 and last["failed"] == 0
+    assert set(last["perDirectory"]) == {str(home / "alpha"), str(home / "beta")}
+    assert last["filesPerS"] > 0 and "finished" in last
+    stopped = await call(client, "stopCrawler")
+    assert stopped["status"] in ("IDLE", "WATCHING")
+
+
+async def test_start_crawl_with_a_progress_token_reports_progress(
+    client: Client, home: Path
+) -> None:
+    updates: list[tuple[float, float | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        updates.append((progress, total))
+
+    await idle(client)
+    result = await client.call_tool(
+        "startCrawl",
+        {"fullReindex": True, "directories": [str(home / "beta")], "wait": True},
+        progress_callback=on_progress,
+    )
+    assert not result.is_error, result.content
+    data = result.structured_content
+    assert data is not None and data["message"] == "crawl finished"
+    assert data["report"]["updated"] == 40
+    assert updates and updates[-1] == (40, 40)
+
+
+async def test_paths_outside_the_configured_directories_are_refused(
+    client: Client, tmp_path: Path
+) -> None:
+    await idle(client)
+    text = await error(client, "startCrawl", directories=["/etc"])
+    assert "not inside the configured directories" in text
+    text = await error(client, "addCrawlableDirectory", path=str(tmp_path / "missing"))
+    assert "not a folder" in text
+    text = await error(client, "removeCrawlableDirectory", path="/nowhere")
+    assert "not a configured directory" in text
+
+
+async def test_remove_a_directory_drops_its_documents(client: Client, home: Path) -> None:
+    await idle(client)
+    removed = await call(client, "removeCrawlableDirectory", path=str(home / "beta"))
+    assert removed["directories"] == [str(home / "alpha")]
+    found = await call(client, "search", query="kingfishers", pageSize=100)
+    assert found["totalHits"] == 3
+    assert yaml.safe_load((home / "config.yaml").read_text())["directories"] == [
+        str(home / "alpha")
+    ]
+
+
+def test_directories_from_the_environment_are_not_rewritten(tmp_path: Path) -> None:
+    from pylucene_mcp import errors
+
+    settings = Settings(
+        index_path=tmp_path / "index",
+        directories=(str(tmp_path),),
+        directories_from_env=True,
+        config_file=tmp_path / "config.yaml",
+    )
+    with pytest.raises(errors.ConfigError, match="PYLUCENE_MCP_DIRECTORIES"):
+        Service(settings).add_directory(str(tmp_path), crawl_now=False)
+    assert not (tmp_path / "config.yaml").exists()

@@ -1,0 +1,82 @@
+"""``pylucene-mcp serve`` with configured directories, over real stdio: it crawls on start,
+watches, reindexes by itself after a schema change, and sends MCP progress notifications."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pylucene_mcp import Index
+from tests.stdio_peer import StdioPeer, handshake
+
+pytestmark = pytest.mark.slow
+
+
+def wait_for(peer: StdioPeer, status: str, timeout: float = 120) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        answer = peer.request("tools/call", {"name": "getCrawlerStatus", "arguments": {}})
+        data = answer["result"]["structuredContent"]
+        if data["status"] == status:
+            return data  # type: ignore[no-any-return]
+        time.sleep(0.3)
+    raise AssertionError(f"status never became {status}")
+
+
+def test_serve_crawls_watches_reindexes_and_reports_progress(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for n in range(6):
+        (folder / f"letter{n}.txt").write_text(f"letter {n} about puffins and gannets")
+    # an index left by an older schema version: the server must rebuild it by itself
+    index_path = tmp_path / "index"
+    old = Index.open(index_path)
+    old._commit_schema_version = 1
+    with old.writer() as writer:
+        writer.add({"file_path": str(folder / "letter0.txt"), "content": "stale text"})
+    old.close()
+
+    peer = StdioPeer(
+        index_path, tmp_path / "home", extra_env={"PYLUCENE_MCP_DIRECTORIES": str(folder)}
+    )
+    try:
+        handshake(peer, "2025-11-25")
+        wait_for(peer, "WATCHING")
+        stats = peer.request("tools/call", {"name": "getIndexStats", "arguments": {}})
+        data = stats["result"]["structuredContent"]
+        assert data["schemaVersion"] == 2 and data["needsReindex"] is False
+        assert data["documentCount"] == 6
+        search = peer.request("tools/call", {"name": "search", "arguments": {"query": "puffins"}})
+        assert search["result"]["structuredContent"]["totalHits"] == 6
+
+        (folder / "letter9.txt").write_text("a late letter about skuas")
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            found = peer.request("tools/call", {"name": "search", "arguments": {"query": "skuas"}})
+            if found["result"]["structuredContent"]["totalHits"] == 1:
+                break
+            time.sleep(0.3)
+        else:
+            raise AssertionError("the watcher did not index the new file")
+
+        before = len(peer.lines)
+        answer = peer.request(
+            "tools/call",
+            {
+                "name": "startCrawl",
+                "arguments": {"fullReindex": True},
+                "_meta": {"progressToken": "crawl-1"},
+            },
+        )
+        assert answer["result"]["structuredContent"]["report"]["updated"] == 7
+        progress = [line for line in peer.lines[before:] if '"notifications/progress"' in line]
+        assert progress and all('"crawl-1"' in line for line in progress)
+        assert '"progress":7' in progress[-1].replace(" ", "") or '"progress":7.0' in progress[
+            -1
+        ].replace(" ", "")
+    finally:
+        peer.close()
+    assert peer.proc.returncode == 0
