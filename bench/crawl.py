@@ -1,0 +1,141 @@
+"""Crawl throughput and memory on a mixed real corpus.
+
+The corpus: the PDFs of Debian's ``texlive-latex-base-doc`` package (LaTeX manuals, many pages;
+``apt-get install texlive-latex-base-doc``), plus office files, e-mails and text made by the real
+writers of the test suite (python-docx, openpyxl, python-pptx, odfpy, email), in English and
+German. Prints files/s, MB/s, the time split and the peak memory (RSS) of this process and of the
+Tika server's process tree.
+
+    python bench/crawl.py [--office N] [--workers W] [--pdf-dir DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from _common import ROOT  # noqa: F401  (puts the checkout on sys.path)
+
+from pylucene_mcp import Index
+from pylucene_mcp.crawler.extract import Extractor, TikaServer, TikaSettings
+from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
+from tests.crawler import files
+
+TEXLIVE_DOC = Path("/usr/share/doc/texlive-doc/latex")
+
+
+def rss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def tree_rss_kb(pid: int) -> int:
+    """RSS of a process and all its descendants (Tika forks its worker JVM)."""
+    parents: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    total, todo = 0, [pid]
+    while todo:
+        current = todo.pop()
+        total += rss_kb(current)
+        todo.extend(parents.get(current, []))
+    return total
+
+
+def make_office(folder: Path, count: int) -> None:
+    makers = [files.docx, files.xlsx, files.pptx, files.odt, files.eml, files.rtf, files.epub]
+    suffixes = [".docx", ".xlsx", ".pptx", ".odt", ".eml", ".rtf", ".epub"]
+    folder.mkdir(parents=True)
+    for n in range(count):
+        kind = n % len(makers)
+        makers[kind](folder / f"office{n:04}{suffixes[kind]}")
+        (folder / f"note{n:04}.md").write_text(
+            f"# Note {n}\n\nDie Besprechung Nummer {n} behandelte den Arbeitsvertrag. " * 20
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--office", type=int, default=140, help="office files to generate")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--pdf-dir", type=Path, default=TEXLIVE_DOC)
+    args = parser.parse_args()
+
+    work = Path(tempfile.mkdtemp(prefix="pylucene-mcp-crawl-bench-"))
+    corpus = work / "corpus"
+    corpus.mkdir()
+    pdfs = sorted(args.pdf_dir.rglob("*.pdf")) if args.pdf_dir.is_dir() else []
+    if not pdfs:
+        print(
+            f"no PDFs under {args.pdf_dir}: apt-get install texlive-latex-base-doc for the full corpus"
+        )
+    for pdf in pdfs:
+        target = corpus / "pdf" / pdf.relative_to(args.pdf_dir)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(pdf, target)
+    make_office(corpus / "office", args.office)
+    count = sum(1 for p in corpus.rglob("*") if p.is_file())
+    size = sum(p.stat().st_size for p in corpus.rglob("*") if p.is_file())
+    print(f"corpus: {count} files ({len(pdfs)} PDFs), {size / 1e6:.1f} MB")
+
+    index = Index.open(work / "index")
+    server = TikaServer(TikaSettings(), log_dir=work / "logs")
+    peak = {"self": 0, "tika": 0}
+    stop = threading.Event()
+
+    def sample() -> None:
+        while not stop.wait(0.2):
+            peak["self"] = max(peak["self"], rss_kb(os.getpid()))
+            if server.pid is not None:
+                peak["tika"] = max(peak["tika"], tree_rss_kb(server.pid))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    started = time.perf_counter()
+    server.endpoint()
+    tika_start = time.perf_counter() - started
+    crawler = Crawler(index, Extractor(server), CrawlSettings(workers=args.workers))
+    report = crawler.crawl([str(corpus)])
+    elapsed = time.perf_counter() - started
+    again = crawler.crawl([str(corpus)])
+    stop.set()
+    sampler.join()
+    server.close()
+    data = report.to_dict()
+    crawl_s = data["duration_s"]
+    print(f"Tika server start: {tika_start:.1f} s")
+    print(
+        f"first crawl: {data['added']} indexed, {data['failed']} failed in {crawl_s:.1f} s: "
+        f"{data['processed'] / crawl_s:.1f} files/s, {data['bytes'] / 1e6 / crawl_s:.2f} MB/s "
+        f"(total with Tika start {elapsed:.1f} s)"
+    )
+    for failure in data["failures"][:10]:
+        print(f"  failed: {Path(failure['path']).name}: {failure['reason']}")
+    print(
+        f"second crawl (nothing changed): {again.skipped} skipped, {again.to_extract} re-read, "
+        f"{again.duration_s:.2f} s"
+    )
+    print(
+        f"peak RSS: this process {peak['self'] / 1024:.0f} MB, Tika tree {peak['tika'] / 1024:.0f} MB"
+    )
+    print(f"index: {len(index)} documents")
+    index.close()
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
