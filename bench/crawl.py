@@ -81,7 +81,8 @@ def main() -> None:
     pdfs = sorted(args.pdf_dir.rglob("*.pdf")) if args.pdf_dir.is_dir() else []
     if not pdfs:
         print(
-            f"no PDFs under {args.pdf_dir}: apt-get install texlive-latex-base-doc for the full corpus"
+            f"no PDFs under {args.pdf_dir}: "
+            "apt-get install texlive-latex-base-doc for the full corpus"
         )
     for pdf in pdfs:
         target = corpus / "pdf" / pdf.relative_to(args.pdf_dir)
@@ -130,7 +131,8 @@ def main() -> None:
         f"{again.duration_s:.2f} s"
     )
     print(
-        f"peak RSS: this process {peak['self'] / 1024:.0f} MB, Tika tree {peak['tika'] / 1024:.0f} MB"
+        f"peak RSS: this process {peak['self'] / 1024:.0f} MB, "
+        f"Tika tree {peak['tika'] / 1024:.0f} MB"
     )
     print(f"index: {len(index)} documents")
     index.close()
