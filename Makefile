@@ -43,6 +43,7 @@ typecheck: $(SETUP_STAMP)  ## mypy --strict on the package
 bench: $(SETUP_STAMP) $(JAR_STAMP)  ## start-up time and search latency through MCP (prints figures)
 	$(PYTHON) bench/startup.py
 	$(PYTHON) bench/search_latency.py
+	$(PYTHON) bench/crawl.py
 
 serve: $(SETUP_STAMP) $(JAR_STAMP)  ## run the MCP server on stdio (index: ~/.pylucene-mcp/index)
 	@$(PYTHON) -m pylucene_mcp serve
