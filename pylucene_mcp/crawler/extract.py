@@ -42,6 +42,13 @@ class ExtractionError(errors.PyLuceneMcpError):
     """A file could not be extracted; the message is the reason recorded for it."""
 
 
+class FileVanishedError(ExtractionError):
+    """The file was deleted between the walk and its extraction."""
+
+    def __init__(self) -> None:
+        super().__init__("the file vanished before it was read")
+
+
 def tika_jar() -> Path:
     """The tika-server-standard jar that Gradle fetched into ``jars/tika/``.
 
@@ -328,7 +335,7 @@ class Extractor:
         try:
             size = path.stat().st_size
         except FileNotFoundError as exc:
-            raise ExtractionError("the file vanished before it was read") from exc
+            raise FileVanishedError() from exc
         except OSError as exc:
             raise ExtractionError(f"cannot read the file: {exc.strerror}") from exc
         if size > limit:
@@ -381,7 +388,7 @@ class Extractor:
                         requestOptions={"timeout": (10, timeout + 30)},
                     )
             except FileNotFoundError as exc:
-                raise ExtractionError("the file vanished before it was read") from exc
+                raise FileVanishedError() from exc
             except PermissionError as exc:
                 raise ExtractionError(f"cannot read the file: {exc.strerror}") from exc
             except requests.Timeout as exc:

@@ -28,7 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from pylucene_mcp import errors, jvm, schema
-from pylucene_mcp.crawler.extract import Extracted, ExtractionError, Extractor
+from pylucene_mcp.crawler.extract import (
+    Extracted,
+    ExtractionError,
+    Extractor,
+    FileVanishedError,
+)
 from pylucene_mcp.crawler.walk import FileEntry, Patterns, WalkProblem, index_key, walk
 from pylucene_mcp.index import Index
 
@@ -221,17 +226,14 @@ class Crawler:
         Raises:
             CrawlerBusyError: while another crawl runs.
         """
-        self._claim(directories, full)
-        report = self.current
-        assert report is not None
+        report = self._claim(directories, full)
 
         def run() -> None:
             try:
-                self._crawl(report, progress)
+                self._run(report, progress)
             except Exception:
                 log.exception("the crawl failed")
             finally:
-                self._release()
                 if on_done is not None:
                     on_done(report)
 
@@ -247,16 +249,17 @@ class Crawler:
         Raises:
             CrawlerBusyError: while another crawl runs.
         """
-        self._claim(directories, full)
-        report = self.current
-        assert report is not None
+        report = self._claim(directories, full)
+        self._run(report, progress)
+        return report
+
+    def _run(self, report: CrawlReport, progress: Progress | None) -> None:
         try:
             self._crawl(report, progress)
         finally:
             self._release()
-        return report
 
-    def _claim(self, directories: Sequence[str], full: bool) -> None:
+    def _claim(self, directories: Sequence[str], full: bool) -> CrawlReport:
         with self._lock:
             if self._running:
                 raise CrawlerBusyError(
@@ -271,6 +274,7 @@ class Crawler:
             self._stop.clear()
             roots = [os.path.abspath(d) for d in directories]
             self.current = CrawlReport(directories=roots, full=full, started=time.time())
+            return self.current
 
     def _release(self) -> None:
         with self._lock:
@@ -363,7 +367,9 @@ class Crawler:
         if not work:
             return
         in_flight_limit = max(1, self.settings.workers) * 2
-        pending: set[concurrent.futures.Future[tuple[FileEntry, Extracted | str]]] = set()
+        pending: set[concurrent.futures.Future[tuple[FileEntry, Extracted | ExtractionError]]] = (
+            set()
+        )
         batch: list[tuple[FileEntry, Extracted]] = []
         last_commit = time.monotonic()
         queue = iter(work)
@@ -392,12 +398,11 @@ class Crawler:
                     entry, outcome = future.result()
                     self.in_progress.discard(entry.key)
                     report.processed += 1
-                    if isinstance(outcome, str):
-                        report.fail(entry.root, entry.key, outcome)
-                        if outcome.startswith("the file vanished") and entry.key in known:
-                            batch_delete = entry.key
+                    if isinstance(outcome, ExtractionError):
+                        report.fail(entry.root, entry.key, str(outcome))
+                        if isinstance(outcome, FileVanishedError) and entry.key in known:
                             with self.index.writer() as writer:
-                                writer.delete(batch_delete)
+                                writer.delete(entry.key)
                             report.count(entry.root, "deleted")
                     else:
                         batch.append((entry, outcome))
@@ -411,14 +416,14 @@ class Crawler:
         if batch:
             self._index_batch(batch, known, report)
 
-    def _extract_one(self, entry: FileEntry) -> tuple[FileEntry, Extracted | str]:
+    def _extract_one(self, entry: FileEntry) -> tuple[FileEntry, Extracted | ExtractionError]:
         try:
             return entry, self.extractor.extract(Path(entry.path))
         except ExtractionError as exc:
-            return entry, str(exc)
+            return entry, exc
         except Exception as exc:  # a bug or an unexpected failure must not end the crawl
             log.exception("extraction of %s failed", entry.key)
-            return entry, f"unexpected error: {exc}"
+            return entry, ExtractionError(f"unexpected error: {exc}")
 
     def _index_batch(
         self,
