@@ -132,10 +132,24 @@ class _Known:
     content_hash: str | None
 
 
+_STATE_FIELDS = (schema.FILE_PATH, "file_size", "file_mtime", "content_hash")
+
+
+def _known(document: Any) -> _Known:
+    size = document.getField("file_size")
+    mtime = document.getField("file_mtime")
+    digest = document.get("content_hash")
+    return _Known(
+        int(size.numericValue().longValue()) if size is not None else None,
+        int(mtime.numericValue().longValue()) if mtime is not None else None,
+        str(digest) if digest is not None else None,
+    )
+
+
 def index_state(index: Index, roots: Sequence[str]) -> dict[str, _Known]:
     """What the index holds for files under ``roots``: path → size, mtime, content hash."""
     prefixes = tuple(r.rstrip("/") + "/" for r in roots)
-    wanted = jvm.jset((schema.FILE_PATH, "file_size", "file_mtime", "content_hash"))
+    wanted = jvm.jset(_STATE_FIELDS)
     state: dict[str, _Known] = {}
     with index.searcher() as searcher, jvm.java_errors():
         reader = searcher.getIndexReader()
@@ -146,16 +160,23 @@ def index_state(index: Index, roots: Sequence[str]) -> dict[str, _Known]:
                 continue
             document = stored.document(doc_id, wanted)
             path = str(document.get(schema.FILE_PATH))
-            if not path.startswith(prefixes):
-                continue
-            size = document.getField("file_size")
-            mtime = document.getField("file_mtime")
-            digest = document.get("content_hash")
-            state[path] = _Known(
-                int(size.numericValue().longValue()) if size is not None else None,
-                int(mtime.numericValue().longValue()) if mtime is not None else None,
-                str(digest) if digest is not None else None,
-            )
+            if path.startswith(prefixes):
+                state[path] = _known(document)
+    return state
+
+
+def known_files(index: Index, keys: Iterable[str]) -> dict[str, _Known]:
+    """What the index holds for the files ``keys`` (a term lookup each, for live updates)."""
+    term = jvm.jclass("org.apache.lucene.index.Term")
+    term_query = jvm.jclass("org.apache.lucene.search.TermQuery")
+    wanted = jvm.jset(_STATE_FIELDS)
+    state: dict[str, _Known] = {}
+    with index.searcher() as searcher, jvm.java_errors():
+        stored = searcher.storedFields()
+        for key in keys:
+            top = searcher.search(term_query(term(schema.FILE_PATH, key)), 1)
+            if int(top.totalHits.value()) > 0:
+                state[key] = _known(stored.document(top.scoreDocs[0].doc, wanted))
     return state
 
 
@@ -455,8 +476,9 @@ class Crawler:
         """Brings the index in line with ``paths`` (created, changed, deleted or moved files and
         folders) in one commit. Returns what happened to each path."""
         self._resume.wait()
+        paths = list(paths)
         outcome: dict[str, str] = {}
-        known = index_state(self.index, roots)
+        known = known_files(self.index, [index_key(p) for p in paths])
         with self.index.writer() as writer:
             for path in paths:
                 key = index_key(path)
