@@ -107,12 +107,14 @@ def jars_dir() -> Path:
 
 
 def class_path() -> list[str]:
-    """Every jar of :func:`jars_dir`.
+    """Every jar of :func:`jars_dir`, then the entries of ``PYLUCENE_MCP_CLASSPATH`` (your own
+    analyzers or other classes; separated by ``os.pathsep``).
 
     Raises:
         JvmError: when the jars have not been built.
     """
     folder = jars_dir()
+    extra = [p for p in os.environ.get("PYLUCENE_MCP_CLASSPATH", "").split(os.pathsep) if p]
     jars = sorted(str(p) for p in folder.glob("*.jar"))
     if not any(Path(j).name.startswith("lucene-core-") for j in jars) or not any(
         Path(j).name.startswith("pylucene-mcp-shims") for j in jars
@@ -121,7 +123,7 @@ def class_path() -> list[str]:
             f"Lucene jars not found in {folder}; build them with `make jars` "
             "(or set PYLUCENE_MCP_JARS to a folder that has them)"
         )
-    return jars
+    return jars + extra
 
 
 def lucene_version() -> str:

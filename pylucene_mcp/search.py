@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import math
 import re
 import time
@@ -14,7 +15,7 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Literal
 
 from pylucene_mcp import analysis, errors, jvm, schema
-from pylucene_mcp.passages import Passage, passages_for
+from pylucene_mcp.passages import Passage
 
 if TYPE_CHECKING:
     from pylucene_mcp.index import Index
@@ -447,47 +448,50 @@ def search(
             for value in dict.fromkeys(values):
                 drill_down.add(dim, jvm.jarray("String", [value]))
 
+        counts = jvm.jarray(
+            "org.apache.lucene.search.Query",
+            [_with_filter(parsed.query, flt) for flt in parsed_filters],
+        )
+        stored_fields, match_fields = _java_page_constants()
+        highlight = None if parsed.match_all or max_passages == 0 else parsed.highlight_query
         with index.searcher() as searcher:
-            top_n = page * page_size
-            state = index.facet_state(searcher)
-            if state is not None:
-                sideways = j("org.apache.lucene.facet.DrillSideways")(
-                    searcher, index.facets_config, state
-                )
-                if sort == "_score":
-                    result = sideways.search(drill_down, top_n)
-                else:
-                    result = sideways.search(
-                        drill_down, None, None, top_n, _sort(sort, sort_order), True
+            answer = json.loads(
+                str(
+                    j("io.github.pylucenemcp.search.SearchRunner").run(
+                        searcher,
+                        index.facets_config,
+                        index.facet_state(searcher),
+                        drill_down,
+                        None if sort == "_score" else _sort(sort, sort_order),
+                        page,
+                        page_size,
+                        counts,
+                        stored_fields,
+                        schema.PAGE_OFFSETS,
+                        analysis.schema_analyzer(),
+                        schema.CONTENT,
+                        match_fields,
+                        highlight,
+                        parsed.units,
+                        max(max_passages, 1),
+                        passage_length,
+                        _java_facet_dims(),
+                        FACET_TOP_N,
                     )
-                top_docs = result.hits
-                facets = _facet_counts(result.facets)
-            else:
-                top_docs = (
-                    searcher.search(drill_down, top_n)
-                    if sort == "_score"
-                    else searcher.search(drill_down, top_n, _sort(sort, sort_order), True)
                 )
-                facets = {}
-            total = int(top_docs.totalHits.value())
-            if str(top_docs.totalHits.relation()) != "EQUAL_TO":
-                total = int(searcher.count(drill_down))
-            score_docs = list(top_docs.scoreDocs)[(page - 1) * page_size : top_n]
-            doc_ids = [int(sd.doc) for sd in score_docs]
-            passage_lists = (
-                passages_for(searcher, parsed, doc_ids, max_passages, passage_length)
-                if not parsed.match_all
-                else [() for _ in doc_ids]
             )
-            stored = searcher.storedFields()
-            hits = tuple(
-                _hit(stored.document(doc_id), sd, passages)
-                for doc_id, sd, passages in zip(doc_ids, score_docs, passage_lists, strict=True)
-            )
-            active = tuple(
-                ActiveFilter(flt, _count_with(searcher, parsed.query, flt))
-                for flt in parsed_filters
-            )
+    total = int(answer["total"])
+    hits = tuple(
+        _hit(row, score) for row, score in zip(answer["hits"], answer["scores"], strict=True)
+    )
+    facets = {
+        dim: tuple(FacetValue(label, count) for label, count in values)
+        for dim, values in answer["facets"].items()
+    }
+    active = tuple(
+        ActiveFilter(flt, count)
+        for flt, count in zip(parsed_filters, answer["counts"], strict=True)
+    )
     total_pages = math.ceil(total / page_size) if total else 0
     return SearchResult(
         documents=hits,
@@ -510,58 +514,66 @@ def _sort(field_name: str, order: str) -> Any:
     return jvm.jclass("org.apache.lucene.search.Sort")(primary, sort_field.FIELD_SCORE)
 
 
-def _facet_counts(facets: Any) -> dict[str, tuple[FacetValue, ...]]:
-    out: dict[str, tuple[FacetValue, ...]] = {}
-    for dim in schema.FACET_FIELDS:
-        try:
-            result = facets.getTopChildren(FACET_TOP_N, dim, jvm.jarray("String", []))
-        except jvm.jclass("java.lang.IllegalArgumentException"):
-            result = None  # no document has this dimension yet
-        if result is None:
-            out[dim] = ()
-            continue
-        out[dim] = tuple(FacetValue(str(lv.label), int(lv.value)) for lv in result.labelValues)
-    return out
+@functools.cache
+def _java_facet_dims() -> Any:
+    return jvm.jarray("String", list(schema.FACET_FIELDS))
 
 
-def _count_with(searcher: Any, query: Any, flt: Filter) -> int:
+_HIT_FIELDS = (
+    schema.FILE_PATH,
+    "file_name",
+    "title",
+    "author",
+    "language",
+    "file_extension",
+    "file_type",
+    "file_size",
+    "created_date",
+    "modified_date",
+    "indexed_date",
+    schema.PAGE_OFFSETS,
+)
+
+
+@functools.cache
+def _java_page_constants() -> tuple[Any, Any]:
+    return jvm.jset(_HIT_FIELDS), jvm.jset((schema.CONTENT, schema.CONTENT_TRANSLIT_DE))
+
+
+def _with_filter(query: Any, flt: Filter) -> Any:
+    """``query`` with ``flt`` alone: what ``activeFilters[].matchCount`` counts."""
     j = jvm.jclass
     occur = j("org.apache.lucene.search.BooleanClause$Occur")
     boolean = j("org.apache.lucene.search.BooleanQuery$Builder")()
     boolean.add(query, occur.MUST)
-    boolean.add(
-        _filter_query(flt), occur.MUST_NOT if flt.operator in ("not", "not_in") else occur.FILTER
-    )
-    return int(searcher.count(boolean.build()))
+    negative = flt.operator in ("not", "not_in")
+    boolean.add(_filter_query(flt), occur.MUST_NOT if negative else occur.FILTER)
+    return boolean.build()
 
 
-def _stored_long(document: Any, name: str) -> int | None:
-    stored = document.getField(name)
-    if stored is None:
-        return None
-    return int(stored.numericValue().longValue())
+def _hit(row: dict[str, Any], score: float) -> Hit:
+    fields = row["fields"]
 
+    def text(name: str) -> str | None:
+        value = fields.get(name)
+        return None if value is None else str(value)
 
-def _hit(document: Any, score_doc: Any, passages: tuple[Passage, ...]) -> Hit:
-    authors = [str(a) for a in document.getValues("author")]
-    score = float(score_doc.score)
+    authors = fields.get("author")
+    if isinstance(authors, list):
+        authors = "; ".join(authors)
     return Hit(
-        file_path=str(document.get(schema.FILE_PATH)),
-        file_name=_str_or_none(document.get("file_name")),
-        title=_str_or_none(document.get("title")),
-        author="; ".join(authors) if authors else None,
-        language=_str_or_none(document.get("language")),
-        file_extension=_str_or_none(document.get("file_extension")),
-        file_type=_str_or_none(document.get("file_type")),
-        file_size=_stored_long(document, "file_size"),
-        created_date=schema.iso(_stored_long(document, "created_date")),
-        modified_date=schema.iso(_stored_long(document, "modified_date")),
-        indexed_date=schema.iso(_stored_long(document, "indexed_date")),
+        file_path=fields[schema.FILE_PATH],
+        file_name=text("file_name"),
+        title=text("title"),
+        author=authors,
+        language=text("language"),
+        file_extension=text("file_extension"),
+        file_type=text("file_type"),
+        file_size=fields.get("file_size"),
+        created_date=schema.iso(fields.get("created_date")),
+        modified_date=schema.iso(fields.get("modified_date")),
+        indexed_date=schema.iso(fields.get("indexed_date")),
         score=round(score, 4) if not math.isnan(score) else 0.0,
-        passages=passages,
-        doc_id=int(score_doc.doc),
+        passages=tuple(Passage.from_json(p) for p in row["passages"]),
+        doc_id=int(row["doc"]),
     )
-
-
-def _str_or_none(value: Any) -> str | None:
-    return None if value is None else str(value)

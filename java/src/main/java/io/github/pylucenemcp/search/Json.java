@@ -1,0 +1,67 @@
+package io.github.pylucenemcp.search;
+
+/** Just enough JSON writing to hand a page of results to Python in one string. */
+final class Json {
+  private final StringBuilder out = new StringBuilder(4096);
+
+  Json raw(String text) {
+    out.append(text);
+    return this;
+  }
+
+  Json string(String value) {
+    if (value == null) {
+      out.append("null");
+      return this;
+    }
+    out.append('"');
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        default -> {
+          if (c < 0x20 || Character.isSurrogate(c) && !validSurrogate(value, i)) {
+            out.append(String.format("\\u%04x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    out.append('"');
+    return this;
+  }
+
+  private static boolean validSurrogate(String s, int i) {
+    char c = s.charAt(i);
+    if (Character.isHighSurrogate(c)) {
+      return i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
+    }
+    return i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
+  }
+
+  Json number(double value) {
+    if (Double.isNaN(value) || Double.isInfinite(value)) {
+      out.append("0");
+    } else if (value == Math.rint(value) && Math.abs(value) < 1e15) {
+      out.append((long) value);
+    } else {
+      out.append(value);
+    }
+    return this;
+  }
+
+  Json number(long value) {
+    out.append(value);
+    return this;
+  }
+
+  @Override
+  public String toString() {
+    return out.toString();
+  }
+}
