@@ -123,7 +123,7 @@ class Index:
             self.directory = jvm.jclass("org.apache.lucene.store.FSDirectory").open(
                 _java_path(path)
             )
-            self.facets_config = self._make_facets_config()
+            self.facets_config = make_facets_config()
             on_disk = self.schema_version
             if on_disk is not None:
                 self._commit_schema_version = on_disk
@@ -163,11 +163,6 @@ class Index:
         return cls(folder, refresh_interval_s, read_only)
 
     # -- set-up ---------------------------------------------------------------------------
-
-    def _make_facets_config(self) -> Any:
-        config = jvm.jclass("org.apache.lucene.facet.FacetsConfig")()
-        config.setMultiValued("author", True)
-        return config
 
     def _open_writer(self) -> None:
         config_class = jvm.jclass("org.apache.lucene.index.IndexWriterConfig")
@@ -402,6 +397,13 @@ class Index:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def make_facets_config() -> Any:
+    """The ``FacetsConfig`` of the schema: sorted-set facets, ``author`` multi-valued."""
+    config = jvm.jclass("org.apache.lucene.facet.FacetsConfig")()
+    config.setMultiValued("author", True)
+    return config
 
 
 def _as_list(value: Any) -> list[str]:

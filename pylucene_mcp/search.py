@@ -145,39 +145,42 @@ class SearchResult:
 # -- query parsing ---------------------------------------------------------------------------
 
 
+_HIT_FIELDS = (
+    schema.FILE_PATH,
+    "file_name",
+    "title",
+    "author",
+    "language",
+    "file_extension",
+    "file_type",
+    "file_size",
+    "created_date",
+    "modified_date",
+    "indexed_date",
+    schema.PAGE_OFFSETS,
+)
+
+
 @functools.cache
-def _java_sets() -> tuple[Any, Any, Any, Any]:
-    def java_set(names: Sequence[str]) -> Any:
-        out = jvm.jclass("java.util.HashSet")()
-        for name in names:
-            out.add(name)
-        return out
+def _context() -> Any:
+    """The Java ``SearchContext``: schema, analyzer and facets shared by every search."""
+    from pylucene_mcp.index import make_facets_config
 
-    return (
-        java_set(schema.TEXT_FIELDS),
-        java_set(schema.KEYWORD_FIELDS),
-        java_set(schema.LONG_FIELDS),
-        java_set(schema.DATE_FIELDS),
-    )
-
-
-def _parser(default_operator: str, highlight: bool) -> Any:
-    parser_class = jvm.jclass("io.github.pylucenemcp.queryparser.ContentQueryParser")
-    text, keyword, longs, dates = _java_sets()
-    parser = parser_class(
+    return jvm.jclass("io.github.pylucenemcp.search.SearchContext")(
+        analysis.schema_analyzer(),
+        make_facets_config(),
         schema.CONTENT,
         schema.CONTENT_REVERSED,
         schema.CONTENT_TRANSLIT_DE,
-        text,
-        keyword,
-        longs,
-        dates,
-        analysis.schema_analyzer(),
-        highlight,
+        jvm.jset(schema.TEXT_FIELDS),
+        jvm.jset(schema.KEYWORD_FIELDS),
+        jvm.jset(schema.LONG_FIELDS),
+        jvm.jset(schema.DATE_FIELDS),
+        jvm.jset(_HIT_FIELDS),
+        schema.PAGE_OFFSETS,
+        jvm.jarray("String", list(schema.FACET_FIELDS)),
+        FACET_TOP_N,
     )
-    operators = jvm.jclass("org.apache.lucene.queryparser.classic.QueryParser$Operator")
-    parser.setDefaultOperator(operators.AND if default_operator == "AND" else operators.OR)
-    return parser
 
 
 @dataclass(frozen=True)
@@ -209,9 +212,7 @@ def parse_query(text: str, default_operator: str = "AND") -> ParsedQuery:
     parse_error = jvm.jclass("org.apache.lucene.queryparser.classic.ParseException")
     try:
         with jvm.java_errors():
-            query = _parser(default_operator, False).parse(stripped)
-            highlighter = _parser(default_operator, True)
-            highlight_query = highlighter.parse(stripped)
+            parsed = _context().parse(stripped, default_operator == "AND")
     except errors.UnknownFieldError:
         raise
     except errors.QuerySyntaxError as exc:
@@ -221,11 +222,11 @@ def parse_query(text: str, default_operator: str = "AND") -> ParsedQuery:
         raise errors.QuerySyntaxError(
             f"cannot parse query {stripped!r}: {message}.{hint}", stripped, suggestion
         ) from exc
-    if query is None:  # only stop-words or punctuation
+    if parsed.query is None:  # only punctuation
         raise errors.QuerySyntaxError(
             f"query {stripped!r} has no searchable words; use letters or digits", stripped
         )
-    return ParsedQuery(query, highlight_query, highlighter.getUnits(), False)
+    return ParsedQuery(parsed.query, parsed.highlightQuery, parsed.units, False)
 
 
 def _first_line(message: str) -> str:
@@ -265,7 +266,7 @@ def suggest_fix(text: str, default_operator: str, parse_error: Any) -> str | Non
         if candidate == text or not candidate.strip():
             continue
         try:
-            _parser(default_operator, False).parse(candidate)
+            _context().parser(default_operator == "AND", False).parse(candidate)
         except parse_error:
             continue
         return candidate
@@ -452,32 +453,21 @@ def search(
             "org.apache.lucene.search.Query",
             [_with_filter(parsed.query, flt) for flt in parsed_filters],
         )
-        stored_fields, match_fields = _java_page_constants()
         highlight = None if parsed.match_all or max_passages == 0 else parsed.highlight_query
         with index.searcher() as searcher:
             answer = json.loads(
-                str(
-                    j("io.github.pylucenemcp.search.SearchRunner").run(
-                        searcher,
-                        index.facets_config,
-                        index.facet_state(searcher),
-                        drill_down,
-                        None if sort == "_score" else _sort(sort, sort_order),
-                        page,
-                        page_size,
-                        counts,
-                        stored_fields,
-                        schema.PAGE_OFFSETS,
-                        analysis.schema_analyzer(),
-                        schema.CONTENT,
-                        match_fields,
-                        highlight,
-                        parsed.units,
-                        max(max_passages, 1),
-                        passage_length,
-                        _java_facet_dims(),
-                        FACET_TOP_N,
-                    )
+                _context().run(
+                    searcher,
+                    index.facet_state(searcher),
+                    drill_down,
+                    None if sort == "_score" else _sort(sort, sort_order),
+                    page,
+                    page_size,
+                    counts,
+                    highlight,
+                    parsed.units,
+                    max(max_passages, 1),
+                    passage_length,
                 )
             )
     total = int(answer["total"])
@@ -512,32 +502,6 @@ def _sort(field_name: str, order: str) -> Any:
     primary = sort_field(field_name, field_type, order == "desc")
     primary.setMissingValue(jvm.jclass("java.lang.Long")(LONG_MIN if order == "desc" else LONG_MAX))
     return jvm.jclass("org.apache.lucene.search.Sort")(primary, sort_field.FIELD_SCORE)
-
-
-@functools.cache
-def _java_facet_dims() -> Any:
-    return jvm.jarray("String", list(schema.FACET_FIELDS))
-
-
-_HIT_FIELDS = (
-    schema.FILE_PATH,
-    "file_name",
-    "title",
-    "author",
-    "language",
-    "file_extension",
-    "file_type",
-    "file_size",
-    "created_date",
-    "modified_date",
-    "indexed_date",
-    schema.PAGE_OFFSETS,
-)
-
-
-@functools.cache
-def _java_page_constants() -> tuple[Any, Any]:
-    return jvm.jset(_HIT_FIELDS), jvm.jset((schema.CONTENT, schema.CONTENT_TRANSLIT_DE))
 
 
 def _with_filter(query: Any, flt: Filter) -> Any:

@@ -1,0 +1,121 @@
+package io.github.pylucenemcp.search;
+
+import io.github.pylucenemcp.queryparser.ContentQueryParser;
+import java.io.IOException;
+import java.util.List;
+import java.util.Set;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.facet.DrillDownQuery;
+import org.apache.lucene.facet.FacetsConfig;
+import org.apache.lucene.facet.sortedset.SortedSetDocValuesReaderState;
+import org.apache.lucene.queryparser.classic.ParseException;
+import org.apache.lucene.queryparser.classic.QueryParser;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.Sort;
+
+/**
+ * What every search of one index shares (schema, analyzer, facets), so that a search from
+ * Python is two calls across the boundary: {@link #parse} and {@link #run}. Thread-safe: a new
+ * parser per parse, nothing mutable.
+ */
+public final class SearchContext {
+  /** A query parsed twice: for searching and for highlighting, with the highlight's units. */
+  public static final class Parsed {
+    public final Query query;
+    public final Query highlightQuery;
+    public final List<Query> units;
+
+    Parsed(Query query, Query highlightQuery, List<Query> units) {
+      this.query = query;
+      this.highlightQuery = highlightQuery;
+      this.units = units;
+    }
+  }
+
+  private final Analyzer analyzer;
+  private final FacetsConfig facetsConfig;
+  private final String contentField;
+  private final String reversedField;
+  private final String translitField;
+  private final Set<String> textFields;
+  private final Set<String> keywordFields;
+  private final Set<String> longFields;
+  private final Set<String> dateFields;
+  private final Set<String> storedFields;
+  private final String pageOffsetsField;
+  private final Set<String> matchFields;
+  private final String[] facetDims;
+  private final int facetTopN;
+
+  public SearchContext(
+      Analyzer analyzer,
+      FacetsConfig facetsConfig,
+      String contentField,
+      String reversedField,
+      String translitField,
+      Set<String> textFields,
+      Set<String> keywordFields,
+      Set<String> longFields,
+      Set<String> dateFields,
+      Set<String> storedFields,
+      String pageOffsetsField,
+      String[] facetDims,
+      int facetTopN) {
+    this.analyzer = analyzer;
+    this.facetsConfig = facetsConfig;
+    this.contentField = contentField;
+    this.reversedField = reversedField;
+    this.translitField = translitField;
+    this.textFields = Set.copyOf(textFields);
+    this.keywordFields = Set.copyOf(keywordFields);
+    this.longFields = Set.copyOf(longFields);
+    this.dateFields = Set.copyOf(dateFields);
+    this.storedFields = Set.copyOf(storedFields);
+    this.pageOffsetsField = pageOffsetsField;
+    this.matchFields = Set.of(contentField, translitField);
+    this.facetDims = facetDims.clone();
+    this.facetTopN = facetTopN;
+  }
+
+  public ContentQueryParser parser(boolean and, boolean highlight) {
+    ContentQueryParser parser =
+        new ContentQueryParser(
+            contentField, reversedField, translitField, textFields, keywordFields, longFields,
+            dateFields, analyzer, highlight);
+    parser.setDefaultOperator(and ? QueryParser.Operator.AND : QueryParser.Operator.OR);
+    return parser;
+  }
+
+  /**
+   * Parses for searching and for highlighting.
+   *
+   * @throws ParseException for a malformed query or an unknown field
+   */
+  public Parsed parse(String text, boolean and) throws ParseException {
+    Query query = parser(and, false).parse(text);
+    ContentQueryParser highlighter = parser(and, true);
+    Query highlight = highlighter.parse(text);
+    return new Parsed(query, highlight, highlighter.getUnits());
+  }
+
+  /** Runs a prepared search; see {@link SearchRunner#run}. */
+  public String run(
+      IndexSearcher searcher,
+      SortedSetDocValuesReaderState state,
+      DrillDownQuery drillDown,
+      Sort sort,
+      int page,
+      int pageSize,
+      Query[] filterCounts,
+      Query highlightQuery,
+      List<Query> units,
+      int maxPassages,
+      int maxChars)
+      throws IOException {
+    return SearchRunner.run(
+        searcher, facetsConfig, state, drillDown, sort, page, pageSize, filterCounts,
+        storedFields, pageOffsetsField, analyzer, contentField, matchFields, highlightQuery, units,
+        maxPassages, maxChars, facetDims, facetTopN);
+  }
+}
