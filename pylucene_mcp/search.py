@@ -293,7 +293,8 @@ def _filter_error(flt: Filter) -> errors.PyLuceneMcpError | None:
         if spec.kind == "text":
             return errors.InvalidFilterError(
                 f"field '{flt.field}' is analyzed text and cannot be filtered with "
-                f"'{flt.operator}'; search it in the query instead: {flt.field}:(word1 OR word2)"
+                f"'{flt.operator}'; search it in the query instead: {flt.field}:(word1 OR word2). "
+                f"Filterable fields: {', '.join(schema.FILTERABLE_FIELDS)}"
             )
         return errors.InvalidFilterError(
             f"field '{flt.field}' takes {', '.join(spec.filter_operators)}, not '{flt.operator}'"

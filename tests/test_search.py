@@ -275,7 +275,11 @@ def test_active_filters_carry_match_counts(index: Index) -> None:
             UnknownFieldError,
             ["filterable fields", "modified_date"],
         ),
-        ({"field": "title", "value": "Lease"}, InvalidFilterError, ["analyzed text", "title:("]),
+        (
+            {"field": "title", "value": "Lease"},
+            InvalidFilterError,
+            ["analyzed text", "title:(", "Filterable fields: file_path, author, language"],
+        ),
         (
             {"field": "content", "operator": "in", "values": ["x"]},
             InvalidFilterError,
