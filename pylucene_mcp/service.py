@@ -56,7 +56,7 @@ class Service:
 
         def run() -> None:
             try:
-                self.index()
+                self._prime(self.index())
                 if then_crawl:
                     self.crawl_on_start()
             except Exception:  # reported again to the first tool call that needs the index
@@ -66,6 +66,17 @@ class Service:
         self._timer.daemon = True
         self._timer.name = "pylucene-mcp-warm-up"
         self._timer.start()
+
+    @staticmethod
+    def _prime(index: Index) -> None:
+        """One throw-away search, so that the classes and code paths of a search (parser,
+        DrillSideways, highlighter) are loaded before the first real one."""
+        from pylucene_mcp.search import search
+
+        try:
+            search(index, "*warm* OR up", default_operator="OR", max_passages=1)
+        except Exception:  # priming is an optimization; the real search reports real errors
+            log.debug("priming search failed", exc_info=True)
 
     # -- the crawler ----------------------------------------------------------------------------
 
