@@ -65,6 +65,8 @@ class CrawlSettings:
 
 @dataclass
 class DirectoryStats:
+    """The counts of a crawl, for one directory or (as part of :class:`CrawlReport`) all."""
+
     found: int = 0
     added: int = 0
     updated: int = 0
@@ -74,23 +76,17 @@ class DirectoryStats:
     bytes: int = 0
 
 
-@dataclass
-class CrawlReport:
-    """What one crawl did (live while it runs)."""
+@dataclass(kw_only=True)
+class CrawlReport(DirectoryStats):
+    """What one crawl did (live while it runs): the counts over all directories, and each
+    directory's in ``per_directory``."""
 
     directories: list[str]
     full: bool
     started: float
     finished: float | None = None
-    found: int = 0
     to_extract: int = 0
     processed: int = 0
-    added: int = 0
-    updated: int = 0
-    deleted: int = 0
-    skipped: int = 0
-    failed: int = 0
-    bytes: int = 0
     stopped: bool = False
     failures: list[dict[str, str]] = field(default_factory=list)
     per_directory: dict[str, DirectoryStats] = field(default_factory=dict)

@@ -6,13 +6,18 @@ import java.util.List;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.facet.DrillDownQuery;
+import org.apache.lucene.facet.DrillSideways;
+import org.apache.lucene.facet.Facets;
 import org.apache.lucene.facet.FacetsConfig;
 import org.apache.lucene.facet.sortedset.SortedSetDocValuesReaderState;
 import org.apache.lucene.queryparser.classic.ParseException;
 import org.apache.lucene.queryparser.classic.QueryParser;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.TotalHits;
 
 /**
  * What every search of one index shares (schema, analyzer, facets), so that a search from
@@ -99,7 +104,14 @@ public final class SearchContext {
     return new Parsed(query, highlight, highlighter.getUnits());
   }
 
-  /** Runs a prepared search; see {@link SearchRunner#run}. */
+  /**
+   * Runs a prepared search in one call: DrillSideways (or a plain search while no facet is
+   * indexed), the exact total, the page's stored fields and passages, the facet counts and the
+   * counts of {@code filterCounts}; everything comes back as one JSON string
+   * ({@code {"total", "scores", "counts", "facets", "hits"}}). Measured in bench/boundary.py:
+   * each call across the JPype boundary costs microseconds, and a search makes dozens of them
+   * otherwise.
+   */
   public String run(
       IndexSearcher searcher,
       SortedSetDocValuesReaderState state,
@@ -113,9 +125,43 @@ public final class SearchContext {
       int maxPassages,
       int maxChars)
       throws IOException {
-    return SearchRunner.run(
-        searcher, facetsConfig, state, drillDown, sort, page, pageSize, filterCounts,
-        storedFields, pageOffsetsField, analyzer, contentField, matchFields, highlightQuery, units,
-        maxPassages, maxChars, facetDims, facetTopN);
+    int topN = page * pageSize;
+    TopDocs top;
+    Facets facets = null;
+    if (state != null) {
+      DrillSideways sideways = new DrillSideways(searcher, facetsConfig, state);
+      DrillSideways.DrillSidewaysResult result =
+          sort == null
+              ? sideways.search(drillDown, topN)
+              : sideways.search(drillDown, null, null, topN, sort, true);
+      top = result.hits;
+      facets = result.facets;
+    } else {
+      top = sort == null ? searcher.search(drillDown, topN) : searcher.search(drillDown, topN, sort, true);
+    }
+    long total = top.totalHits.value();
+    if (top.totalHits.relation() != TotalHits.Relation.EQUAL_TO) {
+      total = searcher.count(drillDown);
+    }
+    int from = Math.min((page - 1) * pageSize, top.scoreDocs.length);
+    int to = Math.min(topN, top.scoreDocs.length);
+    int[] docIds = new int[to - from];
+    Json json = new Json().raw("{\"total\":").number(total).raw(",\"scores\":[");
+    for (int i = from; i < to; i++) {
+      ScoreDoc hit = top.scoreDocs[i];
+      docIds[i - from] = hit.doc;
+      json.raw(i == from ? "" : ",").number(Float.isNaN(hit.score) ? 0.0 : (double) hit.score);
+    }
+    json.raw("],\"counts\":[");
+    for (int i = 0; i < filterCounts.length; i++) {
+      json.raw(i == 0 ? "" : ",").number((long) searcher.count(filterCounts[i]));
+    }
+    json.raw("],\"facets\":").raw(PageResults.facets(facets, facetDims, facetTopN));
+    json.raw(",\"hits\":")
+        .raw(
+            PageResults.hits(
+                searcher, docIds, storedFields, pageOffsetsField, analyzer, contentField,
+                matchFields, highlightQuery, units, maxPassages, maxChars));
+    return json.raw("}").toString();
   }
 }
