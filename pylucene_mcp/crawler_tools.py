@@ -5,16 +5,63 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, NotRequired
 
 import anyio
 from mcp.server.mcpserver import Context
 from pydantic import Field
+from typing_extensions import TypedDict
 
 from pylucene_mcp.search import _camel
 from pylucene_mcp.service import Service
 
 ToolSpec = tuple[Callable[..., Any], Any]
+
+
+class StatusOut(TypedDict):
+    status: Literal["IDLE", "CRAWLING", "PAUSED", "WATCHING"]
+    directories: list[str]
+    processed: NotRequired[int]
+    toExtract: NotRequired[int]
+
+
+class StartOut(StatusOut):
+    message: str
+    report: NotRequired[dict[str, Any]]
+
+
+class TikaOut(TypedDict):
+    running: bool
+    restarts: int
+
+
+class StatsOut(StatusOut):
+    current: NotRequired[dict[str, Any]]
+    last: NotRequired[dict[str, Any]]
+    processingNow: list[str]
+    tikaServer: TikaOut
+
+
+class DirectoryOut(TypedDict):
+    path: str
+    exists: bool
+
+
+class DirectoriesOut(TypedDict):
+    directories: list[DirectoryOut]
+    fromEnvironment: bool
+    include: list[str]
+    exclude: list[str]
+
+
+class AddOut(TypedDict):
+    directories: list[str]
+    crawling: bool
+
+
+class RemoveOut(TypedDict):
+    directories: list[str]
+    droppedDocuments: bool
 
 
 def _camel_keys(value: Any) -> Any:
@@ -54,10 +101,10 @@ def crawler_tools(
 ) -> dict[str, ToolSpec]:
     """The crawler tools and their annotations."""
 
-    def status() -> dict[str, Any]:
+    def status() -> StatusOut:
         crawler = svc.crawler()
         current = crawler.current
-        data: dict[str, Any] = {
+        data: StatusOut = {
             "status": crawler.status.value,
             "directories": list(svc.settings.directories),
         }
@@ -71,7 +118,7 @@ def crawler_tools(
         fullReindex: bool = False,
         directories: Annotated[list[str] | None, Field(max_length=100)] = None,
         wait: bool = False,
-    ) -> dict[str, Any]:
+    ) -> StartOut:
         """Crawl the configured directories (or some of them) into the index: new files are
         added, changed ones updated, deleted ones removed; unchanged files are skipped unless
         fullReindex. Returns at once; follow it with getCrawlerStatus/getCrawlerStats. With
@@ -84,28 +131,28 @@ def crawler_tools(
 
         report = await anyio.to_thread.run_sync(begin)
         if not follow:
-            return {**status(), "message": "crawl started"}
+            return {**status(), "message": "crawl started"}  # type: ignore[typeddict-item]
         crawler = svc.crawler()
         while crawler.current is report:
             await ctx.report_progress(report.processed, max(report.to_extract, 1))
             await anyio.sleep(0.25)
         await ctx.report_progress(report.processed, max(report.to_extract, 1))
-        return {**status(), "message": "crawl finished", "report": _report(report)}
+        return {**status(), "message": "crawl finished", "report": _report(report) or {}}
 
     @tool_errors
-    def pauseCrawler() -> dict[str, Any]:
+    def pauseCrawler() -> StatusOut:
         """Pause the running crawl and the live updates (files in flight finish)."""
         svc.crawler().pause()
         return status()
 
     @tool_errors
-    def resumeCrawler() -> dict[str, Any]:
+    def resumeCrawler() -> StatusOut:
         """Resume a paused crawl and the live updates."""
         svc.crawler().resume()
         return status()
 
     @tool_errors
-    def stopCrawler() -> dict[str, Any]:
+    def stopCrawler() -> StatusOut:
         """Stop the running crawl after the files in flight; what was done stays indexed."""
         crawler = svc.crawler()
         crawler.stop()
@@ -113,27 +160,29 @@ def crawler_tools(
         return status()
 
     @tool_errors
-    def getCrawlerStatus() -> dict[str, Any]:
+    def getCrawlerStatus() -> StatusOut:
         """IDLE, CRAWLING, PAUSED or WATCHING (live updates after a crawl), and the progress
         of a running crawl."""
         return status()
 
     @tool_errors
-    def getCrawlerStats() -> dict[str, Any]:
+    def getCrawlerStats() -> StatsOut:
         """Figures of the running and the last crawl: files found, indexed, skipped, deleted,
         failed (with reasons), bytes, files/s, per directory, the files being processed now."""
         crawler = svc.crawler()
         tika = svc.tika()
-        return {
+        stats: dict[str, Any] = {
             **status(),
-            "current": _report(crawler.current),
-            "last": _report(crawler.last),
             "processingNow": sorted(crawler.in_progress)[:20],
             "tikaServer": {"running": tika.pid is not None, "restarts": tika.restarts},
         }
+        for key, report in (("current", crawler.current), ("last", crawler.last)):
+            if report is not None:
+                stats[key] = _report(report)
+        return stats  # type: ignore[return-value]
 
     @tool_errors
-    def listCrawlableDirectories() -> dict[str, Any]:
+    def listCrawlableDirectories() -> DirectoriesOut:
         """The folders the crawler indexes and watches, with the include/exclude patterns."""
         patterns = svc.patterns()
         return {
@@ -148,7 +197,7 @@ def crawler_tools(
     @tool_errors
     def addCrawlableDirectory(
         path: Annotated[str, Field(min_length=1, max_length=4096)], crawlNow: bool = True
-    ) -> dict[str, Any]:
+    ) -> AddOut:
         """Add a folder to the crawled ones (saved in the config file) and, by default, crawl it
         now."""
         directories = svc.add_directory(path, crawl_now=crawlNow)
@@ -157,7 +206,7 @@ def crawler_tools(
     @tool_errors
     def removeCrawlableDirectory(
         path: Annotated[str, Field(min_length=1, max_length=4096)], dropDocuments: bool = True
-    ) -> dict[str, Any]:
+    ) -> RemoveOut:
         """Stop crawling and watching a folder (saved in the config file); by default also
         remove its documents from the index."""
         directories = svc.remove_directory(path, drop_documents=dropDocuments)
