@@ -12,6 +12,7 @@ dimensions, passages for the page, stored fields of each hit), compiled here wit
 from __future__ import annotations
 
 import argparse
+import gc
 import html
 import os
 import re
@@ -106,6 +107,9 @@ def main() -> None:
         f"indexed {len(docs)} CACM documents through the Python API in {took:.2f} s "
         f"({len(docs) / took:.0f} docs/s)"
     )
+    del docs
+    gc.collect()
+    gc.freeze()  # as the server does after its start (Service._prime)
 
     work_class = jvm.jclass("SearchWork")
     sets = [

@@ -7,6 +7,7 @@ handshake (``warm_up``), or on the first call that needs it, whichever comes fir
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import threading
@@ -77,6 +78,10 @@ class Service:
             search(index, "*warm* OR up", default_operator="OR", max_passages=1)
         except Exception:  # priming is an optimization; the real search reports real errors
             log.debug("priming search failed", exc_info=True)
+        # Everything alive now (modules, the SDK, pydantic models) lives as long as the process:
+        # keep it out of the collector's traversals, which otherwise cost ~0.2 ms a search.
+        gc.collect()
+        gc.freeze()
 
     # -- the crawler ----------------------------------------------------------------------------
 
