@@ -62,6 +62,18 @@ def tika_jar() -> Path:
     return found[-1]
 
 
+# Runs the Tika server under a shell that outlives neither us nor it: when this process dies,
+# even by kill -9, the shell kills its process group (the server and the worker it forked)
+# within a second, so no 1 GB JVM is left behind; when the server dies, the shell exits too.
+_SUPERVISOR = """
+parent=$1; shift
+"$@" &
+server=$!
+while kill -0 "$parent" 2>/dev/null && kill -0 "$server" 2>/dev/null; do sleep 1; done
+kill -TERM 0 2>/dev/null
+"""
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
@@ -161,7 +173,19 @@ class TikaServer:
 
         self._port = _free_port()
         java = Path(jvm.find_java_home()) / "bin" / "java"
-        command = [str(java), "-Xmx256m", "-jar", str(tika_jar()), "-c", str(self._config())]
+        command = [
+            "/bin/sh",
+            "-c",
+            _SUPERVISOR,
+            "tika-supervisor",
+            str(os.getpid()),
+            str(java),
+            "-Xmx256m",
+            "-jar",
+            str(tika_jar()),
+            "-c",
+            str(self._config()),
+        ]
         log_file = self._log_file()
         log.info("starting Tika server on port %d", self._port)
         self._proc = subprocess.Popen(

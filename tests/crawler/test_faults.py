@@ -132,6 +132,7 @@ def test_kill_9_during_a_crawl_leaves_an_index_that_opens_and_converges(tmp_path
         (folder / f"doc{n:03}.txt").write_text(f"document {n} about lighthouses and tides " * 20)
     index_path = tmp_path / "index"
     env = server_env(tmp_path / "home")
+    tika_before = _tika_processes()
     command = [
         sys.executable,
         "-m",
@@ -159,6 +160,10 @@ def test_kill_9_during_a_crawl_leaves_an_index_that_opens_and_converges(tmp_path
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
     assert proc.returncode == -signal.SIGKILL
+    deadline = time.monotonic() + 15  # its Tika server and worker follow it within seconds
+    while _tika_processes() - tika_before and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not _tika_processes() - tika_before, "a Tika JVM outlived the killed crawl"
     partial = _count(index_path)
     assert partial >= 20  # commits made before the kill are there
     (folder / "doc000.txt").unlink()  # the folder changes while nobody watches
@@ -173,6 +178,17 @@ def test_kill_9_during_a_crawl_leaves_an_index_that_opens_and_converges(tmp_path
         assert str(folder / "doc000.txt") not in paths
     finally:
         index.close()
+
+
+def _tika_processes() -> set[int]:
+    found = set()
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if b"tika-server-standard" in cmdline.read_bytes():
+                found.add(int(cmdline.parent.name))
+        except OSError:
+            continue
+    return found
 
 
 def _count(index_path: Path) -> int:
