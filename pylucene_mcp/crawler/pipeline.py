@@ -34,7 +34,14 @@ from pylucene_mcp.crawler.extract import (
     Extractor,
     FileVanishedError,
 )
-from pylucene_mcp.crawler.walk import FileEntry, Patterns, WalkProblem, index_key, walk
+from pylucene_mcp.crawler.walk import (
+    FileEntry,
+    Patterns,
+    WalkProblem,
+    index_key,
+    inside,
+    walk,
+)
 from pylucene_mcp.index import Index
 
 log = logging.getLogger(__name__)
@@ -486,6 +493,9 @@ class Crawler:
                     outcome[key] = "deleted"
                     continue
                 if not patterns.wants(path, roots):
+                    continue
+                if not inside(path, roots):
+                    outcome[key] = "skipped: a link to a place outside the configured directories"
                     continue
                 try:
                     st = os.stat(path)

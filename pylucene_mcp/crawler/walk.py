@@ -103,17 +103,40 @@ class Patterns:
 
 
 def walk(roots: Sequence[str | Path], patterns: Patterns) -> Iterator[FileEntry | WalkProblem]:
-    """Every included file under ``roots``, depth first; problems are yielded, not raised."""
+    """Every included file under ``roots``, depth first; problems are yielded, not raised.
+
+    Symbolic links are followed only while they lead to a place inside one of ``roots``: the
+    crawler reads nothing outside the configured directories.
+    """
+    allowed = _allowed(roots)
     for root in roots:
         base = os.path.abspath(root)
         if not os.path.isdir(base):
             yield WalkProblem(index_key(base), base, "the directory does not exist")
             continue
-        yield from _walk_dir(base, base, patterns, set())
+        yield from _walk_dir(base, base, patterns, set(), allowed)
+
+
+def _outside(path: str, allowed: tuple[str, ...]) -> bool:
+    """Whether ``path``, symbolic links resolved, lies outside every allowed root."""
+    return not (os.path.realpath(path) + os.sep).startswith(allowed)
+
+
+def inside(path: str | Path, roots: Sequence[str | Path]) -> bool:
+    """Whether ``path``, symbolic links resolved, lies inside one of ``roots``."""
+    return not _outside(str(path), _allowed(roots))
+
+
+def _allowed(roots: Sequence[str | Path]) -> tuple[str, ...]:
+    return tuple(os.path.realpath(r).rstrip(os.sep) + os.sep for r in roots)
 
 
 def _walk_dir(
-    folder: str, root: str, patterns: Patterns, seen: set[tuple[int, int]]
+    folder: str,
+    root: str,
+    patterns: Patterns,
+    seen: set[tuple[int, int]],
+    allowed: tuple[str, ...],
 ) -> Iterator[FileEntry | WalkProblem]:
     try:
         info = os.stat(folder)
@@ -141,8 +164,16 @@ def _walk_dir(
             is_dir = entry.is_dir(follow_symlinks=True)
         except OSError:
             is_dir = False
+        if entry.is_symlink() and _outside(entry.path, allowed):
+            if is_dir or patterns.included(name):
+                yield WalkProblem(
+                    index_key(entry.path),
+                    root,
+                    "symbolic link to a place outside the configured directories (not followed)",
+                )
+            continue
         if is_dir:
-            yield from _walk_dir(entry.path, root, patterns, seen)
+            yield from _walk_dir(entry.path, root, patterns, seen, allowed)
             continue
         if not patterns.included(name):
             continue

@@ -244,6 +244,10 @@ def make_hostile(folder: Path) -> dict[str, str]:
     (folder / "loop").mkdir()
     os.symlink("..", folder / "loop" / "back")
     os.symlink(folder / "missing-target.txt", folder / "dangling.txt")
+    outside = folder.parent / "outside-secret.txt"
+    outside.write_text("a secret outside the configured folder")
+    os.symlink(outside, folder / "escape.txt")
+    os.symlink(folder.parent, folder / "escape-dir")
     latin1_name = os.fsencode(folder) + b"/caf\xe9-menu.txt"
     with open(latin1_name, "wb") as handle:
         handle.write(b"Menu of the cafe: espresso and croissant.")
@@ -255,5 +259,7 @@ def make_hostile(folder: Path) -> dict[str, str]:
         "huge.txt": "failed",
         "pipe.txt": "failed",
         "dangling.txt": "failed",
+        "escape.txt": "failed",
+        "escape-dir": "failed",
         "caf\\xe9-menu.txt": "indexed",
     }

@@ -42,6 +42,9 @@ def test_hostile_files_are_reported_and_the_crawl_finishes(
     assert why["pipe.txt"] == "not a regular file"
     assert why["dangling.txt"] == "broken symbolic link"
     assert "loop" in why["back"]
+    assert "outside the configured directories" in why["escape.txt"]
+    assert "outside the configured directories" in why["escape-dir"]
+    assert crawler.index.search("secret").total_hits == 0
     indexed = {Path(h.file_path).name for h in crawler.index.search("*", page_size=100).documents}
     assert indexed == {name for name, what in expected.items() if what == "indexed"} | {"good.txt"}
     lying = crawler.index.search("file_name:lying.pdf").documents[0]

@@ -59,6 +59,9 @@ def test_created_modified_deleted_and_renamed_files_follow(
     assert eventually(lambda: hits(crawler, "grebes") == 1)
     (folder / "ignored.bin").write_bytes(b"grebes")  # not an included type
     (folder / ".hidden.txt").write_text("grebes")  # hidden
+    outside = folder.parent / "outside.txt"
+    outside.write_text("grebes from outside")
+    (folder / "link.txt").symlink_to(outside)  # leads outside the watched folder
     time.sleep(1.5)
     assert hits(crawler, "grebes") == 1
 
