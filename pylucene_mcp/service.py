@@ -143,14 +143,18 @@ class Service:
             self._restart_watcher()
 
     def check_inside(self, path: str) -> str:
-        """``path`` as an absolute folder inside the configured directories.
+        """``path`` as an absolute folder inside the configured directories, symbolic links
+        resolved (a link inside them to a place outside does not count as inside).
 
         Raises:
             InvalidRequestError: for a path outside them.
         """
+        from pylucene_mcp.crawler.walk import inside
+
         absolute = os.path.abspath(os.path.expanduser(path))
         for root in self.settings.directories:
-            if absolute == root or absolute.startswith(root.rstrip("/") + "/"):
+            lexically = absolute == root or absolute.startswith(root.rstrip("/") + "/")
+            if lexically and inside(absolute, [root]):
                 return absolute
         raise errors.InvalidRequestError(
             f"{path!r} is not inside the configured directories "

@@ -153,6 +153,13 @@ async def test_paths_outside_the_configured_directories_are_refused(
     await idle(client)
     text = await error(client, "startCrawl", directories=["/etc"])
     assert "not inside the configured directories" in text
+    alpha = Path((await call(client, "listCrawlableDirectories"))["directories"][0]["path"])
+    (alpha / "etc-link").symlink_to("/etc")  # inside lexically, outside in fact
+    try:
+        text = await error(client, "startCrawl", directories=[str(alpha / "etc-link")])
+    finally:
+        (alpha / "etc-link").unlink()
+    assert "not inside the configured directories" in text
     text = await error(client, "addCrawlableDirectory", path=str(tmp_path / "missing"))
     assert "not a folder" in text
     text = await error(client, "removeCrawlableDirectory", path="/nowhere")
