@@ -11,7 +11,6 @@ import gc
 import logging
 import os
 import threading
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -222,10 +221,6 @@ class Service:
             if absolute not in self.settings.directories:
                 directories = (*self.settings.directories, absolute)
                 self.settings = save_directories(self.settings, directories)
-                if self._crawler is not None:
-                    self._crawler.settings = replace(
-                        self._crawler.settings, patterns=self.patterns()
-                    )
         if crawl_now:
             self.start_crawl([absolute])
         elif self.settings.watch:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from mcp import Client
@@ -14,6 +13,7 @@ from pylucene_mcp import Index
 from pylucene_mcp.config import Settings
 from pylucene_mcp.server import build_server, enabled_tools
 from pylucene_mcp.service import Service
+from tests.mcp_client import call
 
 pytestmark = pytest.mark.anyio
 
@@ -39,13 +39,6 @@ async def client(index: Index) -> AsyncIterator[Client]:
     server = build_server(Settings(index_path=index.path), _SharedService(index))
     async with Client(server) as connected:
         yield connected
-
-
-async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
-    result = await client.call_tool(tool, arguments)
-    assert not result.is_error, result.content
-    assert result.structured_content is not None
-    return result.structured_content
 
 
 async def test_tools_are_listed_with_annotations_and_constraints(client: Client) -> None:

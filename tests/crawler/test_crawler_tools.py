@@ -14,6 +14,7 @@ from mcp import Client
 from pylucene_mcp.config import Settings
 from pylucene_mcp.server import build_server
 from pylucene_mcp.service import Service
+from tests.mcp_client import call, error
 
 pytestmark = pytest.mark.anyio
 
@@ -52,19 +53,6 @@ def service(home: Path) -> Iterator[Service]:
 async def client(service: Service) -> AsyncIterator[Client]:
     async with Client(build_server(service.settings, service)) as connected:
         yield connected
-
-
-async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
-    result = await client.call_tool(tool, arguments)
-    assert not result.is_error, result.content
-    assert result.structured_content is not None
-    return result.structured_content
-
-
-async def error(client: Client, tool: str, **arguments: Any) -> str:
-    result = await client.call_tool(tool, arguments)
-    assert result.is_error
-    return result.content[0].text  # type: ignore[union-attr]
 
 
 async def idle(client: Client) -> dict[str, Any]:
