@@ -1,4 +1,4 @@
-"""The index schema: one Lucene document per file. Plain Python; no Java here.
+"""The index schema: one Lucene document per file.
 
 Bump :data:`SCHEMA_VERSION` whenever a field's indexing changes; the version is written into the
 commit user data, and an index with another version must be rebuilt.
@@ -117,8 +117,9 @@ FILTERABLE_FIELDS = tuple(name for name, spec in FIELDS.items() if spec.filter_o
 def to_epoch_millis(value: object, field: str, *, end_of_day: bool = False) -> int:
     """A date as epoch milliseconds (UTC).
 
-    Accepts ``datetime``, ``date``, ISO strings (``2024-01-01``, ``2024-01-01T10:30:00Z``) and
-    epoch milliseconds. A date alone is its first millisecond, or its last with ``end_of_day``.
+    Accepts ``datetime``, ``date``, epoch milliseconds, and text as the query syntax takes it
+    (``2024-01-01``, ``2024-01-01T10:30:00Z``, an offset, or nine or more digits of epoch
+    milliseconds). A date alone is its first millisecond, or its last with ``end_of_day``.
 
     Raises:
         ValueError: naming the accepted forms.
@@ -135,15 +136,14 @@ def to_epoch_millis(value: object, field: str, *, end_of_day: bool = False) -> i
         millis = int(start.timestamp() * 1000)
         return millis + 86_400_000 - 1 if end_of_day else millis
     if isinstance(value, str):
-        text = value.strip()
-        if text.lstrip("-").isdigit():
-            return int(text)
+        # One parser for date text everywhere: the query syntax's (DateValues in the shim).
+        from pylucene_mcp import jvm
+
+        date_values = jvm.jclass("io.github.pylucenemcp.queryparser.DateValues")
         try:
-            if len(text) == 10:
-                return to_epoch_millis(dt.date.fromisoformat(text), field, end_of_day=end_of_day)
-            return to_epoch_millis(dt.datetime.fromisoformat(text.replace("Z", "+00:00")), field)
-        except ValueError:
-            pass
+            return int(date_values.parse(value, end_of_day))
+        except jvm.jclass("java.lang.IllegalArgumentException") as exc:
+            raise ValueError(f"field '{field}': {exc.getMessage()}") from None
     raise ValueError(
         f"field '{field}': {value!r} is not a date; use 2024-01-01, 2024-01-01T10:30:00Z "
         "or epoch milliseconds"

@@ -291,6 +291,11 @@ def test_active_filters_carry_match_counts(index: Index) -> None:
             ["not a date", "2024-01-01"],
         ),
         (
+            {"field": "modified_date", "operator": "range", "from": "20240102"},
+            InvalidFilterError,
+            ["not a date"],  # not silently 20,240,102 ms after 1970
+        ),
+        (
             {"field": "file_size", "operator": "range", "from": "big"},
             InvalidFilterError,
             ["number"],
