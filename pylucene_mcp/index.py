@@ -14,7 +14,6 @@ commit made through ``writer()``), so they never wait for writes.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import logging
 import mimetypes
 import threading
@@ -25,6 +24,7 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
 from pylucene_mcp import analysis, errors, jvm, schema
+from pylucene_mcp.crawler.normalize import content_hash
 
 if TYPE_CHECKING:
     from pylucene_mcp.search import SearchResult
@@ -43,8 +43,6 @@ class Writer:
 
     def __init__(self, index: Index) -> None:
         self._index = index
-        self.added = 0
-        self.deleted = 0
 
     def add(self, doc: Mapping[str, Any]) -> None:
         """Adds ``doc``, replacing the document with the same ``file_path``.
@@ -61,7 +59,6 @@ class Writer:
         term = jvm.jclass("org.apache.lucene.index.Term")(schema.FILE_PATH, path)
         with jvm.java_errors():
             self._index._writer.updateDocument(term, lucene_doc)
-        self.added += 1
 
     def delete(self, file_path: str | PurePath) -> None:
         """Deletes the document of ``file_path`` (nothing happens if there is none)."""
@@ -70,7 +67,6 @@ class Writer:
         )
         with jvm.java_errors():
             self._index._writer.deleteDocuments(term)
-        self.deleted += 1
 
     def delete_under(self, folder: str) -> None:
         """Deletes every document whose file_path lies below ``folder``."""
@@ -249,10 +245,16 @@ class Index:
     def _rollback(self) -> None:
         log.warning("rolling back uncommitted changes to %s", self.path)
         with jvm.java_errors():
-            self._reopener.close()
-            self._manager.close()
-            self._writer.rollback()
+            self._close_searching()
             self._open_writer()
+
+    def _close_searching(self) -> None:
+        """Stops the refresh thread, closes the searchers and drops uncommitted changes."""
+        if self._reopener is not None:
+            self._reopener.close()
+        self._manager.close()
+        if self._writer is not None:
+            self._writer.rollback()
 
     def _to_document(self, doc: Mapping[str, Any]) -> tuple[Any, str]:
         unknown = set(doc) - _ALL_FIELDS
@@ -283,7 +285,7 @@ class Index:
             values["file_type"] = guessed or "application/octet-stream"
         content = str(values.get(schema.CONTENT) or "")
         values[schema.CONTENT] = content
-        values.setdefault("content_hash", hashlib.sha256(content.encode("utf-8")).hexdigest())
+        values.setdefault("content_hash", content_hash(content))
         values.setdefault("language", "unknown")
         values["indexed_date"] = values.get("indexed_date") or int(time.time() * 1000)
         return self._build(values), path
@@ -385,11 +387,7 @@ class Index:
     def close(self) -> None:
         """Stops the refresh thread and closes the writer (uncommitted changes are dropped)."""
         with self._write_lock, jvm.java_errors():
-            if self._reopener is not None:
-                self._reopener.close()
-            self._manager.close()
-            if self._writer is not None:
-                self._writer.rollback()
+            self._close_searching()
             self.directory.close()
 
     def __enter__(self) -> Index:
