@@ -330,39 +330,36 @@ class Crawler:
 
     def _crawl(self, report: CrawlReport, progress: Progress | None) -> None:
         roots = report.directories
-        entries: list[FileEntry] = []
+        known = index_state(self.index, roots)
         seen: set[str] = set()
+        work: list[FileEntry] = []
         for item in walk(roots, self.settings.patterns):
             seen.add(item.key)
+            report.count(item.root, "found")
             if isinstance(item, WalkProblem):
-                report.count(item.root, "found")
                 report.fail(item.root, item.key, item.reason)
                 continue
-            report.count(item.root, "found")
-            entries.append(item)
-        known = index_state(self.index, roots)
-        work: list[FileEntry] = []
-        for entry in entries:
-            old = known.get(entry.key)
+            old = known.get(item.key)
             if (
                 not report.full
                 and old is not None
-                and old.size == entry.size
-                and old.mtime_ms == entry.mtime_ms
+                and old.size == item.size
+                and old.mtime_ms == item.mtime_ms
             ):
-                report.count(entry.root, "skipped")
+                report.count(item.root, "skipped")
                 continue
-            work.append(entry)
+            work.append(item)
         orphans = [key for key in known if key not in seen]
         report.to_extract = len(work)
         log.info(
-            "crawl of %s: %d files, %d to extract, %d orphans",
+            "crawl of %s: %d found, %d to extract, %d orphans",
             ", ".join(roots),
-            len(entries),
+            report.found,
             len(work),
             len(orphans),
         )
         bulk = len(work) > self.settings.batch_size
+        normal_refresh_s = self.index.refresh_interval_s
         if bulk:
             self.index.set_refresh_interval(self.settings.bulk_refresh_interval_s)
         try:
@@ -374,7 +371,7 @@ class Crawler:
             self._extract_and_index(work, known, report, progress)
         finally:
             if bulk:
-                self.index.set_refresh_interval(1.0)
+                self.index.set_refresh_interval(normal_refresh_s)
             self.index.refresh()
         report.stopped = self._stop.is_set()
 
