@@ -460,13 +460,7 @@ class Crawler:
                 except errors.PyLuceneMcpError as exc:
                     report.fail(entry.root, entry.key, f"cannot index: {exc}")
                     continue
-                if old is None:
-                    what = "added"
-                elif old.content_hash == extracted.content_hash and not report.full:
-                    what = "skipped"  # touched or restored: same text, metadata refreshed
-                else:
-                    what = "updated"
-                report.count(entry.root, what, entry.size)
+                report.count(entry.root, _change(old, extracted, report.full), entry.size)
 
     # -- single files (the watcher) -----------------------------------------------------------
 
@@ -479,38 +473,51 @@ class Crawler:
         paths = list(paths)
         outcome: dict[str, str] = {}
         known = known_files(self.index, [index_key(p) for p in paths])
+        gone: list[str] = []
+        ready: list[tuple[FileEntry, Extracted]] = []
+        for path in paths:  # extraction outside the writer: crawl batches need not wait for it
+            key = index_key(path)
+            if os.path.isdir(path):
+                continue  # its files come as events of their own
+            if not os.path.exists(path):
+                gone.append(key)
+                continue
+            if not patterns.wants(path, roots):
+                continue
+            if not inside(path, roots):
+                outcome[key] = "skipped: a link to a place outside the configured directories"
+                continue
+            try:
+                st = os.stat(path)
+                entry = FileEntry(
+                    path, key, _root_of(key, roots), st.st_size, st.st_mtime_ns // 1_000_000
+                )
+                ready.append((entry, self.extractor.extract(Path(path))))
+            except (OSError, ExtractionError) as exc:
+                outcome[key] = f"failed: {exc}"
+                log.warning("cannot index %s: %s", key, exc)
         with self.index.writer() as writer:
-            for path in paths:
-                key = index_key(path)
-                if os.path.isdir(path):
-                    continue  # its files come as events of their own
-                if not os.path.exists(path):
-                    writer.delete(key)
-                    writer.delete_under(key)
-                    outcome[key] = "deleted"
-                    continue
-                if not patterns.wants(path, roots):
-                    continue
-                if not inside(path, roots):
-                    outcome[key] = "skipped: a link to a place outside the configured directories"
-                    continue
+            for key in gone:
+                writer.delete(key)
+                writer.delete_under(key)
+                outcome[key] = "deleted"
+            for entry, extracted in ready:
                 try:
-                    st = os.stat(path)
-                    entry = FileEntry(
-                        path, key, _root_of(key, roots), st.st_size, st.st_mtime_ns // 1_000_000
-                    )
-                    extracted = self.extractor.extract(Path(path))
-                except (OSError, ExtractionError) as exc:
-                    outcome[key] = f"failed: {exc}"
-                    log.warning("cannot index %s: %s", key, exc)
+                    writer.add(to_document(entry, extracted))
+                except errors.PyLuceneMcpError as exc:
+                    outcome[entry.key] = f"failed: cannot index: {exc}"
                     continue
-                old = known.get(key)
-                if old is not None and old.content_hash == extracted.content_hash:
-                    outcome[key] = "skipped"
-                else:
-                    outcome[key] = "added" if old is None else "updated"
-                writer.add(to_document(entry, extracted))
+                outcome[entry.key] = _change(known.get(entry.key), extracted, full=False)
         return outcome
+
+
+def _change(old: _Known | None, extracted: Extracted, full: bool) -> str:
+    """ADD, UPDATE or SKIP (touched or restored: same text, metadata refreshed)."""
+    if old is None:
+        return "added"
+    if old.content_hash == extracted.content_hash and not full:
+        return "skipped"
+    return "updated"
 
 
 def _root_of(key: str, roots: Sequence[str]) -> str:
