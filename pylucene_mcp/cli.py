@@ -193,8 +193,6 @@ def _crawl(args: argparse.Namespace) -> int:
         report = _run_with_progress(crawler, folders, args.full)
         if report.full and service.index().needs_reindex:
             service.index().mark_schema_current()
-            with service.index().writer():
-                pass
     finally:
         service.close()
     if args.json:

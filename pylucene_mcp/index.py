@@ -186,9 +186,11 @@ class Index:
         self._writer.setLiveCommitData(hash_map.entrySet())
 
     def mark_schema_current(self) -> None:
-        """Records that every document now follows this schema version (after a full reindex);
-        the next commit writes it."""
+        """Records, in a commit of its own, that every document now follows this schema version
+        (after a full reindex)."""
         self._commit_schema_version = schema.SCHEMA_VERSION
+        with self.writer():
+            pass
 
     def set_refresh_interval(self, seconds: float) -> None:
         """Changes how stale searches may be (widened during a bulk crawl)."""

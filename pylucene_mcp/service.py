@@ -181,8 +181,6 @@ class Service:
             index = self.index()
             if full and covers_all and not report.stopped and index.needs_reindex:
                 index.mark_schema_current()
-                with index.writer():
-                    pass  # commits the new schema version
             if self.settings.watch and not self._closing:
                 self._restart_watcher()
 
