@@ -353,8 +353,6 @@ class Extractor:
         Raises:
             ExtractionError: with the reason (too large, unreadable, corrupt, encrypted, timeout).
         """
-        import requests
-
         limit = int(self.server.settings.max_file_size_mb * 1024 * 1024)
         try:
             size = path.stat().st_size
@@ -369,23 +367,24 @@ class Extractor:
             )
         if size == 0:
             return Extracted("", [], content_hash(""), "application/octet-stream", "unknown")
-        response = self._call(path)
-        if response.status_code == 422:
+        status, text = self._call(path)
+        if status == 422:
             raise ExtractionError(
                 "Tika cannot parse the file: it is encrypted, corrupt or not what its name says"
             )
-        if response.status_code != 200:
-            raise ExtractionError(f"Tika answered HTTP {response.status_code} for the file")
+        if status != 200:
+            raise ExtractionError(f"Tika answered HTTP {status} for the file")
         try:
-            parts = json.loads(response.text)
-        except (json.JSONDecodeError, requests.RequestException) as exc:
+            parts = json.loads(text)
+        except json.JSONDecodeError as exc:
             raise ExtractionError("Tika's answer was not valid JSON") from exc
         if not parts:
             raise ExtractionError("Tika returned nothing for the file")
         _raise_parse_failure(parts[0])
         return self._build(parts)
 
-    def _call(self, path: Path) -> Any:
+    def _call(self, path: Path) -> tuple[int, str]:
+        """Tika's HTTP status and body for ``path``."""
         import requests
         from tika import tika as tika_client
 
@@ -440,7 +439,7 @@ class Extractor:
             if status == 503 and attempt < 3:
                 self.server.wait_ready()
                 continue
-            return _Response(status, text)
+            return int(status), str(text)
         raise ExtractionError("the Tika server did not answer after three tries")
 
     def _build(self, parts: list[dict[str, Any]]) -> Extracted:
@@ -491,9 +490,3 @@ def _raise_parse_failure(meta: dict[str, Any]) -> None:
         return  # the text was cut at Tika's write limit: index what came
     detail = first.split(":", 1)[-1].strip()[:200]
     raise ExtractionError(f"the file is corrupt or not what its name says ({detail})")
-
-
-@dataclass
-class _Response:
-    status_code: int
-    text: str
