@@ -12,7 +12,8 @@ from mcp.server.mcpserver import Context
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from pylucene_mcp.search import _camel
+from pylucene_mcp.crawler.pipeline import CrawlReport
+from pylucene_mcp.search import _camel, to_dict
 from pylucene_mcp.service import Service
 
 ToolSpec = tuple[Callable[..., Any], Any]
@@ -64,24 +65,17 @@ class RemoveOut(TypedDict):
     droppedDocuments: bool
 
 
-def _camel_keys(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {(k if "/" in str(k) else _camel(str(k))): _camel_keys(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_camel_keys(v) for v in value]
-    return value
-
-
-def _report(report: Any) -> dict[str, Any] | None:
+def _report(report: CrawlReport | None) -> dict[str, Any] | None:
+    """A crawl report as the tools return it: camelCase, ISO times, derived figures."""
     if report is None:
         return None
-    data = report.to_dict()
-    data["indexed"] = data["added"] + data["updated"]
+    data: dict[str, Any] = to_dict(report)
+    data.update({_camel(k): v for k, v in report.rates().items()})
+    data["indexed"] = report.added + report.updated
     for key in ("started", "finished"):
-        if data.get(key):
+        if key in data:
             data[key] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(data[key]))
-    camel: dict[str, Any] = _camel_keys({k: v for k, v in data.items() if v is not None})
-    return camel
+    return data
 
 
 def _progress_token(ctx: Context) -> Any:

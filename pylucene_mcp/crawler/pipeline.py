@@ -102,13 +102,17 @@ class CrawlReport(DirectoryStats):
     def duration_s(self) -> float:
         return (self.finished or time.time()) - self.started
 
-    def to_dict(self) -> dict[str, Any]:
+    def rates(self) -> dict[str, float]:
+        """The figures derived from the counts: duration, files/s, MB/s."""
         duration = max(self.duration_s, 1e-9)
-        data = asdict(self)
-        data["duration_s"] = round(self.duration_s, 3)
-        data["files_per_s"] = round(self.processed / duration, 2)
-        data["mb_per_s"] = round(self.bytes / 1e6 / duration, 3)
-        return data
+        return {
+            "duration_s": round(self.duration_s, 3),
+            "files_per_s": round(self.processed / duration, 2),
+            "mb_per_s": round(self.bytes / 1e6 / duration, 3),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), **self.rates()}
 
     def _dir(self, root: str) -> DirectoryStats:
         return self.per_directory.setdefault(root, DirectoryStats())
