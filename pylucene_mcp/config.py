@@ -102,10 +102,14 @@ def _from_environment() -> dict[str, Any]:
     return values
 
 
+def directory_path(path: str | Path) -> str:
+    """A configured directory as it is stored and compared: ``~`` expanded, absolute,
+    normalized (no ``..``, no trailing slash)."""
+    return os.path.abspath(os.path.expanduser(str(path)))
+
+
 def _directories(items: list[Any]) -> tuple[str, ...]:
-    return tuple(
-        dict.fromkeys(str(Path(str(item)).expanduser().absolute()) for item in items if str(item))
-    )
+    return tuple(dict.fromkeys(directory_path(item) for item in items if str(item)))
 
 
 def _from_mapping(data: dict[str, Any], source: str) -> dict[str, Any]:

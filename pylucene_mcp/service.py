@@ -11,11 +11,15 @@ import gc
 import logging
 import os
 import threading
-from pathlib import Path
 from typing import Any
 
 from pylucene_mcp import errors, jvm
-from pylucene_mcp.config import Settings, ensure_directories_writable, save_directories
+from pylucene_mcp.config import (
+    Settings,
+    directory_path,
+    ensure_directories_writable,
+    save_directories,
+)
 from pylucene_mcp.index import Index
 
 log = logging.getLogger(__name__)
@@ -150,7 +154,7 @@ class Service:
         """
         from pylucene_mcp.crawler.walk import inside
 
-        absolute = os.path.abspath(os.path.expanduser(path))
+        absolute = directory_path(path)
         for root in self.settings.directories:
             lexically = absolute == root or absolute.startswith(root.rstrip("/") + "/")
             if lexically and inside(absolute, [root]):
@@ -210,7 +214,7 @@ class Service:
             ConfigError: when the directories come from the environment.
         """
         ensure_directories_writable(self.settings)
-        absolute = str(Path(os.path.expanduser(path)).absolute())
+        absolute = directory_path(path)
         if not os.path.isdir(absolute):
             raise errors.InvalidRequestError(f"{path!r} is not a folder on this machine")
         if not os.access(absolute, os.R_OK | os.X_OK):
@@ -233,7 +237,7 @@ class Service:
             ConfigError: when the directories come from the environment.
         """
         ensure_directories_writable(self.settings)
-        absolute = str(Path(os.path.expanduser(path)).absolute())
+        absolute = directory_path(path)
         with self._lock:
             if absolute not in self.settings.directories:
                 raise errors.InvalidRequestError(
