@@ -3,10 +3,10 @@ PYTHON ?= python3
 GRADLE ?= gradle
 GRADLE_FLAGS ?= --no-daemon -q
 SETUP_STAMP := .setup.stamp
-JAR_STAMP := jars/pylucene-mcp-shims.jar
-JAVA_SOURCES := $(shell find java -name '*.java' 2>/dev/null) build.gradle settings.gradle
+JAR_STAMP := pylucene_mcp/jars/pylucene-mcp-shims.jar
+JAVA_SOURCES := $(shell find shims -name '*.java' 2>/dev/null) build.gradle settings.gradle
 
-.PHONY: help setup jars test test-python test-java lint typecheck bench serve clean
+.PHONY: help setup jars dist test test-python test-java test-install lint typecheck bench serve clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -24,6 +24,10 @@ $(JAR_STAMP): $(JAVA_SOURCES)
 	@touch $@
 
 jars: $(JAR_STAMP)  ## fetch Lucene from Maven Central and compile the Java shims into jars/
+
+dist: $(JAR_STAMP)  ## the sdist and the wheel, jars included, into dist/
+	rm -rf dist build/lib
+	$(PYTHON) -m build --outdir dist . >&2
 
 test-java: $(JAR_STAMP)  ## the shims' JUnit tests (through Gradle)
 	$(GRADLE) $(GRADLE_FLAGS) junit
@@ -49,4 +53,4 @@ serve: $(SETUP_STAMP) $(JAR_STAMP)  ## run the MCP server on stdio (index: ~/.py
 	@$(PYTHON) -m pylucene_mcp serve
 
 clean:  ## remove build outputs
-	rm -rf jars build .gradle $(SETUP_STAMP) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf jars pylucene_mcp/jars dist build .gradle $(SETUP_STAMP) .pytest_cache .mypy_cache .ruff_cache

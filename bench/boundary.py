@@ -2,7 +2,7 @@
 
 Budget (DESIGN.md): at most 20 % over the same Lucene work done in Java. The index is the CACM
 test collection (3,204 abstracts, ``shared/eval/cacm``), indexed through the Python API; the
-Java side is ``bench/java/SearchWork.java`` (parse twice, DrillSideways with four facet
+Java side is ``bench/shims/SearchWork.java`` (parse twice, DrillSideways with four facet
 dimensions, passages for the page, stored fields of each hit), compiled here with the JDK's
 ``javac`` and put on the class path through ``PYLUCENE_MCP_CLASSPATH``.
 
@@ -41,7 +41,7 @@ def javac() -> Path:
     for home in homes:
         if jvm.java_major(home) >= 21 and (home / "bin" / "javac").exists():
             return home / "bin" / "javac"
-    raise SystemExit("needs a JDK >= 21 with javac to compile bench/java/SearchWork.java")
+    raise SystemExit("needs a JDK >= 21 with javac to compile bench/shims/SearchWork.java")
 
 
 def compile_work(out: Path) -> None:
@@ -55,7 +55,7 @@ def compile_work(out: Path) -> None:
             jars,
             "-d",
             str(out),
-            str(ROOT / "bench" / "java" / "SearchWork.java"),
+            str(ROOT / "bench" / "shims" / "SearchWork.java"),
         ],
         check=True,
     )

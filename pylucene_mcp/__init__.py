@@ -5,6 +5,9 @@ Importing this package never starts the JVM; the first call that needs Lucene do
     >>> from pylucene_mcp import Index                                # doctest: +SKIP
     >>> index = Index.open("~/my-index")                              # doctest: +SKIP
     >>> index.search('"signed contract"~3 OR *vertrag*').documents   # doctest: +SKIP
+
+Raw Lucene is one call away: after ``start_jvm()``, ``from org.apache.lucene.search import
+IndexSearcher`` works, with the same class path the package uses.
 """
 
 from pylucene_mcp.analysis import Token, analyze
@@ -22,6 +25,7 @@ from pylucene_mcp.errors import (
     UnknownFieldError,
 )
 from pylucene_mcp.index import Index, Writer
+from pylucene_mcp.jvm import start as start_jvm
 from pylucene_mcp.passages import Passage
 from pylucene_mcp.search import ActiveFilter, FacetValue, Filter, Hit, SearchResult
 
@@ -49,4 +53,5 @@ __all__ = [
     "UnknownFieldError",
     "Writer",
     "analyze",
+    "start_jvm",
 ]

@@ -1,4 +1,4 @@
-"""The command line: ``pylucene-mcp serve | search | stats``.
+"""The command line: ``pylucene-mcp serve | search | crawl | stats | doctor | unlock``.
 
 ``serve`` speaks MCP on stdin/stdout and nothing else may write there; the other commands print
 their results on stdout for people (``--json`` for scripts).
@@ -73,6 +73,18 @@ def _parser() -> argparse.ArgumentParser:
 
     stats = commands.add_parser("stats", help="print index statistics as JSON")
     stats.add_argument("--index", type=Path)
+
+    doctor = commands.add_parser(
+        "doctor",
+        help="check Java, the jars, the index, Tika, the config and the logs; "
+        "print the Claude Desktop configuration for this installation",
+    )
+    doctor.add_argument("--json", action="store_true", help="print the checks as JSON")
+
+    unlock = commands.add_parser(
+        "unlock", help="remove an index lock that no running process holds"
+    )
+    unlock.add_argument("--index", type=Path)
     return parser
 
 
@@ -111,6 +123,14 @@ def _serve(args: argparse.Namespace) -> int:
     server = build_server(settings, service)
     service.warm_up(args.warm_up_delay, then_crawl=True)
     log.info("serving %s over stdio", settings.index_path)
+    if sys.stdin.isatty():  # a person started it: say what it waits for (never on stdout)
+        print(
+            f"pylucene-mcp {__version__}: waiting for an MCP client on stdin (index "
+            f"{settings.index_path}); an MCP client such as Claude Desktop starts this command "
+            "itself, and `pylucene-mcp doctor` prints its configuration. Ctrl-C stops.",
+            file=sys.stderr,
+            flush=True,
+        )
     code = 0
     try:
         server.run("stdio")
@@ -187,6 +207,7 @@ def _crawl(args: argparse.Namespace) -> int:
         if not folder.is_dir():
             raise errors.InvalidRequestError(f"{folder} is not a folder")
         folders.append(str(folder.absolute()))
+    _fetch_tika()
     service = Service(settings)
     try:
         crawler = service.crawler()
@@ -200,6 +221,35 @@ def _crawl(args: argparse.Namespace) -> int:
     else:
         _print_summary(report)
     return 1 if report.failed and not (report.added or report.updated or report.skipped) else 0
+
+
+def _fetch_tika() -> None:
+    """Fetches the Tika server jar before the crawl when it is not here yet, with a progress bar
+    on a terminal (the log says the same otherwise)."""
+    from pylucene_mcp.crawler import tika_jar
+
+    if tika_jar.find() is not None:
+        return
+    if not sys.stderr.isatty():
+        print("fetching the Tika server jar once (crawling needs it)…", file=sys.stderr)
+        tika_jar.ensure()
+        return
+    from rich.progress import BarColumn, DownloadColumn, Progress, TransferSpeedColumn
+
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        DownloadColumn(),
+        TransferSpeedColumn(),
+        transient=True,
+        console=_stderr_console(),
+    ) as bar:
+        task = bar.add_task("fetching the Tika server (once)", total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        tika_jar.ensure(update)
 
 
 def _run_with_progress(crawler: Crawler, folders: list[str], full: bool) -> CrawlReport:
@@ -270,6 +320,19 @@ def _stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def _doctor(args: argparse.Namespace) -> int:
+    from pylucene_mcp import doctor
+
+    return doctor.main(as_json=args.json)
+
+
+def _unlock(args: argparse.Namespace) -> int:
+    from pylucene_mcp.index_lock import unlock
+
+    print(unlock(_settings(args).index_path))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit code."""
     args = _parser().parse_args(argv)
@@ -278,8 +341,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(
         level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(message)s"
     )
+    commands = {
+        "search": _search,
+        "stats": _stats,
+        "crawl": _crawl,
+        "doctor": _doctor,
+        "unlock": _unlock,
+    }
     try:
-        return {"search": _search, "stats": _stats, "crawl": _crawl}[args.command](args)
+        return commands[args.command](args)
     except errors.PyLuceneMcpError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

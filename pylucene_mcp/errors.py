@@ -5,6 +5,7 @@ own call::
 
     PyLuceneMcpError
     ├── JvmError                  no Java >= 21 runtime, missing jars, JVM failure
+    ├── SetupError                a part fetched on first need (the Tika server jar) is missing
     ├── ConfigError               a bad setting
     ├── IndexAccessError          the index cannot be opened or used
     │   ├── IndexLockedError      another process holds the write lock
@@ -28,6 +29,10 @@ class PyLuceneMcpError(Exception):
 
 class JvmError(PyLuceneMcpError):
     """The JVM could not start or failed in a way no more specific error describes."""
+
+
+class SetupError(PyLuceneMcpError):
+    """A part that is fetched on first need (the Tika server jar) could not be had."""
 
 
 class ConfigError(PyLuceneMcpError):

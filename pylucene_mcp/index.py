@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
-from pylucene_mcp import analysis, errors, jvm, schema
+from pylucene_mcp import analysis, errors, index_lock, jvm, schema
 from pylucene_mcp.crawler.normalize import content_hash
 
 if TYPE_CHECKING:
@@ -128,7 +128,14 @@ class Index:
                     self.directory, None
                 )
             else:
-                self._open_writer()
+                try:
+                    self._open_writer()
+                except Exception as exc:
+                    if isinstance(jvm.translate(exc), errors.IndexLockedError):
+                        self.directory.close()
+                        raise index_lock.locked_error(path) from exc
+                    raise
+                index_lock.record_owner(path)
 
     @classmethod
     def open(
@@ -391,6 +398,8 @@ class Index:
         with self._write_lock, jvm.java_errors():
             self._close_searching()
             self.directory.close()
+        if not self.read_only:
+            index_lock.release_owner(self.path)
 
     def __enter__(self) -> Index:
         return self

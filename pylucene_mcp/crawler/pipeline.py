@@ -95,6 +95,7 @@ class CrawlReport(DirectoryStats):
     to_extract: int = 0
     processed: int = 0
     stopped: bool = False
+    error: str | None = None
     failures: list[dict[str, str]] = field(default_factory=list)
     per_directory: dict[str, DirectoryStats] = field(default_factory=dict)
 
@@ -284,6 +285,9 @@ class Crawler:
     def _run(self, report: CrawlReport, progress: Progress | None) -> None:
         try:
             self._crawl(report, progress)
+        except errors.PyLuceneMcpError as exc:  # what ended the crawl, for the tools to show
+            report.error = str(exc)
+            raise
         finally:
             self._release()
 
@@ -446,6 +450,8 @@ class Crawler:
             return entry, self.extractor.extract(Path(entry.path))
         except ExtractionError as exc:
             return entry, exc
+        except errors.SetupError:  # no Tika server to be had: no file can be extracted
+            raise
         except Exception as exc:  # a bug or an unexpected failure must not end the crawl
             log.exception("extraction of %s failed", entry.key)
             return entry, ExtractionError(f"unexpected error: {exc}")

