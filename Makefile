@@ -35,11 +35,14 @@ test-java: $(JAR_STAMP)  ## the shims' JUnit tests (through Gradle)
 test-python: $(SETUP_STAMP) $(JAR_STAMP)  ## pytest
 	$(PYTHON) -m pytest
 
-test: test-java test-python  ## JUnit and pytest
+test-install: dist  ## the wheel in a fresh virtualenv with no system Java: version, doctor, crawl, serve
+	$(PYTHON) scripts/check_install.py dist/pylucene_mcp-*.whl
+
+test: test-java test-install test-python  ## JUnit, the installed wheel, pytest
 
 lint: $(SETUP_STAMP)  ## ruff
-	$(PYTHON) -m ruff check pylucene_mcp tests bench
-	$(PYTHON) -m ruff format --check pylucene_mcp tests bench
+	$(PYTHON) -m ruff check pylucene_mcp tests bench scripts
+	$(PYTHON) -m ruff format --check pylucene_mcp tests bench scripts
 
 typecheck: $(SETUP_STAMP)  ## mypy --strict on the package
 	$(PYTHON) -m mypy

@@ -21,6 +21,7 @@ from pylucene_mcp.errors import (
     JvmError,
     PyLuceneMcpError,
     QuerySyntaxError,
+    SetupError,
     TooManyClausesError,
     UnknownFieldError,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "PyLuceneMcpError",
     "QuerySyntaxError",
     "SearchResult",
+    "SetupError",
     "Token",
     "TooManyClausesError",
     "UnknownFieldError",

@@ -207,9 +207,10 @@ def _crawl(args: argparse.Namespace) -> int:
         if not folder.is_dir():
             raise errors.InvalidRequestError(f"{folder} is not a folder")
         folders.append(str(folder.absolute()))
-    _fetch_tika()
     service = Service(settings)
     try:
+        service.index()  # a locked index is said before anything is fetched
+        _fetch_tika()
         crawler = service.crawler()
         report = _run_with_progress(crawler, folders, args.full)
         if report.full and service.index().needs_reindex:

@@ -176,6 +176,8 @@ class Index:
         self.java_writer = self._writer
         if not self._writer.getLiveCommitData():
             self._set_commit_data()
+        if not jvm.jclass("org.apache.lucene.index.DirectoryReader").indexExists(self.directory):
+            self._writer.commit()  # a new index: a first, empty commit lets readers open it
         self._manager = jvm.jclass("org.apache.lucene.search.SearcherManager")(self._writer, None)
         self._start_reopener()
 

@@ -24,14 +24,22 @@ class StdioPeer:
     """A raw JSON-RPC peer: every line the server writes to stdout is kept and checked."""
 
     def __init__(
-        self, index_path: Path, home: Path, extra_env: dict[str, str] | None = None
+        self,
+        index_path: Path,
+        home: Path,
+        extra_env: dict[str, str] | None = None,
+        *,
+        program: list[str] | None = None,
+        cwd: Path = ROOT,
     ) -> None:
+        """Spawns ``program`` (default: this Python's ``-m pylucene_mcp``) ``serve``."""
+        program = program or [sys.executable, "-m", "pylucene_mcp"]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "pylucene_mcp", "serve", "--index", str(index_path)],
+            [*program, "serve", "--index", str(index_path)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            cwd=ROOT,
+            cwd=cwd,
             env={**server_env(home), **(extra_env or {})},
         )
         self.lines: list[str] = []

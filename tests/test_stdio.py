@@ -87,3 +87,28 @@ async def test_the_sdk_stdio_client_negotiates_and_searches(
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+def test_a_jvm_that_cannot_start_is_explained_to_the_client_stderr_and_log(
+    tmp_path: Path,
+) -> None:
+    fake = tmp_path / "java-home"
+    (fake / "lib" / "server").mkdir(parents=True)
+    (fake / "release").write_text('JAVA_VERSION="25"\n')
+    (fake / "lib" / "server" / "libjvm.so").write_text("not a library")
+    home = tmp_path / "home"
+    peer = StdioPeer(tmp_path / "index", home, {"PYLUCENE_MCP_JAVA_HOME": str(fake)})
+    try:
+        handshake(peer, "2025-11-25")
+        answer = peer.request("tools/call", {"name": "search", "arguments": {"query": "x"}})
+        result = answer["result"]
+        assert result["isError"] is True
+        text = result["content"][0]["text"]
+        assert f"the JVM at {fake} (Java 25) failed to start" in text
+        assert "PYLUCENE_MCP_JAVA_HOME" in text
+        assert peer.request("tools/list")["result"]["tools"]  # the server is still there
+    finally:
+        rest, stderr = peer.close()
+    assert rest.strip() == b""
+    assert "failed to start" in stderr
+    assert "failed to start" in (home / "logs" / "pylucene-mcp.log").read_text()

@@ -174,7 +174,9 @@ def fetch(release: TikaRelease, dest: Path, progress: Progress | None = None) ->
                     sha1.update(chunk)
                     sha256.update(chunk)
                     if (done + len(chunk)) // step > done // step:
-                        log.info("Tika server jar: %d of %d MB", done // 10**6, release.size // 10**6)
+                        log.info(
+                            "Tika server jar: %d of %d MB", done // 10**6, release.size // 10**6
+                        )
                     done += len(chunk)
                     if progress is not None:
                         progress(done, release.size)

@@ -1,0 +1,142 @@
+"""The command line as a person meets it: doctor, serve started in a terminal, a crawl beside a
+running server, unlock. Real processes, real Lucene."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import selectors
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.stdio_peer import ROOT, StdioPeer, handshake, server_env
+
+pytestmark = pytest.mark.slow
+
+
+def cli(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pylucene_mcp", *args],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=ROOT,
+        env={**server_env(home), **env},
+        check=False,
+    )
+
+
+def wait_for(condition: object, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def test_doctor_checks_each_part_and_prints_this_installs_client_block(
+    closed_index_path: Path, tmp_path: Path
+) -> None:
+    result = cli(tmp_path, "doctor", "--json", PYLUCENE_MCP_INDEX=str(closed_index_path))
+    assert result.returncode == 0, result.stdout + result.stderr
+    report = json.loads(result.stdout)
+    checks = {c["name"]: c for c in report["checks"]}
+    assert set(checks) == {"java", "jars", "config", "index", "logs", "tika"}
+    assert all(c["status"] == "ok" for c in checks.values()), checks
+    assert "Java 2" in checks["java"]["detail"]
+    assert "Lucene 10." in checks["jars"]["detail"]
+    assert "11 documents" in checks["index"]["detail"]
+    server = report["clientConfig"]["mcpServers"]["pylucene-mcp"]
+    assert Path(server["command"]).is_absolute()
+    assert server["env"]["PYLUCENE_MCP_INDEX"] == str(closed_index_path)
+    assert (tmp_path / "logs").is_dir()
+
+
+def test_doctor_says_what_is_wrong_in_plain_words(tmp_path: Path) -> None:
+    (tmp_path / "config.yaml").write_text("workers: [not, a, number\n")
+    result = cli(tmp_path, "doctor", PYLUCENE_MCP_JARS=str(tmp_path))
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert any(line.strip().startswith("FAIL  config") for line in lines), result.stdout
+    assert any(
+        line.strip().startswith("FAIL  jars") and "PYLUCENE_MCP_JARS" in line for line in lines
+    ), result.stdout
+    assert "Fix what FAILED above" in result.stdout
+    assert '"mcpServers"' in result.stdout  # the block is printed all the same
+
+
+def test_serve_in_a_terminal_says_once_on_stderr_that_it_waits(
+    closed_index_path: Path, tmp_path: Path
+) -> None:
+    controller, terminal = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pylucene_mcp", "serve", "--index", str(closed_index_path)],
+        stdin=terminal,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=server_env(tmp_path),
+    )
+    os.close(terminal)
+    try:
+        assert proc.stderr is not None
+        selector = selectors.DefaultSelector()
+        selector.register(proc.stderr, selectors.EVENT_READ)
+        assert selector.select(timeout=60), "nothing on stderr"
+        line = proc.stderr.readline().decode()
+        assert "waiting for an MCP client on stdin" in line
+        assert "pylucene-mcp doctor" in line
+    finally:
+        proc.terminate()
+        out, err = proc.communicate(timeout=60)
+        os.close(controller)
+    assert out == b""  # stdout stays the protocol's
+    assert b"waiting for an MCP client" not in err  # said once
+
+
+def test_serve_from_a_pipe_says_nothing_of_the_kind(
+    closed_index_path: Path, tmp_path: Path
+) -> None:
+    peer = StdioPeer(closed_index_path, tmp_path)
+    try:
+        handshake(peer, "2025-11-25")
+    finally:
+        _, stderr = peer.close()
+    assert "waiting for an MCP client" not in stderr
+
+
+def test_a_crawl_beside_a_running_server_names_it_and_unlock_will_not_break_it(
+    tmp_path: Path,
+) -> None:
+    index = tmp_path / "index"
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.txt").write_text("alpha")
+    peer = StdioPeer(index, tmp_path / "home")
+    try:
+        handshake(peer, "2025-11-25")
+        owner = index / "pylucene-mcp.owner"
+        wait_for(owner.is_file)  # the server opens its index in the background
+        crawl = cli(tmp_path / "home", "crawl", str(docs), "--index", str(index))
+        assert crawl.returncode == 2
+        assert f"in use by `pylucene-mcp serve` (pid {peer.proc.pid}" in crawl.stderr
+        assert "startCrawl" in crawl.stderr and f"kill {peer.proc.pid}" in crawl.stderr
+        assert "Traceback" not in crawl.stderr
+        refused = cli(tmp_path / "home", "unlock", "--index", str(index))
+        assert refused.returncode == 2
+        assert f"pid {peer.proc.pid}" in refused.stderr
+        search = cli(tmp_path / "home", "search", "alpha", "--index", str(index))
+        assert search.returncode == 0, search.stderr  # reading works beside the writer
+    finally:
+        peer.close()
+    assert not (index / "pylucene-mcp.owner").exists()  # a clean stop takes its record along
+    freed = cli(tmp_path / "home", "unlock", "--index", str(index))
+    assert freed.returncode == 0, freed.stderr
+    assert "no process held the lock" in freed.stdout
+    crawl = cli(tmp_path / "home", "crawl", str(docs), "--index", str(index), "--json")
+    assert crawl.returncode == 0, crawl.stderr
+    assert json.loads(crawl.stdout)["added"] == 1
