@@ -45,7 +45,9 @@ def javac() -> Path:
 
 
 def compile_work(out: Path) -> None:
-    jars = os.pathsep.join(str(p) for p in sorted((ROOT / "jars").glob("*.jar")))
+    from pylucene_mcp import jvm
+
+    jars = os.pathsep.join(jvm.class_path())
     subprocess.run(
         [
             str(javac()),
