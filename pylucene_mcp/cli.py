@@ -133,7 +133,11 @@ def _serve(args: argparse.Namespace) -> int:
         )
     code = 0
     try:
-        server.run("stdio")
+        import anyio
+
+        from pylucene_mcp.protocol import serve_stdio
+
+        anyio.run(serve_stdio, server)
     except KeyboardInterrupt:
         pass
     except Exception:

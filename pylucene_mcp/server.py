@@ -8,6 +8,7 @@ to do. No Lucene here. The JVM starts in the background after the handshake.
 from __future__ import annotations
 
 import functools
+import inspect
 import logging
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, NotRequired, TypeVar
@@ -20,6 +21,7 @@ from typing_extensions import TypedDict
 
 from pylucene_mcp import __version__, errors
 from pylucene_mcp.config import Settings
+from pylucene_mcp.protocol import StrictArguments
 from pylucene_mcp.service import Service
 
 log = logging.getLogger(__name__)
@@ -290,6 +292,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
         ),
         **crawler_tools(svc, _tool_errors, _annotations),
     }
+    parameters: dict[str, set[str]] = {}
     for name, (fn, tool_annotations) in tools.items():
         if name in enabled:
             server.add_tool(
@@ -299,4 +302,15 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
                 annotations=tool_annotations,
                 structured_output=True,
             )
+            parameters[name] = _argument_names(fn)
+    server.middleware.append(StrictArguments(parameters))
     return server
+
+
+def _argument_names(fn: Callable[..., Any]) -> set[str]:
+    """The arguments a tool takes from the client (not the SDK's ``Context``)."""
+    return {
+        name
+        for name, parameter in inspect.signature(fn).parameters.items()
+        if "Context" not in str(parameter.annotation)
+    }

@@ -51,6 +51,15 @@ class StdioPeer:
         self.proc.stdin.write((json.dumps(message) + "\n").encode())
         self.proc.stdin.flush()
 
+    def send_raw(self, data: bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def receive(self, timeout: float = 60) -> dict[str, Any]:
+        """The next message the server writes."""
+        return self._read_line(timeout)
+
     def request(
         self, method: str, params: dict[str, Any] | None = None, timeout: float = 60
     ) -> Any:

@@ -1,0 +1,249 @@
+"""Every request gets exactly one answer.
+
+Two guards around the MCP SDK's server:
+
+- :func:`serve_stdio`, the stdio transport with a gate in front of the SDK's reader. The SDK drops,
+  without an answer, a line that is not JSON, a message it cannot validate, and text with a lone
+  UTF-16 surrogate (what a JavaScript client sends for a cut emoji); and when stdin closes it
+  cancels the requests it has read but not yet answered. The gate reads each line first: what
+  the SDK would drop is answered here (``-32700`` for a line that is not JSON or not UTF-8,
+  ``-32600`` for a message that is not JSON-RPC, a tool error or ``-32602`` for lone
+  surrogates), and at the end of stdin it holds the stream open until every request it passed on
+  has been answered (at most ``drain_s``).
+- :class:`StrictArguments`, a middleware for any transport: a tool call with an argument that the
+  tool does not take is refused with the names it does take, instead of being ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import threading
+import time
+from collections.abc import Iterable
+from typing import Any, BinaryIO
+
+import anyio
+import anyio.to_thread
+import mcp_types as types
+from mcp.server.context import CallNext, HandlerResult, ServerMiddleware, ServerRequestContext
+from mcp.server.mcpserver import MCPServer
+from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
+
+log = logging.getLogger(__name__)
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_ANSWER_ID = re.compile(r'^\{"jsonrpc":"2\.0","id":(-?\d+|"(?:[^"\\]|\\.)*")')
+
+
+def lone_surrogate(value: Any, path: str = "") -> str | None:
+    """Where in ``value`` (a JSON value) a string holds a lone surrogate, e.g.
+    ``arguments.query``; None when nowhere."""
+    if isinstance(value, str):
+        return path or "the value" if _SURROGATE.search(value) else None
+    items: Iterable[tuple[str, Any]]
+    if isinstance(value, dict):
+        items = ((f"{path}.{k}" if path else str(k), v) for k, v in value.items())
+        for key in value:
+            if isinstance(key, str) and _SURROGATE.search(key):
+                return f"{path}.<a key>" if path else "a key"
+    elif isinstance(value, list):
+        items = ((f"{path}[{i}]", v) for i, v in enumerate(value))
+    else:
+        return None
+    for where, item in items:
+        found = lone_surrogate(item, where)
+        if found:
+            return found
+    return None
+
+
+def surrogate_message(where: str) -> str:
+    return (
+        f"{where} holds a lone UTF-16 surrogate (half of an emoji or other character outside "
+        "the Basic Multilingual Plane, cut in two); send valid Unicode text: drop or complete "
+        "that character"
+    )
+
+
+class StrictArguments(ServerMiddleware[Any]):
+    """Refuses tool calls with arguments the tool does not take, or with lone surrogates."""
+
+    def __init__(self, parameters: dict[str, set[str]]) -> None:
+        self.parameters = parameters
+
+    async def __call__(
+        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
+        params = ctx.params or {}
+        where = lone_surrogate(params)
+        if ctx.request_id is not None and where is not None:
+            if ctx.method != "tools/call":
+                raise MCPError(types.INVALID_PARAMS, surrogate_message(where))
+            return tool_error(surrogate_message(where.removeprefix("arguments.")))
+        if ctx.method == "tools/call":
+            name = params.get("name")
+            arguments = params.get("arguments") or {}
+            allowed = self.parameters.get(name) if isinstance(name, str) else None
+            if allowed is not None and isinstance(arguments, dict):
+                unknown = sorted(set(arguments) - allowed)
+                if unknown:
+                    return tool_error(
+                        f"{name} takes no argument {', '.join(repr(u) for u in unknown)}; "
+                        f"its arguments are: {', '.join(sorted(allowed)) or 'none'}"
+                    )
+        return await call_next(ctx)
+
+
+def tool_error(text: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
+
+
+def _error(request_id: Any, code: int, message: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+
+
+class _Wire:
+    """The protocol's stdout, and the requests passed to the SDK that await an answer."""
+
+    def __init__(self, out: BinaryIO) -> None:
+        self._out = out
+        self._lock = threading.Lock()
+        self.pending: set[Any] = set()
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.write(json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+    def write(self, text: str) -> None:
+        match = _ANSWER_ID.match(text)
+        if match:
+            self.pending.discard(json.loads(match.group(1)))
+        data = text.encode("utf-8", errors="replace")
+        with self._lock:
+            self._out.write(data)
+            self._out.flush()
+
+
+class _GuardedStdout:
+    """What the SDK's writer writes to: one JSON-RPC message a call."""
+
+    def __init__(self, wire: _Wire) -> None:
+        self._wire = wire
+
+    async def write(self, text: str) -> None:
+        self._wire.write(text)
+
+    async def flush(self) -> None:
+        pass
+
+
+class _GuardedStdin:
+    """The lines the SDK reads: those it can handle; the others are answered here."""
+
+    def __init__(self, source: BinaryIO, wire: _Wire, drain_s: float) -> None:
+        self._source = source
+        self._wire = wire
+        self._drain_s = drain_s
+
+    def __aiter__(self) -> _GuardedStdin:
+        return self
+
+    async def __anext__(self) -> str:
+        while True:
+            raw = await anyio.to_thread.run_sync(self._source.readline, abandon_on_cancel=True)
+            if not raw:
+                await self._drain()
+                raise StopAsyncIteration
+            line = self._admit(raw)
+            if line is not None:
+                return line
+
+    async def _drain(self) -> None:
+        deadline = time.monotonic() + self._drain_s
+        while self._wire.pending and time.monotonic() < deadline:
+            await anyio.sleep(0.02)
+        if self._wire.pending:
+            log.warning(
+                "stdin closed; no answer within %.0f s to %s", self._drain_s, self._wire.pending
+            )
+
+    def _admit(self, raw: bytes) -> str | None:
+        """The line to pass to the SDK, or None when it was answered (or is blank)."""
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            self._wire.send(
+                _error(
+                    None,
+                    types.PARSE_ERROR,
+                    f"Parse error: the line is not UTF-8 ({exc.reason} at byte {exc.start})",
+                )
+            )
+            return None
+        if not text.strip():
+            return None
+        try:
+            message = json.loads(text)
+        except json.JSONDecodeError as exc:
+            self._wire.send(
+                _error(None, types.PARSE_ERROR, f"Parse error: {exc.msg} at column {exc.colno}")
+            )
+            return None
+        if not isinstance(message, dict):
+            self._wire.send(
+                _error(
+                    None,
+                    types.INVALID_REQUEST,
+                    "Invalid Request: send one JSON-RPC object a line (no batches)",
+                )
+            )
+            return None
+        request_id = message.get("id")
+        is_request = "method" in message and request_id is not None
+        where = lone_surrogate(message)
+        if where is not None:
+            if not is_request:
+                log.warning("dropped a message with a lone surrogate in %s", where)
+            elif message.get("method") == "tools/call":
+                text_error = surrogate_message(where.removeprefix("params.arguments."))
+                result = tool_error(text_error).model_dump(by_alias=True, exclude_none=True)
+                self._wire.send({"jsonrpc": "2.0", "id": request_id, "result": result})
+            else:
+                self._wire.send(_error(request_id, types.INVALID_PARAMS, surrogate_message(where)))
+            return None
+        try:
+            types.jsonrpc_message_adapter.validate_python(message, by_name=False)
+        except ValueError as exc:
+            reason = str(exc).splitlines()[0]
+            answer_id = request_id if isinstance(request_id, str | int) else None
+            self._wire.send(_error(answer_id, types.INVALID_REQUEST, f"Invalid Request: {reason}"))
+            return None
+        if is_request:
+            self._wire.pending.add(request_id)
+        elif message.get("method") == "notifications/cancelled":
+            self._wire.pending.discard((message.get("params") or {}).get("requestId"))
+        return text
+
+
+async def serve_stdio(server: MCPServer, drain_s: float = 60.0) -> None:
+    """Runs ``server`` on the process's stdin and stdout through the gate.
+
+    While it runs, file descriptor 0 reads the null device and 1 writes to stderr, so nothing
+    else in the process (a library, a child) can read the protocol's input or write into it.
+    """
+    wire_in = os.dup(0)
+    wire_out = os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    source = os.fdopen(wire_in, "rb")
+    wire = _Wire(os.fdopen(wire_out, "wb"))
+    stdin = _GuardedStdin(source, wire, drain_s)
+    stdout = _GuardedStdout(wire)
+    async with stdio_server(stdin=stdin, stdout=stdout) as (read_stream, write_stream):  # type: ignore[arg-type]
+        lowlevel = server._lowlevel_server  # noqa: SLF001 - MCPServer.run_stdio_async does the same
+        await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())

@@ -1,0 +1,116 @@
+"""Every request gets exactly one answer, over real stdio: text the SDK would drop (lone
+surrogates, lines that are not JSON, UTF-8 or JSON-RPC), unknown tool arguments, and requests
+still in flight when stdin closes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pylucene_mcp.protocol import lone_surrogate
+from tests.stdio_peer import StdioPeer, handshake
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def peer(closed_index_path: Path, tmp_path: Path) -> Any:
+    peer = StdioPeer(closed_index_path, tmp_path)
+    handshake(peer, "2025-11-25")
+    yield peer
+    peer.close()
+
+
+def call(peer: StdioPeer, arguments: dict[str, Any], name: str = "search") -> dict[str, Any]:
+    return peer.request("tools/call", {"name": name, "arguments": arguments})  # type: ignore[no-any-return]
+
+
+def test_a_lone_surrogate_in_a_tool_argument_is_a_tool_error_that_says_where(
+    peer: StdioPeer,
+) -> None:
+    # what a JavaScript client sends for a cut emoji: json.dumps keeps the escape as it is
+    peer.send_raw(
+        b'{"jsonrpc":"2.0","id":"s1","method":"tools/call","params":{"name":"search",'
+        b'"arguments":{"query":"\\ud800 lease"}}}\n'
+    )
+    answer = peer.receive()
+    assert answer["id"] == "s1"
+    assert answer["result"]["isError"] is True
+    assert answer["result"]["content"][0]["text"].startswith("query holds a lone UTF-16 surrogate")
+    peer.send_raw(
+        b'{"jsonrpc":"2.0","id":"s2","method":"resources/read","params":{"uri":"x\\udc00"}}\n'
+    )
+    answer = peer.receive()
+    assert answer["id"] == "s2" and answer["error"]["code"] == -32602
+    assert "params.uri" in answer["error"]["message"]
+    assert call(peer, {"query": "Mueller 🙂"})["result"].get("isError") is not True
+
+
+@pytest.mark.parametrize(
+    ("line", "code", "answer_id"),
+    [
+        (b"{not json\n", -32700, None),
+        (b'{"jsonrpc":"2.0","id":7,"method":"ping"\n', -32700, None),
+        (b'\xff\xfe{"jsonrpc":"2.0","id":8,"method":"ping"}\n', -32700, None),
+        (b'[{"jsonrpc":"2.0","id":9,"method":"ping"}]\n', -32600, None),
+        (b'{"jsonrpc":"2.0","id":10,"method":42}\n', -32600, 10),
+        (b'{"jsonrpc":"1.0","id":11,"method":"ping"}\n', -32600, 11),
+    ],
+)
+def test_a_line_the_sdk_would_drop_gets_a_json_rpc_error(
+    peer: StdioPeer, line: bytes, code: int, answer_id: Any
+) -> None:
+    peer.send_raw(line)
+    answer = peer.receive()
+    assert answer["id"] == answer_id
+    assert answer["error"]["code"] == code
+    assert peer.request("ping")["result"] == {}  # the server reads on
+
+
+def test_blank_lines_are_no_requests(peer: StdioPeer) -> None:
+    peer.send_raw(b"\n   \n")
+    assert peer.request("ping")["id"] == peer.request("ping")["id"] - 1
+
+
+def test_an_unknown_tool_argument_is_refused_with_the_ones_it_takes(peer: StdioPeer) -> None:
+    result = call(peer, {"query": "Mueller", "maxResults": 5})["result"]
+    assert result["isError"] is True
+    text = result["content"][0]["text"]
+    assert "search takes no argument 'maxResults'" in text
+    assert "pageSize" in text and "query" in text
+    result = call(peer, {"wait": True}, name="getIndexStats")["result"]
+    assert result["isError"] is True and "its arguments are: none" in result["content"][0]["text"]
+
+
+def test_requests_read_before_stdin_closes_are_all_answered(
+    closed_index_path: Path, tmp_path: Path
+) -> None:
+    peer = StdioPeer(closed_index_path, tmp_path)
+    handshake(peer, "2025-11-25")
+    ids = list(range(100, 106))
+    lines = [
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": i,
+                "method": "tools/call",
+                "params": {"name": "search", "arguments": {"query": "*vertrag*"}},
+            }
+        )
+        for i in ids
+    ]
+    peer.send_raw(("\n".join(lines) + "\n").encode())
+    rest, stderr = peer.close()  # closes stdin at once, then reads to the end
+    answers = [json.loads(line) for line in rest.decode().splitlines()]
+    assert sorted(a["id"] for a in answers) == ids, stderr
+    assert all(a["result"]["structuredContent"]["totalHits"] == 3 for a in answers)
+    assert peer.proc.returncode == 0
+
+
+def test_lone_surrogate_finds_the_path() -> None:
+    assert lone_surrogate({"a": [1, {"b": "ok"}, {"c": "x\ud83d"}]}) == "a[2].c"
+    assert lone_surrogate({"a": "🙂 fine"}) is None
+    assert lone_surrogate("\udfff") == "the value"
