@@ -126,12 +126,13 @@ def main() -> None:
     print(f"{'query':42} {'java ms':>8} {'python ms':>10} {'overhead':>9}")
     ratios = []
     with index.searcher() as searcher:
-        state = index.facet_state(searcher)
+        limited_reader, state = index.facet_state(searcher)
         for query in QUERIES:
 
             def java_run(n: int, query: str = query) -> list[float]:
                 nanos = work_class.run(
                     searcher,
+                    limited_reader,
                     index.facets_config,
                     state,
                     analysis.schema_analyzer(),

@@ -25,6 +25,7 @@ class Settings:
     log_dir: Path = field(default_factory=lambda: home_dir() / "logs")
     default_operator: Operator = "AND"
     refresh_interval_s: float = 1.0
+    search_timeout_s: float = 5.0
     max_heap: str | None = None
     tools_include: tuple[str, ...] = ()
     tools_exclude: tuple[str, ...] = ()
@@ -90,6 +91,11 @@ def _from_environment() -> dict[str, Any]:
         values["index_path"] = Path(env["PYLUCENE_MCP_INDEX"]).expanduser()
     if env.get("PYLUCENE_MCP_DEFAULT_OPERATOR"):
         values["default_operator"] = env["PYLUCENE_MCP_DEFAULT_OPERATOR"].upper()
+    if env.get("PYLUCENE_MCP_SEARCH_TIMEOUT_S"):
+        try:
+            values["search_timeout_s"] = float(env["PYLUCENE_MCP_SEARCH_TIMEOUT_S"])
+        except ValueError as exc:
+            raise ConfigError("PYLUCENE_MCP_SEARCH_TIMEOUT_S must be a number of seconds") from exc
     if env.get("PYLUCENE_MCP_MAX_HEAP"):
         values["max_heap"] = env["PYLUCENE_MCP_MAX_HEAP"]
     if env.get("PYLUCENE_MCP_TOOLS_INCLUDE"):
@@ -143,6 +149,7 @@ def _from_mapping(data: dict[str, Any], source: str) -> dict[str, Any]:
         "tika_timeout_s": float,
         "tika_idle_s": float,
         "debounce_s": float,
+        "search_timeout_s": float,
     }
     for key, kind in numbers.items():
         if key in data:

@@ -14,7 +14,8 @@ own call::
     │   ├── QuerySyntaxError      a malformed query (quotes it, suggests a fix)
     │   ├── UnknownFieldError     a field the schema does not have (lists the valid ones)
     │   ├── InvalidFilterError    a filter the field cannot take, a wrong date or number
-    │   └── TooManyClausesError   a query that expands to too many terms
+    │   ├── TooManyClausesError   a query that expands to too many terms
+    │   └── SearchTimeoutError    a query that found nothing within the time limit
     └── DocumentNotFoundError     a file path that is not in the index
 """
 
@@ -84,6 +85,10 @@ class InvalidFilterError(InvalidRequestError):
 
 class TooManyClausesError(InvalidRequestError):
     """A query expanded to more clauses than Lucene allows."""
+
+
+class SearchTimeoutError(InvalidRequestError):
+    """A search ran out of its time limit before it found anything (see ``search_timeout_s``)."""
 
 
 class DocumentNotFoundError(PyLuceneMcpError):

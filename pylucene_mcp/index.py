@@ -113,7 +113,7 @@ class Index:
         self._commit_schema_version = schema.SCHEMA_VERSION
         self._write_lock = threading.RLock()
         self._facet_lock = threading.Lock()
-        self._facet_state: tuple[Any, Any] | None = None
+        self._facet_state: tuple[Any, Any, Any] | None = None
         jvm.start()
         with jvm.java_errors():
             self.directory = jvm.jclass("org.apache.lucene.store.FSDirectory").open(
@@ -364,26 +364,31 @@ class Index:
         with jvm.java_errors():
             self._manager.maybeRefreshBlocking()
 
-    def facet_state(self, searcher: Any) -> Any | None:
-        """The sorted-set facet state of ``searcher``'s reader (None while no facet is indexed)."""
+    def facet_state(self, searcher: Any) -> tuple[Any, Any | None]:
+        """For ``searcher``'s reader: the reader wrapped to stop at a search's deadline, and the
+        sorted-set facet state of that wrapped reader (None while no facet is indexed). Built
+        once per reader."""
         reader = searcher.getIndexReader()
         with self._facet_lock:
             cached = self._facet_state
             if cached is not None and cached[0].equals(reader):
-                return cached[1]
-            state = None
-            if (
-                jvm.jclass("org.apache.lucene.index.FieldInfos")
-                .getMergedFieldInfos(reader)
-                .fieldInfo(self.facets_config.DEFAULT_INDEX_FIELD_NAME)
-                is not None
-            ):
-                with jvm.java_errors():
+                return cached[1], cached[2]
+            with jvm.java_errors():
+                limited = jvm.jclass("io.github.pylucenemcp.search.SearchContext").limitedReader(
+                    searcher
+                )
+                state = None
+                if (
+                    jvm.jclass("org.apache.lucene.index.FieldInfos")
+                    .getMergedFieldInfos(reader)
+                    .fieldInfo(self.facets_config.DEFAULT_INDEX_FIELD_NAME)
+                    is not None
+                ):
                     state = jvm.jclass(
                         "org.apache.lucene.facet.sortedset.DefaultSortedSetDocValuesReaderState"
-                    )(reader, self.facets_config)
-            self._facet_state = (reader, state)
-            return state
+                    )(limited, self.facets_config)
+            self._facet_state = (reader, limited, state)
+            return limited, state
 
     def __len__(self) -> int:
         with self.searcher() as searcher:

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 Operator = Literal["eq", "in", "not", "not_in", "range"]
 MAX_PAGE_SIZE = 100
 MAX_WINDOW = 10_000
+DEFAULT_TIMEOUT_S = 5.0  # Settings.search_timeout_s
 FACET_TOP_N = 10
 LONG_MIN = -(2**63)
 LONG_MAX = 2**63 - 1
@@ -40,6 +41,8 @@ def to_dict(value: Any) -> Any:
         for f in fields(value):
             item = getattr(value, f.name)
             if item is None or f.metadata.get("internal"):
+                continue
+            if item is False and f.metadata.get("omit_false"):
                 continue
             out[f.metadata.get("json", _camel(f.name))] = to_dict(item)
         return out
@@ -132,14 +135,50 @@ class SearchResult:
     facets: dict[str, tuple[FacetValue, ...]]
     active_filters: tuple[ActiveFilter, ...]
     search_time_ms: float
+    #: True when the time limit cut the search short: the hits, counts and facets are those
+    #: found in time (a lower bound), and some passages may be missing their highlights.
+    partial_results: bool = dataclasses.field(default=False, metadata={"omit_false": True})
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON the MCP ``search`` tool returns."""
+    def to_dict(self, max_bytes: int | None = None) -> dict[str, Any]:
+        """The JSON the MCP ``search`` tool returns; with ``max_bytes``, fitted to that many
+        bytes of compact JSON (see :func:`fit_passages`)."""
         data: dict[str, Any] = to_dict(self)
         data["activeFilters"] = [
             {**to_dict(a.filter), "matchCount": a.match_count} for a in self.active_filters
         ]
+        return data if max_bytes is None else fit_passages(data, max_bytes)
+
+
+def compact_size(value: Any) -> int:
+    """Bytes of ``value`` as compact UTF-8 JSON, as it goes over the wire."""
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def fit_passages(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
+    """Drops passages until the answer fits ``max_bytes`` of compact JSON: first the weaker
+    passages, lowest-ranked hit first, so that every hit keeps its best one; then, if that is not
+    enough, the best passages of the lowest-ranked hits (the first hit keeps its own).
+    ``passagesOmitted`` says how many went (fewer hits, a lower ``maxPassages`` or a shorter
+    ``passageLength`` bring them back, and getDocumentDetails reads any document)."""
+    size = compact_size(data)
+    if size <= max_bytes:
         return data
+    documents = data["documents"]
+    omitted = 0
+    marker = len(',"passagesOmitted":') + 3
+    for keep in (1, 0):
+        while size + marker > max_bytes:
+            candidates = [d for d in documents[1:] if len(d.get("passages", ())) > keep]
+            if keep and len(documents) and len(documents[0].get("passages", ())) > 1:
+                candidates.insert(0, documents[0])
+            if not candidates:
+                break
+            dropped = candidates[-1]["passages"].pop()
+            size -= compact_size(dropped) + (1 if candidates[-1]["passages"] else 0)
+            omitted += 1
+    if omitted:
+        data["passagesOmitted"] = omitted
+    return data
 
 
 # -- query parsing ---------------------------------------------------------------------------
@@ -394,6 +433,7 @@ def search(
     default_operator: str = "AND",
     max_passages: int = 3,
     passage_length: int = 200,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
 ) -> SearchResult:
     """Runs ``query`` with ``filters`` and returns one page of hits with facets and passages.
 
@@ -401,8 +441,13 @@ def search(
     ``language``, ``file_extension``, ``file_type``) OR together, and its facet still counts the
     other values (DrillSideways).
 
+    The search stops after ``timeout_s`` (0: no limit): what was found by then comes back with
+    ``partial_results`` set; when nothing was found yet (wildcard, fuzzy or regex terms still
+    being expanded), ``SearchTimeoutError`` says how to make the query cheaper.
+
     Raises:
-        QuerySyntaxError, UnknownFieldError, InvalidFilterError, InvalidRequestError.
+        QuerySyntaxError, UnknownFieldError, InvalidFilterError, InvalidRequestError,
+        SearchTimeoutError.
     """
     started = time.perf_counter()
     if not 1 <= page_size <= MAX_PAGE_SIZE:
@@ -456,10 +501,12 @@ def search(
         )
         highlight = None if parsed.match_all or max_passages == 0 else parsed.highlight_query
         with index.searcher() as searcher:
+            limited_reader, state = index.facet_state(searcher)
             answer = json.loads(
                 _context().run(
                     searcher,
-                    index.facet_state(searcher),
+                    limited_reader,
+                    state,
                     drill_down,
                     None if sort == "_score" else _sort(sort, sort_order),
                     page,
@@ -469,6 +516,7 @@ def search(
                     parsed.units,
                     max(max_passages, 1),
                     passage_length,
+                    jvm.jlong(int(timeout_s * 1000)),
                 )
             )
     total = int(answer["total"])
@@ -494,6 +542,7 @@ def search(
         facets=facets,
         active_filters=active,
         search_time_ms=round((time.perf_counter() - started) * 1000, 2),
+        partial_results=bool(answer["partial"]),
     )
 
 

@@ -21,7 +21,7 @@ from typing_extensions import TypedDict
 
 from pylucene_mcp import __version__, errors
 from pylucene_mcp.config import Settings
-from pylucene_mcp.protocol import StrictArguments
+from pylucene_mcp.protocol import CompactText, StrictArguments
 from pylucene_mcp.service import Service
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,9 @@ the engine matches words exactly, so expand the query yourself.
 - Passages show <em>matched</em> words from anywhere in the document; read more of a document
   with getDocumentDetails (filePath, offset, length).
 """
+
+# Every answer at its defaults fits this many bytes of compact JSON (DESIGN.md, "Budgets").
+ANSWER_BUDGET_BYTES = 10_000
 
 TOOL_GROUPS = {
     "search": ("search",),
@@ -130,6 +133,8 @@ class SearchOut(TypedDict):
     facets: dict[str, list[FacetValueOut]]
     activeFilters: list[dict[str, Any]]
     searchTimeMs: float
+    partialResults: NotRequired[bool]
+    passagesOmitted: NotRequired[int]
 
 
 class DateRangeOut(TypedDict):
@@ -238,7 +243,8 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
     ) -> SearchOut:
         """Search the indexed documents with Lucene query syntax; returns ranked documents with
         passages (<em> around matches), facet counts and the applied filters. Cheap: call it
-        freely and refine with filters or OR-expansions."""
+        freely and refine with filters or OR-expansions. A search that runs out of its time
+        limit returns what it found with partialResults: true."""
         result = run_search(
             svc.index(),
             query,
@@ -250,8 +256,9 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
             default_operator=defaultOperator,
             max_passages=maxPassages,
             passage_length=passageLength,
+            timeout_s=settings.search_timeout_s,
         )
-        return result.to_dict()  # type: ignore[return-value]
+        return result.to_dict(max_bytes=ANSWER_BUDGET_BYTES)  # type: ignore[return-value]
 
     @_tool_errors
     def getIndexStats() -> IndexStatsOut:
@@ -303,7 +310,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
                 structured_output=True,
             )
             parameters[name] = _argument_names(fn)
-    server.middleware.append(StrictArguments(parameters))
+    server.middleware.extend([StrictArguments(parameters), CompactText()])
     return server
 
 

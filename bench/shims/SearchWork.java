@@ -4,6 +4,7 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.facet.DrillDownQuery;
 import org.apache.lucene.facet.FacetsConfig;
 import org.apache.lucene.facet.sortedset.SortedSetDocValuesReaderState;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
@@ -26,6 +27,7 @@ public final class SearchWork {
 
   public static long[] run(
       IndexSearcher searcher,
+      IndexReader limitedReader,
       FacetsConfig config,
       SortedSetDocValuesReaderState state,
       Analyzer analyzer,
@@ -49,8 +51,8 @@ public final class SearchWork {
       DrillDownQuery drill = new DrillDownQuery(config, base);
       String page =
           context.run(
-              searcher, state, drill, null, 1, 10, new Query[0], parsed.highlightQuery,
-              parsed.units, 3, 200);
+              searcher, limitedReader, state, drill, null, 1, 10, new Query[0],
+              parsed.highlightQuery, parsed.units, 3, 200, 5000L);
       sink += page.length();
       nanos[i] = System.nanoTime() - start;
     }

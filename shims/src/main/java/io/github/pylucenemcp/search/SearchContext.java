@@ -10,6 +10,9 @@ import org.apache.lucene.facet.DrillSideways;
 import org.apache.lucene.facet.Facets;
 import org.apache.lucene.facet.FacetsConfig;
 import org.apache.lucene.facet.sortedset.SortedSetDocValuesReaderState;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.ExitableDirectoryReader;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.queryparser.classic.ParseException;
 import org.apache.lucene.queryparser.classic.QueryParser;
 import org.apache.lucene.search.IndexSearcher;
@@ -105,6 +108,66 @@ public final class SearchContext {
   }
 
   /**
+   * {@code searcher}'s reader wrapped in an {@link ExitableDirectoryReader} whose work stops at
+   * the calling thread's {@link Deadline} (term enumeration, points and doc values check the
+   * clock). Build it once per reader, with the facet state of this wrapped reader, and pass it to
+   * {@link #run}.
+   */
+  public static IndexReader limitedReader(IndexSearcher searcher) throws IOException {
+    IndexReader reader = searcher.getIndexReader();
+    return reader instanceof DirectoryReader directory
+        ? ExitableDirectoryReader.wrap(directory, Deadline.READ)
+        : reader;
+  }
+
+  /**
+   * {@link #search} under a time limit of {@code timeoutMs} (none when ≤ 0), on a new searcher
+   * over {@code limitedReader} (see {@link #limitedReader}) with {@code searcher}'s similarity
+   * and query cache, whose bulk scorers are time-limited too (except under DrillSideways with
+   * chosen facet values). When collecting ran out of time, the answer holds what was found and
+   * {@code "partial":true}; when nothing could be had in time (terms still being expanded, or
+   * facet values chosen), it throws.
+   *
+   * @throws SearchTimeoutException when time ran out before any hit was collected
+   */
+  public String run(
+      IndexSearcher searcher,
+      IndexReader limitedReader,
+      SortedSetDocValuesReaderState state,
+      DrillDownQuery drillDown,
+      Sort sort,
+      int page,
+      int pageSize,
+      Query[] filterCounts,
+      Query highlightQuery,
+      List<Query> units,
+      int maxPassages,
+      int maxChars,
+      long timeoutMs)
+      throws IOException {
+    // a new searcher each time: IndexSearcher.timedOut() stays true once a search timed out
+    IndexSearcher limited = new IndexSearcher(limitedReader);
+    limited.setSimilarity(searcher.getSimilarity());
+    limited.setQueryCache(searcher.getQueryCache());
+    limited.setQueryCachingPolicy(searcher.getQueryCachingPolicy());
+    if (state == null || drillDown.getDrillDownQueries().length == 0) {
+      // DrillSidewaysScorer (drill-down values chosen) cannot be scored in time-limited windows;
+      // there the reader's checks stop the search, without hits
+      limited.setTimeout(Deadline.COLLECT);
+    }
+    Deadline.start(timeoutMs);
+    try {
+      return search(
+          limited, state, drillDown, sort, page, pageSize, filterCounts, highlightQuery, units,
+          maxPassages, maxChars);
+    } catch (ExitableDirectoryReader.ExitingReaderException e) {
+      throw new SearchTimeoutException(timeoutMs, e);
+    } finally {
+      Deadline.clear();
+    }
+  }
+
+  /**
    * Runs a prepared search in one call: DrillSideways (or a plain search while no facet is
    * indexed), the exact total, the page's stored fields and passages, the facet counts and the
    * counts of {@code filterCounts}; everything comes back as one JSON string
@@ -112,7 +175,7 @@ public final class SearchContext {
    * each call across the JPype boundary costs microseconds, and a search makes dozens of them
    * otherwise.
    */
-  public String run(
+  public String search(
       IndexSearcher searcher,
       SortedSetDocValuesReaderState state,
       DrillDownQuery drillDown,
@@ -139,9 +202,11 @@ public final class SearchContext {
     } else {
       top = sort == null ? searcher.search(drillDown, topN) : searcher.search(drillDown, topN, sort, true);
     }
+    boolean partial = searcher.timedOut();
     long total = top.totalHits.value();
-    if (top.totalHits.relation() != TotalHits.Relation.EQUAL_TO) {
+    if (!partial && top.totalHits.relation() != TotalHits.Relation.EQUAL_TO) {
       total = searcher.count(drillDown);
+      partial = searcher.timedOut();
     }
     int from = Math.min((page - 1) * pageSize, top.scoreDocs.length);
     int to = Math.min(topN, top.scoreDocs.length);
@@ -154,14 +219,27 @@ public final class SearchContext {
     }
     json.raw("],\"counts\":[");
     for (int i = 0; i < filterCounts.length; i++) {
+      // a count cut short by the deadline is a lower bound: "partial" below says so
       json.raw(i == 0 ? "" : ",").number((long) searcher.count(filterCounts[i]));
     }
+    partial |= searcher.timedOut();
     json.raw("],\"facets\":").raw(PageResults.facets(facets, facetDims, facetTopN));
-    json.raw(",\"hits\":")
-        .raw(
-            PageResults.hits(
-                searcher, docIds, storedFields, pageOffsetsField, analyzer, contentField,
-                matchFields, highlightQuery, units, maxPassages, maxChars));
+    String hits;
+    try {
+      hits =
+          PageResults.hits(
+              searcher, docIds, storedFields, pageOffsetsField, analyzer, contentField,
+              matchFields, highlightQuery, units, maxPassages, maxChars);
+    } catch (ExitableDirectoryReader.ExitingReaderException e) {
+      // out of time while highlighting: the hits with their leading passages, marked partial
+      Deadline.clear();
+      partial = true;
+      hits =
+          PageResults.hits(
+              searcher, docIds, storedFields, pageOffsetsField, analyzer, contentField,
+              matchFields, null, List.of(), maxPassages, maxChars);
+    }
+    json.raw(",\"hits\":").raw(hits).raw(",\"partial\":").raw(partial ? "true" : "false");
     return json.raw("}").toString();
   }
 }

@@ -92,4 +92,14 @@ public class ContentQueryParserTest {
     p.parse("contract AND \"signed deal\" OR *vertrag* -title:draft");
     assertEquals(3, p.getUnits().size());
   }
+
+  @Test
+  public void regexRepeatsAreBoundedBeforeAnAutomatonIsBuilt() throws ParseException {
+    ParseException e =
+        assertThrows(ParseException.class, () -> parser(false).parse("lease /a{1,100000}/"));
+    assertTrue(e.getMessage(), e.getMessage().contains("repeats {1,100000} at position 1"));
+    assertTrue(e.getMessage(), e.getMessage().contains("at most 100"));
+    assertThrows(ParseException.class, () -> parser(false).parse("/x{5000}/"));
+    assertTrue(parse("/a{1,100}b/"), parse("/a{1,100}b/").contains("/a{1,100}b/"));
+  }
 }

@@ -3,6 +3,7 @@ package io.github.pylucenemcp.search;
 import static org.junit.Assert.assertTrue;
 
 import io.github.pylucenemcp.analysis.Analyzers;
+import java.util.List;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
@@ -15,6 +16,7 @@ import org.apache.lucene.facet.FacetsConfig;
 import org.apache.lucene.facet.sortedset.DefaultSortedSetDocValuesReaderState;
 import org.apache.lucene.facet.sortedset.SortedSetDocValuesFacetField;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
@@ -55,17 +57,59 @@ public class SearchContextTest {
         Query base = new BooleanQuery.Builder().add(parsed.query, BooleanClause.Occur.MUST).build();
         DrillDownQuery drill = new DrillDownQuery(config, base);
         drill.add("language", "de");
+        IndexSearcher searcher = new IndexSearcher(reader);
+        IndexReader limited = SearchContext.limitedReader(searcher);
         String json =
             context.run(
-                new IndexSearcher(reader),
-                new DefaultSortedSetDocValuesReaderState(reader, config),
+                searcher,
+                limited,
+                new DefaultSortedSetDocValuesReaderState(limited, config),
                 drill, null, 1, 10, new Query[] {parsed.query}, parsed.highlightQuery,
-                parsed.units, 3, 200);
+                parsed.units, 3, 200, 5000L);
         assertTrue(json, json.startsWith("{\"total\":1,"));
+        assertTrue(json, json.endsWith(",\"partial\":false}"));
         assertTrue(json, json.contains("\"counts\":[2]"));
         assertTrue(json, json.contains("\"language\":[[\"de\",1],[\"en\",1]]"));
         assertTrue(json, json.contains("\"file_path\":\"/a.txt\""));
         assertTrue(json, json.contains("Der <em>Arbeitsvertrag</em>"));
+      }
+    }
+  }
+
+  @Test
+  public void aSearchWhoseCollectionRanOutOfTimeSaysItIsPartial() throws Exception {
+    Analyzer analyzer = Analyzers.perField("content_reversed", "content_translit_de", Set.of("file_path"));
+    FacetsConfig config = new FacetsConfig();
+    try (ByteBuffersDirectory dir = new ByteBuffersDirectory();
+        IndexWriter writer = new IndexWriter(dir, new IndexWriterConfig(analyzer))) {
+      for (int i = 0; i < 50; i++) {
+        Document doc = new Document();
+        doc.add(new StringField("file_path", "/" + i + ".txt", Field.Store.YES));
+        doc.add(new TextField("content", "alpha beta", Field.Store.YES));
+        writer.addDocument(doc);
+      }
+      writer.commit();
+      try (DirectoryReader reader = DirectoryReader.open(dir)) {
+        SearchContext context =
+            new SearchContext(
+                analyzer, config, "content", "content_reversed", "content_translit_de",
+                Set.of("content"), Set.of("file_path"), Set.of(), Set.of(),
+                Set.of("file_path"), "page_offsets", new String[] {}, 10);
+        SearchContext.Parsed parsed = context.parse("alpha", true);
+        DrillDownQuery drill = new DrillDownQuery(config, parsed.query);
+        IndexSearcher expired = new IndexSearcher(reader);
+        expired.setTimeout(() -> true); // out of time before the first document
+        String json =
+            context.search(
+                expired, null, drill, null, 1, 10, new Query[0], null, List.of(), 1, 200);
+        assertTrue(json, json.startsWith("{\"total\":0,"));
+        assertTrue(json, json.endsWith(",\"partial\":true}"));
+        String full =
+            context.search(
+                new IndexSearcher(reader), null, drill, null, 1, 10, new Query[0], null,
+                List.of(), 1, 200);
+        assertTrue(full, full.startsWith("{\"total\":50,"));
+        assertTrue(full, full.endsWith(",\"partial\":false}"));
       }
     }
   }

@@ -1,0 +1,52 @@
+package io.github.pylucenemcp.search;
+
+import org.apache.lucene.index.QueryTimeout;
+
+/**
+ * The calling thread's search deadlines, as {@link QueryTimeout}s. Each search sets those of its
+ * own thread with {@link #start} and lifts them with {@link #clear}; the instances are shared, so
+ * a limited reader (see {@link SearchContext#limitedReader}) is built once per reader.
+ *
+ * <p>Two deadlines: collecting hits stops at the {@link #COLLECT} deadline ({@code millis}
+ * after the start), keeping the hits found so far; reading the index (expanding wildcard, fuzzy
+ * and regex terms, doc values for facets and sorting) stops at the {@link #READ} deadline, twice
+ * as far, so that the facets of a cut-short search can still be counted.
+ */
+public final class Deadline implements QueryTimeout {
+  /** Stops the collection of hits (bulk scoring). */
+  public static final Deadline COLLECT = new Deadline(0);
+
+  /** Stops reading the index: term enumeration, points, doc values. */
+  public static final Deadline READ = new Deadline(1);
+
+  private static final long NONE = Long.MAX_VALUE;
+  private static final ThreadLocal<long[]> DEADLINES =
+      ThreadLocal.withInitial(() -> new long[] {NONE, NONE});
+
+  private final int slot;
+
+  private Deadline(int slot) {
+    this.slot = slot;
+  }
+
+  /** From now on, this thread's search work stops after {@code millis} (no limit when ≤ 0). */
+  public static void start(long millis) {
+    long[] deadlines = DEADLINES.get();
+    long now = System.nanoTime();
+    deadlines[0] = millis > 0 ? now + millis * 1_000_000L : NONE;
+    deadlines[1] = millis > 0 ? now + 2 * millis * 1_000_000L : NONE;
+  }
+
+  /** Lifts this thread's deadlines. */
+  public static void clear() {
+    long[] deadlines = DEADLINES.get();
+    deadlines[0] = NONE;
+    deadlines[1] = NONE;
+  }
+
+  @Override
+  public boolean shouldExit() {
+    long deadline = DEADLINES.get()[slot];
+    return deadline != NONE && System.nanoTime() - deadline > 0;
+  }
+}

@@ -1,0 +1,107 @@
+"""The token budget measured on what the client receives: a default search over long documents,
+through the SDK's client, must stay within 10 KB in its text content and in its structured
+content, each."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+from mcp import Client
+
+from pylucene_mcp import Index
+from pylucene_mcp.config import Settings
+from pylucene_mcp.server import build_server
+from pylucene_mcp.service import Service
+
+pytestmark = pytest.mark.anyio
+
+BUDGET = 10_000
+WORDS = (
+    "contract agreement tenant landlord deposit termination notice clause liability payment "
+    "Vertrag Kündigung Mieter Vermieter Kaution Frist Zahlung Haftung Vereinbarung Nebenkosten"
+).split()
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+def long_documents(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Index]:
+    """12 documents of 3,000 sentences each, with long paths, titles and several authors: the
+    matches are everywhere, so every hit brings three full passages full of highlights."""
+    rng = random.Random(3)
+    index = Index.open(tmp_path_factory.mktemp("long-docs"))
+    with index.writer() as w:
+        for n in range(12):
+            w.add(
+                {
+                    "file_path": f"/home/someone/Documents/Verträge und Vereinbarungen/2024/"
+                    f"Mietvertrag-Nachtrag-{n:02d}-Gartenstraße-7-endgültige-Fassung.pdf",
+                    "title": f"Mietvertrag Nachtrag {n}: Gartenstraße 7, Erdgeschoss links, "
+                    "endgültige unterschriebene Fassung",
+                    "author": ["Anna-Katharina Schmidt-Müller", "Jürgen Weiß"],
+                    "content": ". ".join(
+                        " ".join(rng.choice(WORDS) for _ in range(12)) for _ in range(3_000)
+                    ),
+                    "language": "de",
+                    "modified_date": "2024-03-15",
+                    "created_date": "2024-02-01",
+                }
+            )
+    yield index
+    index.close()
+
+
+class _Shared(Service):
+    def __init__(self, index: Index) -> None:
+        super().__init__(Settings(index_path=index.path))
+        self._index = index
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture
+async def client(long_documents: Index) -> AsyncIterator[Client]:
+    server = build_server(Settings(index_path=long_documents.path), _Shared(long_documents))
+    async with Client(server) as connected:
+        yield connected
+
+
+async def test_a_default_search_over_long_documents_stays_within_10_kb_each_way(
+    client: Client,
+) -> None:
+    result = await client.call_tool(
+        "search", {"query": "contract OR Vertrag OR tenant OR Mieter", "defaultOperator": "OR"}
+    )
+    assert not result.is_error
+    structured = result.structured_content
+    assert structured is not None and len(structured["documents"]) == 10
+    passages = [len(d["passages"]) for d in structured["documents"]]
+    assert passages[0] >= 1  # the best hit keeps its best passage
+    assert passages == sorted(passages, reverse=True)  # the lowest-ranked give theirs up first
+    assert structured["passagesOmitted"] == 30 - sum(passages) > 0
+    (text_block,) = result.content
+    text = text_block.text  # type: ignore[union-attr]
+    # as the wire carries it: compact JSON inside the JSON-RPC message
+    structured_size = len(
+        json.dumps(structured, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    )
+    text_size = len(text.encode("utf-8"))
+    assert json.loads(text) == structured  # the same answer, not a second, larger one
+    assert text_size <= BUDGET, text_size
+    assert structured_size <= BUDGET, structured_size
+    assert "\n" not in text  # compact: no indentation on the wire
+
+
+async def test_a_search_that_fits_keeps_every_passage(client: Client) -> None:
+    result = await client.call_tool("search", {"query": "contract", "pageSize": 3})
+    structured = result.structured_content
+    assert structured is not None
+    assert [len(d["passages"]) for d in structured["documents"]] == [3, 3, 3]
+    assert "passagesOmitted" not in structured

@@ -1,0 +1,89 @@
+"""Every search runs under a time limit: expensive expansions stop with advice, collection stops
+with the hits found so far, and regular expressions that would take minutes to compile are
+refused before Lucene builds them."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pylucene_mcp import Index, QuerySyntaxError, SearchTimeoutError
+from pylucene_mcp.search import search
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def many_terms(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Index]:
+    """50,000 distinct words in one document, 20,000 small documents: expanding a* OR b* … takes
+    a few hundred milliseconds here."""
+    rng = random.Random(7)
+    words = ["".join(rng.choice("abcdefghijklmnop") for _ in range(7)) for _ in range(50_000)]
+    index = Index.open(tmp_path_factory.mktemp("many-terms"))
+    with index.writer() as w:
+        w.add({"file_path": "/d/all.txt", "content": " ".join(words), "language": "en"})
+        for n in range(20_000):
+            w.add(
+                {
+                    "file_path": f"/d/{n}.txt",
+                    "content": f"alpha {words[n]} {words[n + 1]}",
+                    "language": "de" if n % 2 else "en",
+                }
+            )
+    yield index
+    index.close()
+
+
+EXPENSIVE = "a* OR b* OR c* OR d* OR e* OR f*"
+
+
+def test_without_a_limit_the_expensive_query_completes(many_terms: Index) -> None:
+    result = search(many_terms, EXPENSIVE, timeout_s=0)
+    assert result.total_hits == 20_001
+    assert not result.partial_results
+    assert "partialResults" not in result.to_dict()
+
+
+def test_an_expensive_expansion_stops_at_the_limit_with_advice(many_terms: Index) -> None:
+    try:
+        result = search(many_terms, EXPENSIVE, timeout_s=0.005)
+    except SearchTimeoutError as exc:
+        message = str(exc)
+        assert "time limit of 5 ms" in message
+        assert "more letters before a *" in message and "search_timeout_s" in message
+    else:  # it found something in time: then it must say that it is not everything
+        assert result.partial_results
+        assert result.to_dict()["partialResults"] is True
+
+
+def test_the_limit_leaves_the_searcher_usable(many_terms: Index) -> None:
+    with pytest.raises(SearchTimeoutError):
+        search(many_terms, EXPENSIVE + " OR g* OR h* OR i*", timeout_s=0.001)
+    again = search(many_terms, "alpha", filters=[{"field": "language", "value": "de"}])
+    assert again.total_hits == 10_000
+    assert not again.partial_results  # the deadline of the failed search is gone
+
+
+@pytest.mark.parametrize("regex", ["/a{1,100000}/", "lease AND /x{101}/", "/(ab){2,5000}c/"])
+def test_huge_regex_repeats_are_refused_before_they_are_built(
+    many_terms: Index, regex: str
+) -> None:
+    with pytest.raises(QuerySyntaxError, match="a repeat may count at most 100"):
+        search(many_terms, regex)
+
+
+def test_a_bounded_regex_runs(many_terms: Index) -> None:
+    assert search(many_terms, "/alph[a-z]{1,100}/").total_hits == 20_000
+
+
+def test_the_limit_comes_from_the_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pylucene_mcp.config import Settings
+
+    monkeypatch.setenv("PYLUCENE_MCP_SEARCH_TIMEOUT_S", "0.25")
+    assert Settings.load(tmp_path / "none.yaml").search_timeout_s == 0.25
+    monkeypatch.setenv("PYLUCENE_MCP_SEARCH_TIMEOUT_S", "soon")
+    with pytest.raises(Exception, match="PYLUCENE_MCP_SEARCH_TIMEOUT_S must be a number"):
+        Settings.load(tmp_path / "none.yaml")
