@@ -6,6 +6,22 @@ from typing import Any
 
 from mcp import Client
 
+from pylucene_mcp import Index
+from pylucene_mcp.config import Settings
+from pylucene_mcp.service import Service
+
+
+class SharedService(Service):
+    """A service over an index a fixture owns (the fixture closes it), so that the tools and
+    the test see the same corpus."""
+
+    def __init__(self, index: Index) -> None:
+        super().__init__(Settings(index_path=index.path))
+        self._index = index
+
+    def close(self) -> None:
+        pass
+
 
 async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
     """The structured result of a call that must succeed."""

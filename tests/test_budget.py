@@ -14,7 +14,7 @@ from mcp import Client
 from pylucene_mcp import Index
 from pylucene_mcp.config import Settings
 from pylucene_mcp.server import build_server
-from pylucene_mcp.service import Service
+from tests.mcp_client import SharedService
 
 pytestmark = pytest.mark.anyio
 
@@ -57,18 +57,9 @@ def long_documents(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Index]:
     index.close()
 
 
-class _Shared(Service):
-    def __init__(self, index: Index) -> None:
-        super().__init__(Settings(index_path=index.path))
-        self._index = index
-
-    def close(self) -> None:
-        pass
-
-
 @pytest.fixture
 async def client(long_documents: Index) -> AsyncIterator[Client]:
-    server = build_server(Settings(index_path=long_documents.path), _Shared(long_documents))
+    server = build_server(Settings(index_path=long_documents.path), SharedService(long_documents))
     async with Client(server) as connected:
         yield connected
 

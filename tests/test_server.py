@@ -12,8 +12,7 @@ from mcp import Client
 from pylucene_mcp import Index
 from pylucene_mcp.config import Settings
 from pylucene_mcp.server import build_server, enabled_tools
-from pylucene_mcp.service import Service
-from tests.mcp_client import call
+from tests.mcp_client import SharedService, call
 
 pytestmark = pytest.mark.anyio
 
@@ -23,20 +22,9 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-class _SharedService(Service):
-    """The session's open index, so the tools and the tests see the same corpus."""
-
-    def __init__(self, index: Index) -> None:
-        super().__init__(Settings(index_path=index.path))
-        self._index = index
-
-    def close(self) -> None:  # the session fixture closes the index
-        pass
-
-
 @pytest.fixture
 async def client(index: Index) -> AsyncIterator[Client]:
-    server = build_server(Settings(index_path=index.path), _SharedService(index))
+    server = build_server(Settings(index_path=index.path), SharedService(index))
     async with Client(server) as connected:
         yield connected
 
@@ -129,5 +117,5 @@ def test_tool_include_and_exclude_take_names_and_groups() -> None:
 
 async def test_excluded_tools_are_not_served(index: Index) -> None:
     settings = Settings(index_path=index.path, tools_exclude=("info", "crawler"))
-    async with Client(build_server(settings, _SharedService(index))) as client:
+    async with Client(build_server(settings, SharedService(index))) as client:
         assert [t.name for t in (await client.list_tools()).tools] == ["search"]

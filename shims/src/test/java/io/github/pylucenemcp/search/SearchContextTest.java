@@ -28,6 +28,13 @@ import org.apache.lucene.store.ByteBuffersDirectory;
 import org.junit.Test;
 
 public class SearchContextTest {
+  private static SearchContext context(Analyzer analyzer, FacetsConfig config, String... dims) {
+    return new SearchContext(
+        analyzer, config, "content", "content_reversed", "content_translit_de",
+        Set.of("content"), Set.of("file_path"), Set.of(), Set.of(), Set.of("file_path"),
+        "page_offsets", dims, 10);
+  }
+
   @Test
   public void runReturnsTotalsFacetsHitsAndPassagesAsJson() throws Exception {
     Analyzer analyzer = Analyzers.perField("content_reversed", "content_translit_de", Set.of("file_path"));
@@ -48,11 +55,7 @@ public class SearchContextTest {
       }
       writer.commit();
       try (DirectoryReader reader = DirectoryReader.open(dir)) {
-        SearchContext context =
-            new SearchContext(
-                analyzer, config, "content", "content_reversed", "content_translit_de",
-                Set.of("content"), Set.of("file_path"), Set.of(), Set.of(),
-                Set.of("file_path"), "page_offsets", new String[] {"language"}, 10);
+        SearchContext context = context(analyzer, config, "language");
         SearchContext.Parsed parsed = context.parse("*vertrag", true);
         Query base = new BooleanQuery.Builder().add(parsed.query, BooleanClause.Occur.MUST).build();
         DrillDownQuery drill = new DrillDownQuery(config, base);
@@ -90,11 +93,7 @@ public class SearchContextTest {
       }
       writer.commit();
       try (DirectoryReader reader = DirectoryReader.open(dir)) {
-        SearchContext context =
-            new SearchContext(
-                analyzer, config, "content", "content_reversed", "content_translit_de",
-                Set.of("content"), Set.of("file_path"), Set.of(), Set.of(),
-                Set.of("file_path"), "page_offsets", new String[] {}, 10);
+        SearchContext context = context(analyzer, config);
         SearchContext.Parsed parsed = context.parse("alpha", true);
         DrillDownQuery drill = new DrillDownQuery(config, parsed.query);
         IndexSearcher expired = new IndexSearcher(reader);
