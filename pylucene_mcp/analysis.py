@@ -24,11 +24,13 @@ class Token:
 def schema_analyzer() -> Any:
     """The per-field ``Analyzer`` of the whole schema (a Java object)."""
     analyzers = jvm.jclass("io.github.pylucenemcp.analysis.Analyzers")
-    hash_set = jvm.jclass("java.util.HashSet")
-    keyword_fields = hash_set()
-    for name in schema.KEYWORD_FIELDS:
-        keyword_fields.add(name)
-    return analyzers.perField(schema.CONTENT_REVERSED, schema.CONTENT_TRANSLIT_DE, keyword_fields)
+    exact = [f for f in schema.KEYWORD_FIELDS if f not in schema.CASELESS_FIELDS]
+    return analyzers.perField(
+        schema.CONTENT_REVERSED,
+        schema.CONTENT_TRANSLIT_DE,
+        jvm.jset(exact),
+        jvm.jset(schema.CASELESS_FIELDS),
+    )
 
 
 def analyze(text: str, field: str = schema.CONTENT) -> list[Token]:

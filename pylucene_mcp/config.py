@@ -43,6 +43,7 @@ class Settings:
     tika_timeout_s: float = 120.0
     tika_idle_s: float = 300.0
     watch: bool = True
+    index_hard_links: bool = False
     debounce_s: float = 1.0
     crawl_on_start: bool = True
     config_file: Path = field(default_factory=lambda: home_dir() / "config.yaml")
@@ -108,6 +109,18 @@ def _from_environment() -> dict[str, Any]:
     return values
 
 
+def private_dir(path: Path) -> Path:
+    """Creates ``path`` and any missing parents for this user alone (0700): the index holds the
+    full text of files that may be private. Existing folders keep their mode."""
+    missing = [p for p in (path, *path.parents) if not p.exists()]
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            pass
+    return path
+
+
 def directory_path(path: str | Path) -> str:
     """A configured directory as it is stored and compared: ``~`` expanded, absolute,
     normalized (no ``..``, no trailing slash)."""
@@ -157,12 +170,69 @@ def _from_mapping(data: dict[str, Any], source: str) -> dict[str, Any]:
                 values[key] = kind(data[key])
             except (TypeError, ValueError) as exc:
                 raise ConfigError(f"{source}: {key} must be a number") from exc
-    for key in ("watch", "crawl_on_start"):
+    for key in ("watch", "crawl_on_start", "index_hard_links"):
         if key in data:
             values[key] = bool(data[key])
     if "tika_heap" in data:
         values["tika_heap"] = str(data["tika_heap"])
     return values
+
+
+# Folders no one keeps documents in, or that hold the system: never crawled, nor any folder in
+# them. /proc and /sys alone made a watcher block for 22 s and print 1.3 MB of warnings.
+SYSTEM_TREES = (
+    "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/proc", "/run",
+    "/sbin", "/sys", "/usr", "/System", "/Library", "/private/etc", "/private/var",
+)  # fmt: skip
+# Folders that hold everyone's or everything's files: refused themselves, their subfolders not.
+SHARED_ROOTS = ("/", "/home", "/Users", "/root", "/var", "/opt", "/srv", "/mnt", "/media", "/tmp")
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def crawlable_directory(path: str, settings: Settings) -> str:
+    """``path`` as the absolute folder to crawl, or the reason it may not be crawled.
+
+    Refused: a relative path (it would depend on the server's working directory); the root,
+    shared roots such as ``/home`` and ``/tmp``, system trees (``/etc``, ``/proc``, ``/usr`` …)
+    and anything in them; the home folder itself; the project's own folders and any folder that
+    holds them (the index would index itself). Symbolic links are resolved first.
+
+    Raises:
+        InvalidRequestError: saying why, and what to give instead.
+    """
+    from pylucene_mcp.errors import InvalidRequestError
+
+    text = str(path).strip()
+    expanded = os.path.expanduser(text)
+    if not os.path.isabs(expanded):
+        raise InvalidRequestError(
+            f"{text!r} is not an absolute path; give the whole path of the folder, e.g. "
+            "/home/me/Documents (a relative path would depend on where the server runs)"
+        )
+    absolute = os.path.realpath(expanded)
+    shown = text if absolute == os.path.abspath(expanded) else f"{text!r} (→ {absolute})"
+    home = os.path.realpath(os.path.expanduser("~"))
+    if absolute == home:
+        raise InvalidRequestError(
+            f"{shown} is the whole home folder; add the folders that hold documents instead "
+            "(~/Documents, ~/Desktop …)"
+        )
+    if absolute in SHARED_ROOTS or any(_under(absolute, t) for t in SYSTEM_TREES):
+        raise InvalidRequestError(
+            f"{shown} is a system or shared folder and is not crawled; add the folder that "
+            "holds the documents, e.g. ~/Documents"
+        )
+    own = [home_dir(), settings.index_path, settings.log_dir, settings.config_file.parent]
+    for folder in (os.path.realpath(p) for p in own):
+        if _under(absolute, folder) or _under(folder, absolute):
+            raise InvalidRequestError(
+                f"{shown} holds or is inside pylucene-mcp's own files ({folder}); the index "
+                "would index itself. Add a folder of documents that does not contain it"
+            )
+    return absolute
 
 
 def ensure_directories_writable(settings: Settings) -> None:
@@ -196,9 +266,11 @@ def save_directories(settings: Settings, directories: tuple[str, ...]) -> Settin
         data = loaded
     data["directories"] = list(directories)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
         temporary = path.with_suffix(".yaml.tmp")
-        temporary.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "utf-8")
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
         os.replace(temporary, path)
     except OSError as exc:
         raise ConfigError(f"cannot write {path}: {exc}") from exc

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pylucene_mcp import __version__, errors, index_lock, jvm
-from pylucene_mcp.config import Settings, home_dir
+from pylucene_mcp.config import Settings, home_dir, private_dir
 
 OK, WARN, FAIL = "ok", "warning", "failed"
 
@@ -124,7 +124,7 @@ def check_config() -> tuple[Check, Settings | None]:
 
 def check_logs(settings: Settings) -> Check:
     try:
-        settings.log_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        private_dir(settings.log_dir)
         with tempfile.NamedTemporaryFile(dir=settings.log_dir, prefix=".doctor-"):
             pass
     except OSError as exc:

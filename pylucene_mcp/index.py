@@ -24,6 +24,7 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
 from pylucene_mcp import analysis, errors, index_lock, jvm, schema
+from pylucene_mcp.config import private_dir
 from pylucene_mcp.crawler.normalize import content_hash
 
 if TYPE_CHECKING:
@@ -162,7 +163,7 @@ class Index:
                 f"no index at {folder}; create it with Index.open(path, create=True) "
                 "or crawl a folder"
             )
-        folder.mkdir(parents=True, exist_ok=True)
+        private_dir(folder)
         return cls(folder, refresh_interval_s, read_only)
 
     # -- set-up ---------------------------------------------------------------------------
@@ -322,10 +323,10 @@ class Index:
             document.add(text_field(shadow, content, store_no))
         for name in schema.KEYWORD_FIELDS:
             for value in _as_list(values.get(name)):
-                document.add(string_field(name, value, store_yes))
+                document.add(string_field(name, schema.keyword_value(name, value), store_yes))
         for name in schema.FACET_FIELDS:
             for value in _as_list(values.get(name)):
-                document.add(facet_field(name, value))
+                document.add(facet_field(name, schema.keyword_value(name, value)))
         for name in (*schema.LONG_FIELDS, *schema.DATE_FIELDS):
             raw = values.get(name)
             if raw is None:
@@ -345,6 +346,12 @@ class Index:
         if pages:
             text = ",".join(str(int(p)) for p in pages)
             document.add(j("org.apache.lucene.document.StoredField")(schema.PAGE_OFFSETS, text))
+            # the page count as a point too, so that the field statistics can count the field
+            document.add(
+                j("org.apache.lucene.document.LongPoint")(
+                    schema.PAGE_OFFSETS, jvm.jarray("long", [len(pages)])
+                )
+            )
         with jvm.java_errors():
             return self.facets_config.build(document)
 
@@ -540,10 +547,8 @@ def field_infos(index: Index) -> tuple[FieldInfo, ...]:
         points = jvm.jclass("org.apache.lucene.index.PointValues")
         out = []
         for spec in schema.FIELDS.values():
-            if spec.kind in ("long", "date"):
+            if spec.kind in ("long", "date", "stored"):  # stored: page_offsets has a point
                 count = int(points.getDocCount(reader, spec.name))
-            elif spec.kind == "stored":
-                count = 0  # not indexed: nothing to count
             else:
                 count = int(reader.getDocCount(spec.name))
             out.append(

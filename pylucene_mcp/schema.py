@@ -10,7 +10,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Literal
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: language, file_extension, file_type and content_hash lowercased
 
 CONTENT = "content"
 CONTENT_REVERSED = "content_reversed"
@@ -21,6 +21,9 @@ FILE_PATH = "file_path"
 TEXT_FIELDS = ("file_name", "title", "author", "creator", "subject", "keywords", CONTENT)
 #: One exact token each, stored; ``field:value`` in the query, ``eq``/``in``/``not`` filters.
 KEYWORD_FIELDS = (FILE_PATH, "language", "file_extension", "file_type", "content_hash")
+#: The keyword fields whose case means nothing: lowercased when indexed, queried and filtered
+#: (``language:DE`` finds ``de``). ``file_path`` keeps its case: paths differ by it.
+CASELESS_FIELDS = ("language", "file_extension", "file_type", "content_hash")
 #: Facet dimensions (sorted-set doc values, counted with DrillSideways).
 FACET_FIELDS = ("author", "language", "file_extension", "file_type")
 #: LongPoint + doc values + stored: range filters and sorting.
@@ -30,6 +33,14 @@ DATE_FIELDS = ("created_date", "modified_date", "indexed_date", "file_mtime")
 SHADOW_FIELDS = (CONTENT_REVERSED, CONTENT_TRANSLIT_DE)
 #: Stored only: page boundaries (character offsets into ``content``) of paged formats.
 PAGE_OFFSETS = "page_offsets"
+
+
+def keyword_value(field: str, value: str) -> str:
+    """``value`` as the index holds it in the keyword field ``field``."""
+    if field == "file_extension":
+        return value.lower().lstrip(".")
+    return value.lower() if field in CASELESS_FIELDS else value
+
 
 SORT_FIELDS = ("_score", "modified_date", "created_date", "file_size")
 FILTER_OPERATORS = ("eq", "in", "not", "not_in", "range")

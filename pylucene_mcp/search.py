@@ -245,7 +245,13 @@ def parse_query(text: str, default_operator: str = "AND") -> ParsedQuery:
             f"defaultOperator must be AND or OR, not {default_operator!r}"
         )
     stripped = text.strip()
-    if stripped in ("", "*", "*:*"):
+    if not stripped:
+        raise errors.QuerySyntaxError(
+            "the query is empty; to list every document use '*' (and narrow it with filters)",
+            text,
+            "*",
+        )
+    if stripped in ("*", "*:*"):
         everything = jvm.jclass("org.apache.lucene.search.MatchAllDocsQuery")()
         return ParsedQuery(everything, everything, jvm.jclass("java.util.ArrayList")(), True)
     parse_error = jvm.jclass("org.apache.lucene.queryparser.classic.ParseException")
@@ -358,6 +364,13 @@ def _filter_error(flt: Filter) -> errors.PyLuceneMcpError | None:
 
 
 def _long_bounds(flt: Filter, value: Any, upper: bool) -> int:
+    if flt.field in schema.DATE_FIELDS and isinstance(value, int | float):
+        # 2024 would be read as 2024 ms after 1970 and match nearly everything
+        raise errors.InvalidFilterError(
+            f"filter on '{flt.field}': the number {value!r} is not a date; give it as text: "
+            "2024-01-01, 2024-01-01T10:30:00Z (UTC) or epoch milliseconds as digits "
+            "('1704067200000'); the year 2024 is from '2024-01-01' to '2024-12-31'"
+        )
     try:
         if flt.field in schema.DATE_FIELDS:
             return schema.to_epoch_millis(value, flt.field, end_of_day=upper)
@@ -388,12 +401,13 @@ def _value_query(flt: Filter, value: Any) -> Any:
             "$facets", flt.field, jvm.jarray("String", [_facet_value(flt, value)])
         )
         return jvm.jclass("org.apache.lucene.search.TermQuery")(facet_term)
-    return jvm.jclass("org.apache.lucene.search.TermQuery")(term(flt.field, str(value)))
+    return jvm.jclass("org.apache.lucene.search.TermQuery")(
+        term(flt.field, schema.keyword_value(flt.field, str(value)))
+    )
 
 
 def _facet_value(flt: Filter, value: Any) -> str:
-    text = str(value)
-    return text.lower().lstrip(".") if flt.field == "file_extension" else text
+    return schema.keyword_value(flt.field, str(value))
 
 
 def _filter_query(flt: Filter) -> Any:

@@ -16,6 +16,7 @@ from typing import Any
 from pylucene_mcp import errors, jvm
 from pylucene_mcp.config import (
     Settings,
+    crawlable_directory,
     directory_path,
     ensure_directories_writable,
     save_directories,
@@ -124,6 +125,7 @@ class Service:
         return Patterns(
             include=self.settings.include or DEFAULT_INCLUDE,
             exclude=self.settings.exclude or DEFAULT_EXCLUDE,
+            hard_links=self.settings.index_hard_links,
         )
 
     def tika(self) -> Any:
@@ -214,19 +216,27 @@ class Service:
             ConfigError: when the directories come from the environment.
         """
         ensure_directories_writable(self.settings)
-        absolute = directory_path(path)
+        absolute = crawlable_directory(path, self.settings)
         if not os.path.isdir(absolute):
             raise errors.InvalidRequestError(f"{path!r} is not a folder on this machine")
         if not os.access(absolute, os.R_OK | os.X_OK):
             raise errors.InvalidRequestError(f"{path!r} cannot be read by this process")
         with self._lock:
-            if absolute not in self.settings.directories:
-                directories = (*self.settings.directories, absolute)
-                self.settings = save_directories(self.settings, directories)
+            before = self.settings.directories
+            if absolute not in before:
+                self.settings = save_directories(self.settings, (*before, absolute))
         if crawl_now:
-            self.start_crawl([absolute])
+            try:
+                self.start_crawl([absolute])
+            except Exception:  # a refused call changes nothing
+                with self._lock:
+                    self.settings = save_directories(self.settings, before)
+                raise
         elif self.settings.watch:
-            self._restart_watcher()
+            # watches are set up in the background: the call answers at once
+            threading.Thread(
+                target=self._restart_watcher, name="pylucene-mcp-watch-setup", daemon=True
+            ).start()
         return list(self.settings.directories)
 
     def remove_directory(self, path: str, drop_documents: bool = True) -> list[str]:

@@ -26,6 +26,7 @@ from urllib.parse import quote
 from xml.sax.saxutils import escape
 
 from pylucene_mcp import errors, jvm
+from pylucene_mcp.config import private_dir
 from pylucene_mcp.crawler import tika_jar
 from pylucene_mcp.crawler.normalize import content_hash, join_pages, xhtml_to_pages
 
@@ -206,7 +207,7 @@ class TikaServer:
         if self.log_dir is None:
             return subprocess.DEVNULL
         try:
-            self.log_dir.mkdir(parents=True, exist_ok=True)
+            private_dir(self.log_dir)
             return open(self.log_dir / "tika-server.log", "ab")  # noqa: SIM115
         except OSError:
             return subprocess.DEVNULL

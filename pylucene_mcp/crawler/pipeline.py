@@ -38,6 +38,7 @@ from pylucene_mcp.crawler.walk import (
     FileEntry,
     Patterns,
     WalkProblem,
+    hard_link_reason,
     index_key,
     inside,
     walk,
@@ -342,11 +343,13 @@ class Crawler:
         seen: set[str] = set()
         work: list[FileEntry] = []
         for item in walk(roots, self.settings.patterns):
-            seen.add(item.key)
             report.count(item.root, "found")
             if isinstance(item, WalkProblem):
                 report.fail(item.root, item.key, item.reason)
+                if not item.drop:  # a dropped file's document goes with the orphans
+                    seen.add(item.key)
                 continue
+            seen.add(item.key)
             old = known.get(item.key)
             if (
                 not report.full
@@ -495,10 +498,19 @@ class Crawler:
             if not patterns.wants(path, roots):
                 continue
             if not inside(path, roots):
-                outcome[key] = "skipped: a link to a place outside the configured directories"
+                reason = "a link to a place outside the configured directories"
+                if key in known:  # what the file was may stay searchable no longer
+                    gone.append(key)
+                outcome[key] = f"{'deleted' if key in known else 'skipped'}: {reason}"
                 continue
             try:
                 st = os.stat(path)
+                if st.st_nlink > 1 and not patterns.hard_links:
+                    if key in known:
+                        gone.append(key)
+                    verb = "deleted" if key in known else "skipped"
+                    outcome[key] = f"{verb}: {hard_link_reason(st.st_nlink)}"
+                    continue
                 entry = FileEntry(
                     path, key, _root_of(key, roots), st.st_size, st.st_mtime_ns // 1_000_000
                 )
@@ -510,7 +522,7 @@ class Crawler:
             for key in gone:
                 writer.delete(key)
                 writer.delete_under(key)
-                outcome[key] = "deleted"
+                outcome.setdefault(key, "deleted")
             for entry, extracted in ready:
                 try:
                     writer.add(to_document(entry, extracted))

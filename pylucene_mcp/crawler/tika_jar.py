@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pylucene_mcp import errors, jvm
-from pylucene_mcp.config import home_dir
+from pylucene_mcp.config import home_dir, private_dir
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +125,7 @@ def ensure(progress: Progress | None = None) -> Path:
         return jar
     release = TikaRelease.recorded()
     folder = cache_dir()
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    private_dir(folder)
     with _exclusive(folder / ".fetch.lock"):
         dest = folder / release.file
         if not dest.is_file():  # another process may have fetched it while we waited

@@ -71,12 +71,24 @@ class WalkProblem:
     key: str
     root: str
     reason: str
+    #: the file must not stay in the index (it leads outside the configured directories)
+    drop: bool = False
+
+
+def hard_link_reason(links: int) -> str:
+    return (
+        f"a file with {links} hard links: not indexed, since another of its links may lie "
+        "outside the configured directories (index_hard_links: true in config.yaml indexes such "
+        "files)"
+    )
 
 
 @dataclass(frozen=True)
 class Patterns:
     include: tuple[str, ...] = DEFAULT_INCLUDE
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    #: index regular files with more than one hard link (off: one of them may lie outside)
+    hard_links: bool = False
 
     def excluded(self, name: str) -> bool:
         lowered = name.lower()
@@ -170,6 +182,7 @@ def _walk_dir(
                     index_key(entry.path),
                     root,
                     "symbolic link to a place outside the configured directories (not followed)",
+                    drop=True,
                 )
             continue
         if is_dir:
@@ -187,6 +200,9 @@ def _walk_dir(
             continue
         if not stat.S_ISREG(st.st_mode):
             yield WalkProblem(index_key(entry.path), root, "not a regular file")
+            continue
+        if st.st_nlink > 1 and not patterns.hard_links:
+            yield WalkProblem(index_key(entry.path), root, hard_link_reason(st.st_nlink), True)
             continue
         if not os.access(entry.path, os.R_OK):
             yield WalkProblem(

@@ -27,7 +27,10 @@ def anyio_backend() -> str:
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("home")
-    (folder / "config.yaml").write_text("default_operator: AND\nmy_own_key: keep me\n")
+    (folder / ".pylucene-mcp").mkdir()  # the project's own files, beside the documents
+    (folder / ".pylucene-mcp" / "config.yaml").write_text(
+        "default_operator: AND\nmy_own_key: keep me\n"
+    )
     for name, count in (("alpha", 3), ("beta", 40)):
         docs = folder / name
         docs.mkdir()
@@ -39,9 +42,9 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def service(home: Path) -> Iterator[Service]:
     settings = Settings(
-        index_path=home / "index",
-        log_dir=home / "logs",
-        config_file=home / "config.yaml",
+        index_path=home / ".pylucene-mcp" / "index",
+        log_dir=home / ".pylucene-mcp" / "logs",
+        config_file=home / ".pylucene-mcp" / "config.yaml",
         debounce_s=0.3,
     )
     svc = Service(settings)
@@ -79,7 +82,7 @@ async def test_add_crawl_search_and_persist(client: Client, home: Path) -> None:
     assert (await idle(client))["status"] == "WATCHING"
     found = await call(client, "search", query="kingfishers")
     assert found["totalHits"] == 3
-    config = yaml.safe_load((home / "config.yaml").read_text())
+    config = yaml.safe_load((home / ".pylucene-mcp" / "config.yaml").read_text())
     assert config == {
         "default_operator": "AND",
         "my_own_key": "keep me",
@@ -160,7 +163,7 @@ async def test_remove_a_directory_drops_its_documents(client: Client, home: Path
     assert removed["directories"] == [str(home / "alpha")]
     found = await call(client, "search", query="kingfishers", pageSize=100)
     assert found["totalHits"] == 3
-    assert yaml.safe_load((home / "config.yaml").read_text())["directories"] == [
+    assert yaml.safe_load((home / ".pylucene-mcp" / "config.yaml").read_text())["directories"] == [
         str(home / "alpha")
     ]
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pylucene_mcp import Index
+from pylucene_mcp import Index, schema
 from tests.stdio_peer import StdioPeer, handshake
 
 pytestmark = pytest.mark.slow
@@ -47,7 +47,7 @@ def test_serve_crawls_watches_reindexes_and_reports_progress(tmp_path: Path) -> 
         wait_for(peer, "WATCHING")
         stats = peer.request("tools/call", {"name": "getIndexStats", "arguments": {}})
         data = stats["result"]["structuredContent"]
-        assert data["schemaVersion"] == 2 and data["needsReindex"] is False
+        assert data["schemaVersion"] == schema.SCHEMA_VERSION and data["needsReindex"] is False
         assert data["documentCount"] == 6
         search = peer.request("tools/call", {"name": "search", "arguments": {"query": "puffins"}})
         assert search["result"]["structuredContent"]["totalHits"] == 6

@@ -60,9 +60,18 @@ public final class Analyzers {
     }
   }
 
-  /** Keyword fields: the whole value is one token, lowercased (for file_extension, language …). */
+  /** Exact keyword fields (file_path): the whole value is one token, as it is. */
   public static Analyzer keyword() {
     return new KeywordAnalyzer();
+  }
+
+  /** Caseless keyword fields (language, file_extension …): the whole value, lowercased. */
+  public static Analyzer caselessKeyword() {
+    try {
+      return CustomAnalyzer.builder().withTokenizer("keyword").addTokenFilter("lowercase").build();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /**
@@ -71,12 +80,28 @@ public final class Analyzers {
    */
   public static Analyzer perField(
       String reversedField, String translitField, Set<String> keywordFields) {
+    return perField(reversedField, translitField, keywordFields, Set.of());
+  }
+
+  /**
+   * As {@link #perField(String, String, Set)}, with {@code caselessFields} lowercased whole
+   * (the values the index holds there are lowercase, so a query in any case finds them).
+   */
+  public static Analyzer perField(
+      String reversedField,
+      String translitField,
+      Set<String> keywordFields,
+      Set<String> caselessFields) {
     Map<String, Analyzer> fields = new HashMap<>();
     fields.put(reversedField, reversed());
     fields.put(translitField, translitDe());
     Analyzer keyword = keyword();
     for (String field : keywordFields) {
       fields.put(field, keyword);
+    }
+    Analyzer caseless = caselessKeyword();
+    for (String field : caselessFields) {
+      fields.put(field, caseless);
     }
     return new PerFieldAnalyzerWrapper(content(), fields);
   }

@@ -21,7 +21,8 @@ public class ContentQueryParserTest {
         Set.of("file_path", "language"),
         Set.of("file_size"),
         Set.of("modified_date"),
-        Analyzers.perField("content_reversed", "content_translit_de", Set.of("file_path", "language")),
+        Analyzers.perField(
+            "content_reversed", "content_translit_de", Set.of("file_path"), Set.of("language")),
         highlight);
   }
 
@@ -101,5 +102,12 @@ public class ContentQueryParserTest {
     assertTrue(e.getMessage(), e.getMessage().contains("at most 100"));
     assertThrows(ParseException.class, () -> parser(false).parse("/x{5000}/"));
     assertTrue(parse("/a{1,100}b/"), parse("/a{1,100}b/").contains("/a{1,100}b/"));
+  }
+
+  @Test
+  public void caselessKeywordFieldsAreLoweredAndPathsKeepTheirCase() throws ParseException {
+    assertEquals("language:de", parse("language:DE"));
+    assertEquals("language:d*", parse("language:D*"));
+    assertEquals("file_path:/Docs/A.TXT", parse("file_path:\"/Docs/A.TXT\""));
   }
 }
