@@ -146,15 +146,21 @@ def _paths(crawler: Crawler) -> set[str]:
     return {h.file_path for h in crawler.index.search("*", page_size=100).documents}
 
 
+@pytest.fixture
+def docs_and_secret(tmp_path: Path) -> tuple[Path, Path]:
+    """An empty folder of documents, and a secret file outside it."""
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "docs").mkdir()
+    secret = tmp_path / "outside" / "secret.txt"
+    secret.write_text("the vault code is albatross")
+    return tmp_path / "docs", secret
+
+
 def test_a_hard_link_to_a_file_outside_is_not_indexed_by_default(
-    crawler: Crawler, tmp_path: Path
+    crawler: Crawler, docs_and_secret: tuple[Path, Path]
 ) -> None:
-    outside = tmp_path / "outside"
-    docs = tmp_path / "docs"
-    outside.mkdir()
-    docs.mkdir()
-    (outside / "secret.txt").write_text("the vault code is albatross")
-    os.link(outside / "secret.txt", docs / "looks-harmless.txt")
+    docs, secret = docs_and_secret
+    os.link(secret, docs / "looks-harmless.txt")
     (docs / "plain.txt").write_text("a plain note")
     report = crawler.crawl([str(docs)])
     assert _paths(crawler) == {str(docs / "plain.txt")}
@@ -167,20 +173,16 @@ def test_a_hard_link_to_a_file_outside_is_not_indexed_by_default(
 
 
 def test_a_file_replaced_by_a_link_outside_leaves_the_index(
-    crawler: Crawler, tmp_path: Path
+    crawler: Crawler, docs_and_secret: tuple[Path, Path]
 ) -> None:
-    outside = tmp_path / "outside"
-    docs = tmp_path / "docs"
-    outside.mkdir()
-    docs.mkdir()
-    (outside / "secret.txt").write_text("the vault code is albatross")
+    docs, secret = docs_and_secret
     for name in ("watched.txt", "crawled.txt"):
         (docs / name).write_text("harmless words about gulls")
     crawler.crawl([str(docs)])
     assert len(_paths(crawler)) == 2
     for name in ("watched.txt", "crawled.txt"):
         (docs / name).unlink()
-        (docs / name).symlink_to(outside / "secret.txt")
+        (docs / name).symlink_to(secret)
     # the watcher's path: one event for the replaced file
     outcome = crawler.process_paths([str(docs / "watched.txt")], [str(docs)], Patterns())
     assert outcome[str(docs / "watched.txt")].startswith("deleted: a link to a place outside")
