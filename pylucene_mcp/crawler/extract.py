@@ -9,11 +9,13 @@ package in client-only mode: it downloads nothing; the server jar comes from :mo
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import functools
 import json
 import logging
 import os
+import shutil
 import socket
 import subprocess
 import tempfile
@@ -63,6 +65,35 @@ kill -TERM 0 2>/dev/null
 """
 
 
+CONFIG_PREFIX = "pylucene-mcp-tika-"
+
+
+def config_folder() -> Path:
+    """This process's folder for Tika configs, ``$TMPDIR/pylucene-mcp-tika-<pid>`` (0700).
+
+    Made the first time; then the folders of processes that are gone (killed before they could
+    clean up) are removed, so that they do not pile up.
+    """
+    folder = Path(tempfile.gettempdir()) / f"{CONFIG_PREFIX}{os.getpid()}"
+    if not folder.is_dir():
+        for stale in Path(tempfile.gettempdir()).glob(f"{CONFIG_PREFIX}*"):
+            suffix = stale.name.removeprefix(CONFIG_PREFIX)
+            if not (suffix.isdigit() and _alive(int(suffix))):
+                shutil.rmtree(stale, ignore_errors=True)
+        folder.mkdir(mode=0o700, exist_ok=True)
+    return folder
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
@@ -88,7 +119,7 @@ class TikaServer:
         self._proc: subprocess.Popen[bytes] | None = None
         self._port = 0
         self._last_used = time.monotonic()
-        self._config_dir: tempfile.TemporaryDirectory[str] | None = None
+        self._config_file: Path | None = None
         self._idle_thread: threading.Thread | None = None
         self._closed = False
         self.restarts = 0
@@ -139,10 +170,10 @@ class TikaServer:
             return False
 
     def _config(self) -> Path:
-        if self._config_dir is None:
-            self._config_dir = tempfile.TemporaryDirectory(prefix="pylucene-mcp-tika-")
+        if self._config_file is None:
+            self._config_file = config_folder() / f"tika-config-{id(self)}.xml"
         java = Path(jvm.find_java_home()) / "bin" / "java"
-        config = Path(self._config_dir.name) / "tika-config.xml"
+        config = self._config_file
         timeout_ms = int(self.settings.timeout_s * 1000)
         config.write_text(
             "<properties><server><params>"
@@ -254,9 +285,11 @@ class TikaServer:
     def close(self) -> None:
         self._closed = True
         self.stop()
-        if self._config_dir is not None:
-            self._config_dir.cleanup()
-            self._config_dir = None
+        if self._config_file is not None:
+            self._config_file.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # other servers of this process may still use it
+                self._config_file.parent.rmdir()
+            self._config_file = None
 
 
 @dataclass
