@@ -12,6 +12,7 @@ IndexSearcher`` works, with the same class path the package uses.
 
 from pylucene_mcp.analysis import Token, analyze
 from pylucene_mcp.errors import (
+    DiskFullError,
     DocumentNotFoundError,
     IndexAccessError,
     IndexCorruptError,
@@ -34,6 +35,7 @@ from pylucene_mcp.search import ActiveFilter, FacetValue, Filter, Hit, SearchRes
 __version__ = "0.1.0"
 
 __all__ = [
+    "DiskFullError",
     "ActiveFilter",
     "DocumentNotFoundError",
     "FacetValue",

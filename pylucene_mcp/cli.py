@@ -357,4 +357,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return commands[args.command](args)
     except errors.PyLuceneMcpError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        if getattr(args, "json", False):  # a script reading stdout gets the error there too
+            print(json.dumps({"error": str(exc), "kind": type(exc).__name__}))
         return 2

@@ -24,6 +24,11 @@ class StatusOut(TypedDict):
     directories: list[str]
     processed: NotRequired[int]
     toExtract: NotRequired[int]
+    stopping: NotRequired[bool]
+
+
+# stopCrawler answers after at most this long, whether or not the crawl has ended by then
+STOP_WAIT_S = 1.0
 
 
 class StartOut(StatusOut):
@@ -147,11 +152,16 @@ def crawler_tools(
 
     @tool_errors
     def stopCrawler() -> StatusOut:
-        """Stop the running crawl after the files in flight; what was done stays indexed."""
+        """Stop the running crawl after the files in flight; what was done stays indexed.
+        Answers within a second: "stopping" means files in flight are still being finished;
+        getCrawlerStatus shows IDLE or WATCHING once the crawl has stopped."""
         crawler = svc.crawler()
         crawler.stop()
-        crawler.wait(30)
-        return status()
+        stopped = crawler.wait(STOP_WAIT_S)
+        data = status()
+        if not stopped:
+            data["stopping"] = True
+        return data
 
     @tool_errors
     def getCrawlerStatus() -> StatusOut:

@@ -9,7 +9,8 @@ own call::
     ├── ConfigError               a bad setting
     ├── IndexAccessError          the index cannot be opened or used
     │   ├── IndexLockedError      another process holds the write lock
-    │   └── IndexCorruptError     the files on disk cannot be read
+    │   ├── IndexCorruptError     the files on disk cannot be read
+    │   └── DiskFullError         no space left on the index's disk
     ├── InvalidRequestError       a bad parameter of a call
     │   ├── QuerySyntaxError      a malformed query (quotes it, suggests a fix)
     │   ├── UnknownFieldError     a field the schema does not have (lists the valid ones)
@@ -50,6 +51,10 @@ class IndexLockedError(IndexAccessError):
 
 class IndexCorruptError(IndexAccessError):
     """The index files cannot be read."""
+
+
+class DiskFullError(IndexAccessError):
+    """No space is left on the device that holds the index; what was committed is kept."""
 
 
 class InvalidRequestError(PyLuceneMcpError):

@@ -69,6 +69,17 @@ class Writer:
         with jvm.java_errors():
             self._index._writer.deleteDocuments(term)
 
+    def touch(self, file_path: str | PurePath, mtime_ms: int) -> None:
+        """Records a new mtime for the document of ``file_path`` in place (a doc values update
+        of ``file_mtime_seen``): for a file that was touched but whose text is the same, so that
+        the document is not analysed and written again. ``file_mtime`` keeps the time of the
+        last change of the text."""
+        term = jvm.jclass("org.apache.lucene.index.Term")(
+            schema.FILE_PATH, _normalize_path(file_path)
+        )
+        with jvm.java_errors():
+            self._index._writer.updateNumericDocValue(term, schema.SEEN_MTIME, jvm.jlong(mtime_ms))
+
     def delete_under(self, folder: str) -> None:
         """Deletes every document whose file_path lies below ``folder``."""
         prefix = folder.rstrip("/") + "/"
@@ -237,6 +248,7 @@ class Index:
 
         Raises:
             IndexAccessError: when the commit fails.
+            DiskFullError: when the disk is full (the block is rolled back).
         """
         if self._writer is None:
             raise errors.IndexAccessError(
@@ -246,19 +258,30 @@ class Index:
             writer = Writer(self)
             try:
                 yield writer
+                with jvm.java_errors():
+                    self._set_commit_data()
+                    self._writer.commit()
+                    self._manager.maybeRefreshBlocking()
+            except errors.DiskFullError as exc:
+                self._rollback()
+                raise errors.DiskFullError(
+                    f"no space left on device while writing the index at {self.path}: free "
+                    "space on that disk and try again; everything committed before is kept"
+                ) from exc
             except BaseException:
                 self._rollback()
                 raise
-            with jvm.java_errors():
-                self._set_commit_data()
-                self._writer.commit()
-                self._manager.maybeRefreshBlocking()
 
     def _rollback(self) -> None:
+        """Drops the uncommitted changes and opens a new writer (after an error or a full disk:
+        a writer that failed to commit may be closed for good)."""
         log.warning("rolling back uncommitted changes to %s", self.path)
-        with jvm.java_errors():
-            self._close_searching()
-            self._open_writer()
+        try:
+            with jvm.java_errors():
+                self._close_searching()
+                self._open_writer()
+        except errors.PyLuceneMcpError:
+            log.exception("could not reopen the writer of %s", self.path)
 
     def _close_searching(self) -> None:
         """Stops the refresh thread, closes the searchers and drops uncommitted changes."""
@@ -342,6 +365,10 @@ class Index:
             )
             document.add(j("org.apache.lucene.document.NumericDocValuesField")(name, number))
             document.add(j("org.apache.lucene.document.StoredField")(name, jvm.jlong(number)))
+            if name == "file_mtime":
+                document.add(
+                    j("org.apache.lucene.document.NumericDocValuesField")(schema.SEEN_MTIME, number)
+                )
         pages = values.get(schema.PAGE_OFFSETS)
         if pages:
             text = ",".join(str(int(p)) for p in pages)

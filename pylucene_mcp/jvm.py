@@ -352,7 +352,8 @@ _MAPPING: list[tuple[str, _Mapper]] = [
     (
         "org.apache.lucene.search.IndexSearcher$TooManyClauses",
         lambda e: errors.TooManyClausesError(
-            f"{_message(e)}; narrow the wildcard (more leading letters) or split the query"
+            f"{_message(e)}: a wildcard, fuzzy or regex term matches too many words; give more "
+            "leading letters (vert* instead of v*), use ~1 instead of ~2, or split the query"
         ),
     ),
     (
@@ -398,6 +399,10 @@ def translate(exc: BaseException) -> errors.PyLuceneMcpError | None:
     chain = [exc]
     while chain[-1].getCause() is not None and len(chain) < 8:
         chain.append(chain[-1].getCause())
+    for link in chain:  # a full disk shows as an IOException, often under AlreadyClosedException
+        message = link.getMessage()
+        if message is not None and "No space left on device" in str(message):
+            return errors.DiskFullError(f"no space left on device ({message})")
     for name, factory in _MAPPING:
         java_class = _jclass_cached(name)
         for link in chain:

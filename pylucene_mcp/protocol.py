@@ -34,8 +34,10 @@ import anyio.to_thread
 import mcp_types as types
 from mcp.server.context import CallNext, HandlerResult, ServerMiddleware, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
+from pydantic import ValidationError
 
 log = logging.getLogger(__name__)
 
@@ -74,10 +76,12 @@ def surrogate_message(where: str) -> str:
 
 
 class StrictArguments(ServerMiddleware[Any]):
-    """Refuses tool calls with arguments the tool does not take, or with lone surrogates."""
+    """Checks a tool call's arguments before the tool runs: lone surrogates, arguments the tool
+    does not take, and values its input schema refuses are tool errors in one wording for the
+    model (the argument, what it must be, the value given; no library text or links)."""
 
-    def __init__(self, parameters: dict[str, set[str]]) -> None:
-        self.parameters = parameters
+    def __init__(self, tools: dict[str, FuncMetadata]) -> None:
+        self.tools = tools
 
     async def __call__(
         self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
@@ -89,17 +93,40 @@ class StrictArguments(ServerMiddleware[Any]):
                 raise MCPError(types.INVALID_PARAMS, surrogate_message(where))
             return tool_error(surrogate_message(where.removeprefix("arguments.")))
         if ctx.method == "tools/call":
-            name = params.get("name")
-            arguments = params.get("arguments") or {}
-            allowed = self.parameters.get(name) if isinstance(name, str) else None
-            if allowed is not None and isinstance(arguments, dict):
-                unknown = sorted(set(arguments) - allowed)
-                if unknown:
-                    return tool_error(
-                        f"{name} takes no argument {', '.join(repr(u) for u in unknown)}; "
-                        f"its arguments are: {', '.join(sorted(allowed)) or 'none'}"
-                    )
+            problem = self.problem(params.get("name"), params.get("arguments") or {})
+            if problem is not None:
+                return tool_error(problem)
         return await call_next(ctx)
+
+    def problem(self, name: Any, arguments: Any) -> str | None:
+        """What is wrong with ``arguments`` for the tool ``name`` (None: nothing, or no such
+        tool, which the SDK answers)."""
+        meta = self.tools.get(name) if isinstance(name, str) else None
+        if meta is None or not isinstance(arguments, dict):
+            return None
+        allowed = set(meta.arg_model.model_fields)
+        unknown = sorted(set(arguments) - allowed)
+        if unknown:
+            return (
+                f"{name} takes no argument {', '.join(repr(u) for u in unknown)}; "
+                f"its arguments are: {', '.join(sorted(allowed)) or 'none'}"
+            )
+        try:
+            meta.arg_model.model_validate(meta.pre_parse_json(arguments))
+        except ValidationError as exc:
+            return f"{name}: " + "; ".join(_wording(e) for e in exc.errors(include_url=False))
+        return None
+
+
+def _wording(error: Any) -> str:
+    where = ".".join(str(part) for part in error["loc"]) or "the arguments"
+    if error["type"] == "missing":
+        return f"argument '{where}' is required"
+    given = json.dumps(error.get("input"), ensure_ascii=False, default=str)
+    if len(given) > 60:
+        given = given[:57] + "…"
+    message = str(error["msg"]).replace("Input should be", "must be")
+    return f"argument '{where}' {message[0].lower()}{message[1:]} (given: {given})"
 
 
 class CompactText(ServerMiddleware[Any]):

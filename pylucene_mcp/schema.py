@@ -33,6 +33,10 @@ DATE_FIELDS = ("created_date", "modified_date", "indexed_date", "file_mtime")
 SHADOW_FIELDS = (CONTENT_REVERSED, CONTENT_TRANSLIT_DE)
 #: Stored only: page boundaries (character offsets into ``content``) of paged formats.
 PAGE_OFFSETS = "page_offsets"
+#: Internal, doc values only: the mtime the crawler last saw. Written with ``file_mtime``, and
+#: updated in place when a file is touched (Lucene updates doc values only of fields that have
+#: no points), so a touched file is neither rewritten nor read again.
+SEEN_MTIME = "file_mtime_seen"
 
 
 def keyword_value(field: str, value: str) -> str:

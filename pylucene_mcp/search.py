@@ -260,31 +260,71 @@ def parse_query(text: str, default_operator: str = "AND") -> ParsedQuery:
             parsed = _context().parse(stripped, default_operator == "AND")
     except errors.UnknownFieldError:
         raise
+    except errors.TooManyClausesError:
+        raise
     except errors.QuerySyntaxError as exc:
         message = _first_line(str(exc))
+        if "too many boolean clauses" in message.lower():
+            raise errors.TooManyClausesError(
+                f"query {quote(stripped)} has more clauses (words, phrases, terms) than Lucene "
+                "takes in one query; split it into several searches or use fewer OR-terms"
+            ) from exc
         suggestion = suggest_fix(stripped, default_operator, parse_error)
-        hint = f" Try: {suggestion}" if suggestion else " Escape special characters with \\."
+        if suggestion:
+            shown = suggestion if len(suggestion) <= QUOTE_CHARS else quote(suggestion)
+            hint = f" Try: {shown}"
+        elif re.fullmatch(r"(\s*(AND|OR|NOT|&&|\|\||!)\s*)+", stripped):
+            hint = (
+                " AND, OR and NOT are operators: put words on both sides (lease AND rent), "
+                "or write them in lower case to search for the word (and)"
+            )
+        elif message.startswith(("field '", "the regular expression")):
+            hint = ""  # the shim's own message says what to write
+        else:
+            hint = (
+                ' Special characters (+ - && || ! ( ) { } [ ] ^ " ~ * ? : \\ /) need a \\ '
+                "before them to be searched as text"
+            )
         raise errors.QuerySyntaxError(
-            f"cannot parse query {stripped!r}: {message}.{hint}", stripped, suggestion
+            f"cannot parse query {quote(stripped)}: {message}.{hint}", stripped, suggestion
+        ) from exc
+    except errors.InvalidRequestError as exc:  # Lucene's RegExp refuses a /pattern/
+        raise errors.QuerySyntaxError(
+            f"cannot parse query {quote(stripped)}: the regular expression in it is not valid "
+            f"({_first_line(str(exc))}); / starts and ends a regular expression, so write \\/ "
+            "to search for a slash",
+            stripped,
         ) from exc
     if parsed.query is None:  # only punctuation
         raise errors.QuerySyntaxError(
-            f"query {stripped!r} has no searchable words; use letters or digits", stripped
+            f"query {quote(stripped)} has no searchable words; use letters or digits", stripped
         )
     return ParsedQuery(parsed.query, parsed.highlightQuery, parsed.units, False)
 
 
+QUOTE_CHARS = 200
+
+
+def quote(text: str) -> str:
+    """``text`` as an error message quotes it: at most 200 characters."""
+    if len(text) <= QUOTE_CHARS:
+        return repr(text)
+    return f"{text[:QUOTE_CHARS]!r}… ({len(text) - QUOTE_CHARS} more characters)"
+
+
 def _first_line(message: str) -> str:
     message = message.split("\n")[0].strip()
-    message = re.sub(r"^Cannot parse '.*?': ", "", message)
+    message = re.sub(r"^Cannot parse '.*?': ", "", message, flags=re.DOTALL)
+    if len(message) > 2 * QUOTE_CHARS:
+        message = message[: 2 * QUOTE_CHARS] + "…"
     return message.rstrip(".")
 
 
 def suggest_fix(text: str, default_operator: str, parse_error: Any) -> str | None:
     """A corrected form of a query that fails to parse, or None.
 
-    Closes an open quote, balances parentheses, drops dangling operators and field prefixes,
-    and as a last resort escapes every special character.
+    Closes an open quote, balances parentheses, drops dangling operators and field prefixes;
+    offers the result only when it parses.
     """
     fixed = text
     if fixed.count('"') % 2:
@@ -303,19 +343,15 @@ def suggest_fix(text: str, default_operator: str, parse_error: Any) -> str | Non
     fixed = re.sub(r"^\s*(AND|OR|&&|\|\|)\s+", "", fixed)
     fixed = re.sub(r"\s+(AND|OR|NOT|&&|\|\||!|-|\+)\s*$", "", fixed)
     fixed = re.sub(r"(\w+):\s*$", r"\1", fixed)
-    fixed = re.sub(r"(?<!\\)([/\[\]{}^])", r"\\\1", fixed) if fixed == text else fixed
-    for candidate in (
-        fixed,
-        str(jvm.jclass("org.apache.lucene.queryparser.classic.QueryParser").escape(text)),
-    ):
-        if candidate == text or not candidate.strip():
-            continue
-        try:
-            _context().parser(default_operator == "AND", False).parse(candidate)
-        except parse_error:
-            continue
-        return candidate
-    return None
+    # Only repairs that keep what was asked: no escaping of special characters (it would turn
+    # /a{1,100000}/ or modified_date:[2024 TO *] into a search for odd literal text).
+    if fixed == text or not fixed.strip():
+        return None
+    try:
+        _context().parser(default_operator == "AND", False).parse(fixed)
+    except parse_error:
+        return None
+    return fixed
 
 
 # -- filters ---------------------------------------------------------------------------------

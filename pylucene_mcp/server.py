@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal, NotRequired, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata, func_metadata
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict
@@ -299,7 +300,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
         ),
         **crawler_tools(svc, _tool_errors, _annotations),
     }
-    parameters: dict[str, set[str]] = {}
+    checked: dict[str, FuncMetadata] = {}
     for name, (fn, tool_annotations) in tools.items():
         if name in enabled:
             server.add_tool(
@@ -309,15 +310,16 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
                 annotations=tool_annotations,
                 structured_output=True,
             )
-            parameters[name] = _argument_names(fn)
-    server.middleware.extend([StrictArguments(parameters), CompactText()])
+            checked[name] = _arguments(fn)
+    server.middleware.extend([StrictArguments(checked), CompactText()])
     return server
 
 
-def _argument_names(fn: Callable[..., Any]) -> set[str]:
-    """The arguments a tool takes from the client (not the SDK's ``Context``)."""
-    return {
+def _arguments(fn: Callable[..., Any]) -> FuncMetadata:
+    """The model of the arguments a tool takes from the client (not the SDK's ``Context``)."""
+    context = [
         name
         for name, parameter in inspect.signature(fn).parameters.items()
-        if "Context" not in str(parameter.annotation)
-    }
+        if "Context" in str(parameter.annotation)
+    ]
+    return func_metadata(fn, skip_names=context)

@@ -52,3 +52,14 @@ def closed_index_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     build_index(idx, folder)
     idx.close()
     return folder / "index"
+
+
+#: Figures that reliability tests record (name → value), printed at the end of the run.
+FIGURES: dict[str, object] = {}
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if FIGURES:
+        terminalreporter.section("reliability figures")
+        for name, value in FIGURES.items():
+            terminalreporter.write_line(f"{name}: {value}")

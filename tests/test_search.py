@@ -14,6 +14,7 @@ from pylucene_mcp import (
     InvalidRequestError,
     QuerySyntaxError,
     SearchResult,
+    TooManyClausesError,
     UnknownFieldError,
 )
 from tests.corpus import LONG_DOC_NEEDLE, LONG_DOC_PAGES
@@ -457,3 +458,40 @@ def test_a_metadata_only_match_gets_one_leading_passage_without_highlights(index
     assert passage.text.startswith("Commercial Lease Agreement")
     assert "<em>" not in passage.text
     assert passage.matched_terms == () and passage.term_coverage == 0.0
+
+
+@pytest.mark.parametrize(
+    ("query", "says"),
+    [
+        ("AND", "AND, OR and NOT are operators"),
+        ("/[/", "the regular expression in it is not valid"),
+        ("modified_date:[2024 TO *]", "'2024' is not a date; use 2024-01-01"),
+        ("/a{1,100000}/", "a repeat may count at most 100"),
+        ("a{", "need a \\ before them"),
+    ],
+)
+def test_a_query_error_says_what_to_do_and_suggests_only_what_means_the_same(
+    index: Index, query: str, says: str
+) -> None:
+    with pytest.raises(QuerySyntaxError) as info:
+        index.search(query)
+    assert says in str(info.value)
+    assert info.value.suggestion is None  # no escaped literal offered as "the" fix
+    assert "Try:" not in str(info.value)
+
+
+def test_a_long_query_is_quoted_up_to_200_characters(index: Index) -> None:
+    query = "lease " * 300 + "("
+    with pytest.raises(QuerySyntaxError) as info:
+        index.search(query)
+    message = str(info.value)
+    assert "more characters)" in message
+    assert len(message) < 1000
+    assert "column 1801" in message  # the position of the problem
+
+
+def test_a_query_with_too_many_clauses_says_so_without_echoing_it(index: Index) -> None:
+    with pytest.raises(TooManyClausesError) as info:
+        index.search(" OR ".join(f"w{n}" for n in range(3000)))
+    assert "split it into several searches" in str(info.value)
+    assert len(str(info.value)) < 600

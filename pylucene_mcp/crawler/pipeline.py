@@ -4,8 +4,10 @@ A crawl compares what is on disk with what the index holds for the same folders:
 
 - ADD: a file the index does not have;
 - UPDATE: a file whose size or mtime changed *and* whose extracted text hash changed;
-- SKIP: a file whose size and mtime are unchanged, or whose text hash is the same (a touch or a
-  copy: only the stored mtime is refreshed);
+- SKIP: a file whose size and mtime are unchanged, or whose text hash is the same. A touched
+  file (same size, same text) is not written again: its new mtime is recorded in place, as a
+  doc values update of ``file_mtime_seen``; a file with the same text but another size (metadata
+  changed) is rewritten;
 - DELETE: a document whose file is gone (orphans).
 
 ``full=True`` re-extracts every file. Extraction runs on ``workers`` threads with a bounded
@@ -43,7 +45,7 @@ from pylucene_mcp.crawler.walk import (
     inside,
     walk,
 )
-from pylucene_mcp.index import Index
+from pylucene_mcp.index import Index, Writer
 
 log = logging.getLogger(__name__)
 
@@ -141,16 +143,18 @@ class _Known:
     content_hash: str | None
 
 
-_STATE_FIELDS = (schema.FILE_PATH, "file_size", "file_mtime", "content_hash")
+_STATE_FIELDS = (schema.FILE_PATH, "file_size", "content_hash")
 
 
-def _known(document: Any) -> _Known:
+def _known(document: Any, mtimes: Any, doc_id: int) -> _Known:
+    """A document's state; the mtime comes from the doc values of ``file_mtime_seen``, which a
+    touch updates in place (``Writer.touch``)."""
     size = document.getField("file_size")
-    mtime = document.getField("file_mtime")
     digest = document.get("content_hash")
+    mtime = int(mtimes.longValue()) if mtimes is not None and mtimes.advanceExact(doc_id) else None
     return _Known(
         int(size.numericValue().longValue()) if size is not None else None,
-        int(mtime.numericValue().longValue()) if mtime is not None else None,
+        mtime,
         str(digest) if digest is not None else None,
     )
 
@@ -164,13 +168,16 @@ def index_state(index: Index, roots: Sequence[str]) -> dict[str, _Known]:
         reader = searcher.getIndexReader()
         stored = reader.storedFields()
         live_docs = jvm.jclass("org.apache.lucene.index.MultiBits").getLiveDocs(reader)
+        mtimes = jvm.jclass("org.apache.lucene.index.MultiDocValues").getNumericValues(
+            reader, schema.SEEN_MTIME
+        )
         for doc_id in range(int(reader.maxDoc())):
             if live_docs is not None and not live_docs.get(doc_id):
                 continue
             document = stored.document(doc_id, wanted)
             path = str(document.get(schema.FILE_PATH))
             if path.startswith(prefixes):
-                state[path] = _known(document)
+                state[path] = _known(document, mtimes, doc_id)
     return state
 
 
@@ -180,12 +187,15 @@ def known_files(index: Index, keys: Iterable[str]) -> dict[str, _Known]:
     term_query = jvm.jclass("org.apache.lucene.search.TermQuery")
     wanted = jvm.jset(_STATE_FIELDS)
     state: dict[str, _Known] = {}
+    multi = jvm.jclass("org.apache.lucene.index.MultiDocValues")
     with index.searcher() as searcher, jvm.java_errors():
         stored = searcher.storedFields()
         for key in keys:
             top = searcher.search(term_query(term(schema.FILE_PATH, key)), 1)
             if int(top.totalHits.value()) > 0:
-                state[key] = _known(stored.document(top.scoreDocs[0].doc, wanted))
+                doc_id = top.scoreDocs[0].doc
+                mtimes = multi.getNumericValues(searcher.getIndexReader(), schema.SEEN_MTIME)
+                state[key] = _known(stored.document(doc_id, wanted), mtimes, doc_id)
     return state
 
 
@@ -468,12 +478,13 @@ class Crawler:
         with self.index.writer() as writer:
             for entry, extracted in batch:
                 old = known.get(entry.key)
+                change = _change(old, extracted, report.full)
                 try:
-                    writer.add(to_document(entry, extracted))
+                    _write(writer, entry, extracted, old, change)
                 except errors.PyLuceneMcpError as exc:
                     report.fail(entry.root, entry.key, f"cannot index: {exc}")
                     continue
-                report.count(entry.root, _change(old, extracted, report.full), entry.size)
+                report.count(entry.root, change, entry.size)
 
     # -- single files (the watcher) -----------------------------------------------------------
 
@@ -524,13 +535,26 @@ class Crawler:
                 writer.delete_under(key)
                 outcome.setdefault(key, "deleted")
             for entry, extracted in ready:
+                old = known.get(entry.key)
+                change = _change(old, extracted, full=False)
                 try:
-                    writer.add(to_document(entry, extracted))
+                    _write(writer, entry, extracted, old, change)
                 except errors.PyLuceneMcpError as exc:
                     outcome[entry.key] = f"failed: cannot index: {exc}"
                     continue
-                outcome[entry.key] = _change(known.get(entry.key), extracted, full=False)
+                outcome[entry.key] = change
         return outcome
+
+
+def _write(
+    writer: Writer, entry: FileEntry, extracted: Extracted, old: _Known | None, change: str
+) -> None:
+    """A skipped file of the same size only has its mtime recorded (in place); every other file
+    is (re)written whole."""
+    if change == "skipped" and old is not None and old.size == entry.size:
+        writer.touch(entry.key, entry.mtime_ms)
+    else:
+        writer.add(to_document(entry, extracted))
 
 
 def _change(old: _Known | None, extracted: Extracted, full: bool) -> str:

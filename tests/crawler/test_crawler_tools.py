@@ -117,6 +117,18 @@ async def test_a_second_crawl_is_refused_and_pause_resume_stop_work(
     assert stopped["status"] in ("IDLE", "WATCHING")
 
 
+async def test_stop_answers_at_once_and_says_whether_the_crawl_is_still_stopping(
+    client: Client,
+) -> None:
+    await call(client, "startCrawl", fullReindex=True)
+    stopped = await call(client, "stopCrawler")
+    # either the crawl ended within the second, or the answer says it is finishing its files
+    assert stopped["status"] in ("IDLE", "WATCHING") or stopped.get("stopping") is True
+    await idle(client)
+    last = (await call(client, "getCrawlerStats"))["last"]
+    assert last["stopped"] is True or last["found"] == last["processed"] + last["skipped"]
+
+
 async def test_start_crawl_with_a_progress_token_reports_progress(
     client: Client, home: Path
 ) -> None:

@@ -153,3 +153,28 @@ def test_report_figures(crawler: Crawler, docs: Path) -> None:
     assert report["files_per_s"] > 0
     assert report["per_directory"][str(docs)]["added"] == report["added"]
     assert crawler.last is not None and crawler.current is None
+
+
+def test_a_touched_file_is_not_rewritten_and_not_read_again(
+    crawler: Crawler, tmp_path: Path
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for n in range(3):
+        (docs / f"note{n}.txt").write_text(f"note {n} about herons")
+    crawler.crawl([str(docs)])
+    with crawler.index.searcher() as searcher:
+        max_doc = int(searcher.getIndexReader().maxDoc())
+    later = time.time() + 100
+    os.utime(docs / "note1.txt", (later, later))  # a touch: same text, same size
+
+    touched = crawler.crawl([str(docs)])
+    assert (touched.to_extract, touched.skipped, touched.updated) == (1, 3, 0)
+    with crawler.index.searcher() as searcher:
+        reader = searcher.getIndexReader()
+        assert int(reader.maxDoc()) == max_doc  # no document was deleted and added again
+        assert int(reader.numDeletedDocs()) == 0
+
+    again = crawler.crawl([str(docs)])
+    assert again.to_extract == 0  # the new mtime was recorded: nothing is read a third time
+    assert crawler.index.search("herons").total_hits == 3
