@@ -290,9 +290,9 @@ def parse_query(text: str, default_operator: str = "AND") -> ParsedQuery:
         ) from exc
     except errors.InvalidRequestError as exc:  # Lucene's RegExp refuses a /pattern/
         raise errors.QuerySyntaxError(
-            f"cannot parse query {quote(stripped)}: the regular expression in it is not valid "
-            f"({_first_line(str(exc))}); / starts and ends a regular expression, so write \\/ "
-            "to search for a slash",
+            f"cannot parse query {quote(stripped)}: the regular expression at position "
+            f"{stripped.find('/')} is not valid ({_first_line(str(exc))}); / starts and ends a "
+            "regular expression, so write \\/ to search for a slash",
             stripped,
         ) from exc
     if parsed.query is None:  # only punctuation

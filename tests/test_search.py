@@ -464,7 +464,7 @@ def test_a_metadata_only_match_gets_one_leading_passage_without_highlights(index
     ("query", "says"),
     [
         ("AND", "AND, OR and NOT are operators"),
-        ("/[/", "the regular expression in it is not valid"),
+        ("lease /[/", "the regular expression at position 6 is not valid"),
         ("modified_date:[2024 TO *]", "'2024' is not a date; use 2024-01-01"),
         ("/a{1,100000}/", "a repeat may count at most 100"),
         ("a{", "need a \\ before them"),
