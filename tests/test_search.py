@@ -41,7 +41,9 @@ def test_infix_wildcard_finds_compounds_anywhere(index: Index) -> None:
     # Arbeitsvertrag, Kaufvertrag, Mietvertrag, Tarifvertrag, Vertragsbedingungen
     assert names(result) == {"arbeitsvertrag.txt", "kaufvertrag.md", "mietvertrag.txt"}
     text = all_passage_text(result)
-    assert "<em>Vertragsbedingungen</em>" in text or "<em>Tarifvertrag</em>" in text
+    # an infix pattern reaches the compounds inside a document, at either end of the word
+    assert "<em>Vertragsbedingungen</em>" in text
+    assert "<em>Tarifvertrag</em>" in text
 
 
 def test_passages_highlight_the_original_words_after_the_reverse_rewrite(index: Index) -> None:
@@ -49,9 +51,9 @@ def test_passages_highlight_the_original_words_after_the_reverse_rewrite(index: 
     by_name = {Path(h.file_path).name: h for h in result.documents}
     text = " ".join(p.text for p in by_name["arbeitsvertrag.txt"].passages)
     assert "<em>Arbeitsvertrag</em>" in text
-    assert "Arbeitsvertrag" in by_name["arbeitsvertrag.txt"].passages[0].matched_terms or any(
-        "Arbeitsvertrag" in p.matched_terms for p in by_name["arbeitsvertrag.txt"].passages
-    )
+    matched = [p.matched_terms for p in by_name["arbeitsvertrag.txt"].passages]
+    assert ("Arbeitsvertrag",) in matched  # the word as the document writes it
+    assert all(t.endswith("vertrag") for terms in matched for t in terms)
 
 
 def test_trailing_wildcard_and_prefix(index: Index) -> None:
@@ -427,14 +429,20 @@ def test_a_match_on_the_last_page_of_a_long_document_yields_a_passage(index: Ind
     assert passage.page == LONG_DOC_PAGES
 
 
-def test_term_coverage_counts_the_query_terms_in_a_passage(index: Index) -> None:
-    result = index.search("quokka OR reading", default_operator="OR")
-    passages = result.documents[0].passages
-    both = [p for p in passages if {"quokka", "reading"} <= {t.lower() for t in p.matched_terms}]
-    one = [p for p in passages if len(p.matched_terms) == 1]
-    assert all(p.term_coverage == 1.0 for p in both)
-    assert all(p.term_coverage == 0.5 for p in one)
-    assert passages
+def test_term_coverage_counts_the_query_terms_in_a_passage(fresh_index: Index) -> None:
+    with fresh_index.writer() as w:
+        w.add(
+            {
+                "file_path": "/d/q.txt",
+                "content": "The quokka was reading a book. A quokka sat alone here. "
+                "Nobody else was reading today. The weather was fine.",
+            }
+        )
+    (hit,) = fresh_index.search("quokka OR reading", default_operator="OR").documents
+    coverage = {tuple(t.lower() for t in p.matched_terms): p.term_coverage for p in hit.passages}
+    assert coverage[("quokka", "reading")] == 1.0  # both query terms in one passage
+    assert coverage[("quokka",)] == 0.5
+    assert coverage[("reading",)] == 0.5
 
 
 def test_passage_length_and_count_can_be_set(index: Index) -> None:

@@ -3,6 +3,7 @@ watches, reindexes by itself after a schema change, and sends MCP progress notif
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -74,9 +75,8 @@ def test_serve_crawls_watches_reindexes_and_reports_progress(tmp_path: Path) -> 
         assert answer["result"]["structuredContent"]["report"]["updated"] == 7
         progress = [line for line in peer.lines[before:] if '"notifications/progress"' in line]
         assert progress and all('"crawl-1"' in line for line in progress)
-        assert '"progress":7' in progress[-1].replace(" ", "") or '"progress":7.0' in progress[
-            -1
-        ].replace(" ", "")
+        last = json.loads(progress[-1])["params"]
+        assert last["progress"] == 7 and last["progressToken"] == "crawl-1"
     finally:
         peer.close()
     assert peer.proc.returncode == 0
