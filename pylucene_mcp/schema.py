@@ -129,42 +129,6 @@ FIELDS: dict[str, FieldSpec] = {
 FILTERABLE_FIELDS = tuple(name for name, spec in FIELDS.items() if spec.filter_operators)
 
 
-def to_epoch_millis(value: object, field: str, *, end_of_day: bool = False) -> int:
-    """A date as epoch milliseconds (UTC).
-
-    Accepts ``datetime``, ``date``, epoch milliseconds, and text as the query syntax takes it
-    (``2024-01-01``, ``2024-01-01T10:30:00Z``, an offset, or nine or more digits of epoch
-    milliseconds). A date alone is its first millisecond, or its last with ``end_of_day``.
-
-    Raises:
-        ValueError: naming the accepted forms.
-    """
-    if isinstance(value, bool):
-        raise ValueError(f"field '{field}': {value!r} is not a date")
-    if isinstance(value, int | float):
-        return int(value)
-    if isinstance(value, dt.datetime):
-        aware = value if value.tzinfo else value.replace(tzinfo=dt.UTC)
-        return int(aware.timestamp() * 1000)
-    if isinstance(value, dt.date):
-        start = dt.datetime(value.year, value.month, value.day, tzinfo=dt.UTC)
-        millis = int(start.timestamp() * 1000)
-        return millis + 86_400_000 - 1 if end_of_day else millis
-    if isinstance(value, str):
-        # One parser for date text everywhere: the query syntax's (DateValues in the shim).
-        from pylucene_mcp import jvm
-
-        date_values = jvm.jclass("io.github.pylucenemcp.queryparser.DateValues")
-        try:
-            return int(date_values.parse(value, end_of_day))
-        except jvm.jclass("java.lang.IllegalArgumentException") as exc:
-            raise ValueError(f"field '{field}': {exc.getMessage()}") from None
-    raise ValueError(
-        f"field '{field}': {value!r} is not a date; use 2024-01-01, 2024-01-01T10:30:00Z "
-        "or epoch milliseconds"
-    )
-
-
 def iso(millis: int | None) -> str | None:
     """Epoch milliseconds as an ISO-8601 UTC string (seconds precision), or None."""
     if millis is None:

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Literal
 
-from pylucene_mcp import analysis, errors, jvm, schema
+from pylucene_mcp import analysis, documents, errors, jvm, schema
 from pylucene_mcp.passages import Passage
 
 if TYPE_CHECKING:
@@ -203,7 +203,7 @@ _HIT_FIELDS = (
 @functools.cache
 def _context() -> Any:
     """The Java ``SearchContext``: schema, analyzer and facets shared by every search."""
-    from pylucene_mcp.index import make_facets_config
+    from pylucene_mcp.documents import make_facets_config
 
     return jvm.jclass("io.github.pylucenemcp.search.SearchContext")(
         analysis.schema_analyzer(),
@@ -409,7 +409,7 @@ def _long_bounds(flt: Filter, value: Any, upper: bool) -> int:
         )
     try:
         if flt.field in schema.DATE_FIELDS:
-            return schema.to_epoch_millis(value, flt.field, end_of_day=upper)
+            return documents.to_epoch_millis(value, flt.field, end_of_day=upper)
         return int(value)
     except (TypeError, ValueError) as exc:
         what = "a date" if flt.field in schema.DATE_FIELDS else "a whole number of bytes"

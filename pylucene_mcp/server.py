@@ -214,7 +214,7 @@ def enabled_tools(settings: Settings) -> set[str]:
 
 def build_server(settings: Settings, service: Service | None = None) -> MCPServer:
     """The MCP server for ``settings``: every enabled tool, the server instructions."""
-    from pylucene_mcp import index as index_module
+    from pylucene_mcp import info
     from pylucene_mcp.search import search as run_search
     from pylucene_mcp.search import to_dict
 
@@ -265,14 +265,14 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
     def getIndexStats() -> IndexStatsOut:
         """Document count, index path and size, schema and Lucene version, indexed fields and
         the date ranges of the documents. Use it first to see what is searchable."""
-        return to_dict(index_module.index_stats(svc.index()))  # type: ignore[no-any-return]
+        return to_dict(info.index_stats(svc.index()))  # type: ignore[no-any-return]
 
     @_tool_errors
     def listIndexedFields() -> FieldsOut:
         """Every field: its kind, whether it is stored, a facet or sortable, which filter
         operators it takes and how many documents have it. Use it to write field queries and
         filters."""
-        return {"fields": to_dict(index_module.field_infos(svc.index()))}
+        return {"fields": to_dict(info.field_infos(svc.index()))}
 
     @_tool_errors
     def getDocumentDetails(
@@ -282,7 +282,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
     ) -> DocumentOut:
         """The stored metadata of one indexed document and a slice of its text (offset/length
         in characters; hasMore says whether more follows). Only documents in the index."""
-        details = index_module.document_details(svc.index(), filePath, offset=offset, length=length)
+        details = info.document_details(svc.index(), filePath, offset=offset, length=length)
         return to_dict(details)  # type: ignore[no-any-return]
 
     from pylucene_mcp.crawler_tools import crawler_tools

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pylucene_mcp import Index, InvalidFilterError, QuerySyntaxError, schema
-from pylucene_mcp.index import field_infos
+from pylucene_mcp.info import field_infos
 
 
 def paths(result: object) -> set[str]:

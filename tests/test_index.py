@@ -15,7 +15,7 @@ from pylucene_mcp import (
     UnknownFieldError,
     schema,
 )
-from pylucene_mcp.index import document_details, field_infos, index_stats
+from pylucene_mcp.info import document_details, field_infos, index_stats
 
 
 def test_add_then_search(fresh_index: Index) -> None:
@@ -141,7 +141,7 @@ def test_nrt_searcher_sees_changes_within_the_refresh_interval(fresh_index: Inde
 
     with fresh_index.writer() as w:
         w.add({"file_path": "/d/a.txt", "content": "x"})
-    doc, _ = fresh_index._to_document({"file_path": "/d/b.txt", "content": "x"})
+    doc, _ = fresh_index._document({"file_path": "/d/b.txt", "content": "x"})
     fresh_index.java_writer.addDocument(doc)
     deadline = time.monotonic() + 10 * fresh_index.refresh_interval_s
     while len(fresh_index) < 2 and time.monotonic() < deadline:

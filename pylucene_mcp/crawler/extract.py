@@ -30,7 +30,8 @@ from xml.sax.saxutils import escape
 from pylucene_mcp import errors, jvm
 from pylucene_mcp.config import private_dir
 from pylucene_mcp.crawler import tika_jar
-from pylucene_mcp.crawler.normalize import content_hash, join_pages, xhtml_to_pages
+from pylucene_mcp.crawler.normalize import join_pages, xhtml_to_pages
+from pylucene_mcp.documents import content_hash
 
 log = logging.getLogger(__name__)
 

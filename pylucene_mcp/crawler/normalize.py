@@ -8,7 +8,6 @@ empty line becomes one.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
 from html.parser import HTMLParser
@@ -27,11 +26,6 @@ def normalize_text(text: str) -> str:
     text = _HSPACE.sub(" ", text)
     text = "\n".join(line.strip() for line in text.split("\n"))
     return _BLANK_LINES.sub("\n\n", text).strip()
-
-
-def content_hash(text: str) -> str:
-    """SHA-256 of normalized text: what decides that a file "really changed"."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 _BLOCKS = {

@@ -1,0 +1,198 @@
+"""Documents: how a mapping of schema fields becomes a Lucene ``Document`` (derived fields,
+keyword case, facets, points, doc values), the content hash, and date values.
+
+Engine level: used by :mod:`pylucene_mcp.index` to write and by the crawler for the content
+hash; it knows the schema and calls Java through :mod:`pylucene_mcp.jvm`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import mimetypes
+import time
+from collections.abc import Mapping
+from pathlib import PurePath
+from typing import Any
+
+from pylucene_mcp import errors, jvm, schema
+
+ALL_FIELDS = set(schema.FIELDS)
+
+
+def content_hash(text: str) -> str:
+    """SHA-256 of normalized text: what decides that a file "really changed"."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def normalize_path(path: str | PurePath) -> str:
+    """A file path as the index keys it.
+
+    Raises:
+        InvalidRequestError: for an empty one.
+    """
+    text = str(path)
+    if not text:
+        raise errors.InvalidRequestError("file_path must not be empty")
+    return str(PurePath(text))
+
+
+def to_epoch_millis(value: object, field: str, *, end_of_day: bool = False) -> int:
+    """A date as epoch milliseconds (UTC).
+
+    Accepts ``datetime``, ``date``, epoch milliseconds, and text as the query syntax takes it
+    (``2024-01-01``, ``2024-01-01T10:30:00Z``, an offset, or nine or more digits of epoch
+    milliseconds). A date alone is its first millisecond, or its last with ``end_of_day``.
+
+    Raises:
+        ValueError: naming the accepted forms.
+    """
+    if isinstance(value, bool):
+        raise ValueError(f"field '{field}': {value!r} is not a date")
+    if isinstance(value, int | float):
+        return int(value)
+    if isinstance(value, dt.datetime):
+        aware = value if value.tzinfo else value.replace(tzinfo=dt.UTC)
+        return int(aware.timestamp() * 1000)
+    if isinstance(value, dt.date):
+        start = dt.datetime(value.year, value.month, value.day, tzinfo=dt.UTC)
+        millis = int(start.timestamp() * 1000)
+        return millis + 86_400_000 - 1 if end_of_day else millis
+    if isinstance(value, str):
+        # One parser for date text everywhere: the query syntax's (DateValues in the shim).
+        date_values = jvm.jclass("io.github.pylucenemcp.queryparser.DateValues")
+        try:
+            return int(date_values.parse(value, end_of_day))
+        except jvm.jclass("java.lang.IllegalArgumentException") as exc:
+            raise ValueError(f"field '{field}': {exc.getMessage()}") from None
+    raise ValueError(
+        f"field '{field}': {value!r} is not a date; use 2024-01-01, 2024-01-01T10:30:00Z "
+        "or epoch milliseconds"
+    )
+
+
+def to_document(doc: Mapping[str, Any], facets_config: Any) -> tuple[Any, str]:
+    """The Lucene document of ``doc`` (a mapping of schema fields), and its normalized path.
+
+    Fills in what can be derived: file name, extension, MIME type, content hash, language
+    ``unknown``, the indexing time.
+
+    Raises:
+        UnknownFieldError, InvalidRequestError: for a field or value the schema refuses.
+    """
+    unknown = set(doc) - ALL_FIELDS
+    if unknown:
+        name = sorted(unknown)[0]
+        raise errors.UnknownFieldError(
+            f"unknown field '{name}'; documents take: "
+            + ", ".join(sorted(ALL_FIELDS - set(schema.SHADOW_FIELDS))),
+            name,
+            sorted(ALL_FIELDS),
+        )
+    for shadow in schema.SHADOW_FIELDS:
+        if shadow in doc:
+            raise errors.InvalidRequestError(f"'{shadow}' is derived from content; do not set it")
+    if not doc.get(schema.FILE_PATH):
+        raise errors.InvalidRequestError("a document needs a file_path (its unique id)")
+    values = dict(doc)
+    path = normalize_path(values[schema.FILE_PATH])
+    values[schema.FILE_PATH] = path
+    pure = PurePath(path)
+    values.setdefault("file_name", pure.name)
+    extension = values.get("file_extension") or pure.suffix.lstrip(".")
+    values["file_extension"] = str(extension).lower().lstrip(".")
+    if not values.get("file_type"):
+        guessed = mimetypes.guess_type(pure.name)[0]
+        values["file_type"] = guessed or "application/octet-stream"
+    content = str(values.get(schema.CONTENT) or "")
+    values[schema.CONTENT] = content
+    values.setdefault("content_hash", content_hash(content))
+    values.setdefault("language", "unknown")
+    values["indexed_date"] = values.get("indexed_date") or int(time.time() * 1000)
+    return _build(values, facets_config), path
+
+
+def _build(values: Mapping[str, Any], facets_config: Any) -> Any:
+    j = jvm.jclass
+    document = j("org.apache.lucene.document.Document")()
+    store_yes = j("org.apache.lucene.document.Field$Store").YES
+    store_no = j("org.apache.lucene.document.Field$Store").NO
+    text_field = j("org.apache.lucene.document.TextField")
+    string_field = j("org.apache.lucene.document.StringField")
+    facet_field = j("org.apache.lucene.facet.sortedset.SortedSetDocValuesFacetField")
+    for name in schema.TEXT_FIELDS:
+        if name == schema.CONTENT:
+            continue
+        for value in _as_list(values.get(name)):
+            document.add(text_field(name, value, store_yes))
+    content = jvm.jclass("java.lang.String")(values[schema.CONTENT])
+    document.add(j("org.apache.lucene.document.Field")(schema.CONTENT, content, _content_type()))
+    for shadow in schema.SHADOW_FIELDS:
+        document.add(text_field(shadow, content, store_no))
+    for name in schema.KEYWORD_FIELDS:
+        for value in _as_list(values.get(name)):
+            document.add(string_field(name, schema.keyword_value(name, value), store_yes))
+    for name in schema.FACET_FIELDS:
+        for value in _as_list(values.get(name)):
+            document.add(facet_field(name, schema.keyword_value(name, value)))
+    for name in (*schema.LONG_FIELDS, *schema.DATE_FIELDS):
+        raw = values.get(name)
+        if raw is None:
+            continue
+        try:
+            number = to_epoch_millis(raw, name) if name in schema.DATE_FIELDS else int(raw)
+        except (TypeError, ValueError) as exc:
+            raise errors.InvalidRequestError(str(exc)) from exc
+        document.add(j("org.apache.lucene.document.LongPoint")(name, jvm.jarray("long", [number])))
+        document.add(j("org.apache.lucene.document.NumericDocValuesField")(name, number))
+        document.add(j("org.apache.lucene.document.StoredField")(name, jvm.jlong(number)))
+        if name == "file_mtime":
+            document.add(
+                j("org.apache.lucene.document.NumericDocValuesField")(schema.SEEN_MTIME, number)
+            )
+    pages = values.get(schema.PAGE_OFFSETS)
+    if pages:
+        text = ",".join(str(int(p)) for p in pages)
+        document.add(j("org.apache.lucene.document.StoredField")(schema.PAGE_OFFSETS, text))
+        # the page count as a point too, so that the field statistics can count the field
+        document.add(
+            j("org.apache.lucene.document.LongPoint")(
+                schema.PAGE_OFFSETS, jvm.jarray("long", [len(pages)])
+            )
+        )
+    with jvm.java_errors():
+        return facets_config.build(document)
+
+
+def make_facets_config() -> Any:
+    """The ``FacetsConfig`` of the schema: sorted-set facets, ``author`` multi-valued."""
+    config = jvm.jclass("org.apache.lucene.facet.FacetsConfig")()
+    config.setMultiValued("author", True)
+    return config
+
+
+def _as_list(value: Any) -> list[str]:
+    if value is None or value == "":
+        return []
+    if isinstance(value, list | tuple | set):
+        return [str(v) for v in value if v is not None and str(v) != ""]
+    return [str(value)]
+
+
+_CONTENT_TYPE: list[Any] = []
+
+
+def _content_type() -> Any:
+    """Tokenized, stored, with offsets in the postings (for highlighting the whole text)."""
+    if not _CONTENT_TYPE:
+        field_type = jvm.jclass("org.apache.lucene.document.FieldType")(
+            jvm.jclass("org.apache.lucene.document.TextField").TYPE_STORED
+        )
+        field_type.setIndexOptions(
+            jvm.jclass(
+                "org.apache.lucene.index.IndexOptions"
+            ).DOCS_AND_FREQS_AND_POSITIONS_AND_OFFSETS
+        )
+        field_type.freeze()
+        _CONTENT_TYPE.append(field_type)
+    return _CONTENT_TYPE[0]
