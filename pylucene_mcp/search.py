@@ -29,7 +29,7 @@ LONG_MIN = -(2**63)
 LONG_MAX = 2**63 - 1
 
 
-def _camel(name: str) -> str:
+def camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(part.title() for part in rest)
 
@@ -44,7 +44,7 @@ def to_dict(value: Any) -> Any:
                 continue
             if item is False and f.metadata.get("omit_false"):
                 continue
-            out[f.metadata.get("json", _camel(f.name))] = to_dict(item)
+            out[f.metadata.get("json", camel(f.name))] = to_dict(item)
         return out
     if isinstance(value, Mapping):
         return {k: to_dict(v) for k, v in value.items()}

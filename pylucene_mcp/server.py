@@ -285,7 +285,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
         details = info.document_details(svc.index(), filePath, offset=offset, length=length)
         return to_dict(details)  # type: ignore[no-any-return]
 
-    from pylucene_mcp.crawler_tools import crawler_tools
+    from pylucene_mcp.tools.crawler import crawler_tools
 
     tools: dict[str, tuple[Callable[..., Any], ToolAnnotations]] = {
         "search": (search, _annotations("Search documents", read_only=True)),

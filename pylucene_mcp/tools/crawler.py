@@ -13,7 +13,7 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from pylucene_mcp.crawler.pipeline import CrawlReport
-from pylucene_mcp.search import _camel, to_dict
+from pylucene_mcp.search import camel, to_dict
 from pylucene_mcp.service import Service
 
 ToolSpec = tuple[Callable[..., Any], Any]
@@ -75,7 +75,7 @@ def _report(report: CrawlReport | None) -> dict[str, Any] | None:
     if report is None:
         return None
     data: dict[str, Any] = to_dict(report)
-    data.update({_camel(k): v for k, v in report.rates().items()})
+    data.update({camel(k): v for k, v in report.rates().items()})
     data["indexed"] = report.added + report.updated
     for key in ("started", "finished"):
         if key in data:
