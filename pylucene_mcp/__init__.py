@@ -11,6 +11,7 @@ IndexSearcher`` works, with the same class path the package uses.
 """
 
 from pylucene_mcp.analysis import Token, analyze
+from pylucene_mcp.api import Index
 from pylucene_mcp.errors import (
     DiskFullError,
     DocumentNotFoundError,
@@ -27,7 +28,7 @@ from pylucene_mcp.errors import (
     TooManyClausesError,
     UnknownFieldError,
 )
-from pylucene_mcp.index import Index, Writer
+from pylucene_mcp.index import Writer
 from pylucene_mcp.jvm import start as start_jvm
 from pylucene_mcp.passages import Passage
 from pylucene_mcp.search import ActiveFilter, FacetValue, Filter, Hit, SearchResult

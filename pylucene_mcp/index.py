@@ -3,8 +3,10 @@
     >>> index = Index.open("/tmp/idx", create=True)                  # doctest: +SKIP
     >>> with index.writer() as w:                                    # doctest: +SKIP
     ...     w.add({"file_path": "/docs/a.txt", "content": "Arbeitsvertrag"})
-    >>> index.search("*vertrag").total_hits                          # doctest: +SKIP
+    >>> search(index, "*vertrag").total_hits                         # doctest: +SKIP
     1
+
+(``pylucene_mcp.Index``, the public API's, has ``index.search(...)`` too.)
 
 A ``writer()`` block commits when it ends and rolls back when it raises. Searches use a
 ``SearcherManager`` refreshed in the background every ``refresh_interval_s`` (and at once after a
@@ -18,13 +20,10 @@ import logging
 import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pylucene_mcp import analysis, documents, errors, index_lock, jvm, schema
 from pylucene_mcp.config import private_dir
-
-if TYPE_CHECKING:
-    from pylucene_mcp.search import SearchResult
 
 log = logging.getLogger(__name__)
 
@@ -326,12 +325,6 @@ class Index:
     def __len__(self) -> int:
         with self.searcher() as searcher:
             return int(searcher.getIndexReader().numDocs())
-
-    def search(self, query: str, **params: Any) -> SearchResult:
-        """Searches the index; see :func:`pylucene_mcp.search.search` for the parameters."""
-        from pylucene_mcp.search import search
-
-        return search(self, query, **params)
 
     def close(self) -> None:
         """Stops the refresh thread and closes the writer (uncommitted changes are dropped)."""

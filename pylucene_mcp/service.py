@@ -11,7 +11,7 @@ import gc
 import logging
 import os
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pylucene_mcp import errors, jvm
 from pylucene_mcp.config import (
@@ -22,6 +22,12 @@ from pylucene_mcp.config import (
     save_directories,
 )
 from pylucene_mcp.index import Index
+
+if TYPE_CHECKING:  # imported when first used: the crawler is not on the server's start-up path
+    from pylucene_mcp.crawler.extract import TikaServer
+    from pylucene_mcp.crawler.pipeline import Crawler, CrawlReport
+    from pylucene_mcp.crawler.walk import Patterns
+    from pylucene_mcp.crawler.watch import Watcher
 
 log = logging.getLogger(__name__)
 
@@ -34,9 +40,9 @@ class Service:
         self._index: Index | None = None
         self._lock = threading.RLock()
         self._timer: threading.Timer | None = None
-        self._crawler: Any = None
-        self._tika: Any = None
-        self._watcher: Any = None
+        self._crawler: Crawler | None = None
+        self._tika: TikaServer | None = None
+        self._watcher: Watcher | None = None
         self._closing = False
 
     # -- the index ------------------------------------------------------------------------------
@@ -89,7 +95,7 @@ class Service:
 
     # -- the crawler ----------------------------------------------------------------------------
 
-    def crawler(self) -> Any:
+    def crawler(self) -> Crawler:
         """The :class:`~pylucene_mcp.crawler.pipeline.Crawler` (created on first use)."""
         with self._lock:
             if self._crawler is None:
@@ -119,7 +125,7 @@ class Service:
                 )
             return self._crawler
 
-    def patterns(self) -> Any:
+    def patterns(self) -> Patterns:
         from pylucene_mcp.crawler.walk import DEFAULT_EXCLUDE, DEFAULT_INCLUDE, Patterns
 
         return Patterns(
@@ -128,8 +134,9 @@ class Service:
             hard_links=self.settings.index_hard_links,
         )
 
-    def tika(self) -> Any:
+    def tika(self) -> TikaServer:
         self.crawler()
+        assert self._tika is not None  # made with the crawler
         return self._tika
 
     def crawl_on_start(self) -> None:
@@ -169,7 +176,7 @@ class Service:
 
     def start_crawl(
         self, directories: list[str] | None, *, full: bool = False, progress: Any = None
-    ) -> Any:
+    ) -> CrawlReport:
         """Starts a background crawl of ``directories`` (default: all configured) and watches
         them when it ends. Returns the live report.
 

@@ -125,8 +125,9 @@ def crawler_tools(
         total) and returns the crawl's report when it ends."""
         follow = wait or _progress_token(ctx) is not None
 
-        def begin() -> Any:
-            return tool_errors(svc.start_crawl)(directories, full=fullReindex)
+        def begin() -> CrawlReport:
+            report: CrawlReport = tool_errors(svc.start_crawl)(directories, full=fullReindex)
+            return report
 
         report = await anyio.to_thread.run_sync(begin)
         if not follow:

@@ -1,0 +1,26 @@
+"""The public Python API's ``Index``: the engine's index with its search at hand.
+
+The engine keeps its arrows one way (:mod:`pylucene_mcp.search` builds on
+:mod:`pylucene_mcp.index`, never the reverse); this face joins them for people in a REPL:
+``Index.open(path).search("*vertrag")``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pylucene_mcp import index
+from pylucene_mcp.search import SearchResult, search
+
+
+class Index(index.Index):
+    """A Lucene index on disk (see :class:`pylucene_mcp.index.Index`), searchable in place."""
+
+    def search(self, query: str, **params: Any) -> SearchResult:
+        """Searches the index; see :func:`pylucene_mcp.search.search` for the parameters.
+
+        Raises:
+            QuerySyntaxError, UnknownFieldError, InvalidFilterError, InvalidRequestError,
+            SearchTimeoutError.
+        """
+        return search(self, query, **params)
