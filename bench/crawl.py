@@ -22,8 +22,9 @@ from pathlib import Path
 from _common import ROOT  # noqa: F401  (puts the checkout on sys.path)
 
 from pylucene_mcp import Index
-from pylucene_mcp.crawler.extract import Extractor, TikaServer, TikaSettings
+from pylucene_mcp.crawler.extract import Extractor
 from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
+from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
 from tests.crawler import files
 
 TEXLIVE_DOC = Path("/usr/share/doc/texlive-doc/latex")

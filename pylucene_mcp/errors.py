@@ -6,6 +6,8 @@ own call::
     PyLuceneMcpError
     ├── JvmError                  no Java >= 21 runtime, missing jars, JVM failure
     ├── SetupError                a part fetched on first need (the Tika server jar) is missing
+    ├── ExtractionError           a file could not be extracted (the reason recorded for it)
+    │   └── FileVanishedError     the file was deleted between the walk and its extraction
     ├── ConfigError               a bad setting
     ├── IndexAccessError          the index cannot be opened or used
     │   ├── IndexLockedError      another process holds the write lock
@@ -16,7 +18,8 @@ own call::
     │   ├── UnknownFieldError     a field the schema does not have (lists the valid ones)
     │   ├── InvalidFilterError    a filter the field cannot take, a wrong date or number
     │   ├── TooManyClausesError   a query that expands to too many terms
-    │   └── SearchTimeoutError    a query that found nothing within the time limit
+    │   ├── SearchTimeoutError    a query that found nothing within the time limit
+    │   └── CrawlerBusyError      a crawl is already running
     └── DocumentNotFoundError     a file path that is not in the index
 """
 
@@ -35,6 +38,17 @@ class JvmError(PyLuceneMcpError):
 
 class SetupError(PyLuceneMcpError):
     """A part that is fetched on first need (the Tika server jar) could not be had."""
+
+
+class ExtractionError(PyLuceneMcpError):
+    """A file could not be extracted; the message is the reason recorded for it."""
+
+
+class FileVanishedError(ExtractionError):
+    """The file was deleted between the walk and its extraction."""
+
+    def __init__(self) -> None:
+        super().__init__("the file vanished before it was read")
 
 
 class ConfigError(PyLuceneMcpError):
@@ -94,6 +108,10 @@ class TooManyClausesError(InvalidRequestError):
 
 class SearchTimeoutError(InvalidRequestError):
     """A search ran out of its time limit before it found anything (see ``search_timeout_s``)."""
+
+
+class CrawlerBusyError(InvalidRequestError):
+    """A crawl is already running."""
 
 
 class DocumentNotFoundError(PyLuceneMcpError):

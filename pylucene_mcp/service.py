@@ -24,8 +24,8 @@ from pylucene_mcp.config import (
 from pylucene_mcp.index import Index
 
 if TYPE_CHECKING:  # imported when first used: the crawler is not on the server's start-up path
-    from pylucene_mcp.crawler.extract import TikaServer
     from pylucene_mcp.crawler.pipeline import Crawler, CrawlReport
+    from pylucene_mcp.crawler.tika_server import TikaServer
     from pylucene_mcp.crawler.walk import Patterns
     from pylucene_mcp.crawler.watch import Watcher
 
@@ -99,8 +99,9 @@ class Service:
         """The :class:`~pylucene_mcp.crawler.pipeline.Crawler` (created on first use)."""
         with self._lock:
             if self._crawler is None:
-                from pylucene_mcp.crawler.extract import Extractor, TikaServer, TikaSettings
+                from pylucene_mcp.crawler.extract import Extractor
                 from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
+                from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
 
                 s = self.settings
                 self._tika = TikaServer(

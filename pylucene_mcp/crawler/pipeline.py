@@ -30,12 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from pylucene_mcp import errors, jvm, schema
-from pylucene_mcp.crawler.extract import (
-    Extracted,
-    ExtractionError,
-    Extractor,
-    FileVanishedError,
-)
+from pylucene_mcp.crawler.extract import Extracted, Extractor
 from pylucene_mcp.crawler.walk import (
     FileEntry,
     Patterns,
@@ -45,16 +40,13 @@ from pylucene_mcp.crawler.walk import (
     inside,
     walk,
 )
+from pylucene_mcp.errors import CrawlerBusyError, ExtractionError, FileVanishedError
 from pylucene_mcp.index import Index, Writer
 
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
 MAX_FAILURES_KEPT = 200
-
-
-class CrawlerBusyError(errors.InvalidRequestError):
-    """A crawl is already running."""
 
 
 class Status(enum.StrEnum):

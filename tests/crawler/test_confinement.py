@@ -13,8 +13,9 @@ import pytest
 
 from pylucene_mcp import InvalidRequestError
 from pylucene_mcp.config import Settings
-from pylucene_mcp.crawler.pipeline import Crawler, CrawlerBusyError
+from pylucene_mcp.crawler.pipeline import Crawler
 from pylucene_mcp.crawler.walk import Patterns
+from pylucene_mcp.errors import CrawlerBusyError
 from pylucene_mcp.service import Service
 
 

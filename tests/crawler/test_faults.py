@@ -14,8 +14,9 @@ import openpyxl
 import pytest
 
 from pylucene_mcp import Index
-from pylucene_mcp.crawler.extract import Extractor, TikaServer, TikaSettings
+from pylucene_mcp.crawler.extract import Extractor
 from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
+from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
 from tests.crawler.files import make_hostile
 from tests.stdio_peer import ROOT, server_env
 

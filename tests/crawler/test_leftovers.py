@@ -9,7 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from pylucene_mcp.crawler.extract import CONFIG_PREFIX, TikaServer
+from pylucene_mcp.crawler.tika_server import CONFIG_PREFIX, TikaServer
 
 
 def test_config_folders_of_dead_processes_are_swept_and_live_ones_kept() -> None:
@@ -25,7 +25,7 @@ def test_config_folders_of_dead_processes_are_swept_and_live_ones_kept() -> None
             sys.executable,
             "-c",
             "import os\n"
-            "from pylucene_mcp.crawler.extract import config_folder\n"
+            "from pylucene_mcp.crawler.tika_server import config_folder\n"
             "print(config_folder(), os.getpid())\n"
             "os._exit(0)  # as if killed: no clean-up\n",
         ],
