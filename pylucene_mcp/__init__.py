@@ -28,10 +28,11 @@ from pylucene_mcp.errors import (
     TooManyClausesError,
     UnknownFieldError,
 )
+from pylucene_mcp.filters import Filter
 from pylucene_mcp.index import Writer
 from pylucene_mcp.jvm import start as start_jvm
 from pylucene_mcp.passages import Passage
-from pylucene_mcp.search import ActiveFilter, FacetValue, Filter, Hit, SearchResult
+from pylucene_mcp.results import ActiveFilter, FacetValue, Hit, SearchResult
 
 __version__ = "0.1.0"
 

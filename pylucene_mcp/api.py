@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from pylucene_mcp import index
-from pylucene_mcp.search import SearchResult, search
+from pylucene_mcp.results import SearchResult
+from pylucene_mcp.search import search
 
 
 class Index(index.Index):

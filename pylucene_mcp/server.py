@@ -215,8 +215,8 @@ def enabled_tools(settings: Settings) -> set[str]:
 def build_server(settings: Settings, service: Service | None = None) -> MCPServer:
     """The MCP server for ``settings``: every enabled tool, the server instructions."""
     from pylucene_mcp import info
+    from pylucene_mcp.results import to_dict
     from pylucene_mcp.search import search as run_search
-    from pylucene_mcp.search import to_dict
 
     svc = service or Service(settings)
     server = MCPServer(

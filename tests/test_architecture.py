@@ -11,7 +11,18 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pylucene_mcp"
 
 FACES = {"pylucene_mcp", "__main__", "cli", "server", "api", "doctor", "protocol", "tools"}
 SERVICE = {"service"}
-ENGINE = {"index", "documents", "info", "search", "passages", "analysis", "index_lock"}
+ENGINE = {
+    "index",
+    "documents",
+    "info",
+    "query",
+    "filters",
+    "search",
+    "results",
+    "passages",
+    "analysis",
+    "index_lock",
+}
 CRAWLER = {"crawler"}
 BASICS = {"schema", "config", "errors", "logs"}
 JVM = {"jvm"}

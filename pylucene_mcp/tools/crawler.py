@@ -13,7 +13,7 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from pylucene_mcp.crawler.pipeline import CrawlReport
-from pylucene_mcp.search import camel, to_dict
+from pylucene_mcp.results import camel, to_dict
 from pylucene_mcp.service import Service
 
 ToolSpec = tuple[Callable[..., Any], Any]

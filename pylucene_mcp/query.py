@@ -1,0 +1,182 @@
+"""Query parsing: the classic syntax through the project's parser shim (``SearchContext``),
+with errors that quote the query, say where and what to do, and suggest only repairs that keep
+the meaning."""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from pylucene_mcp import analysis, documents, errors, jvm, schema
+
+FACET_TOP_N = 10
+
+
+_HIT_FIELDS = (
+    schema.FILE_PATH,
+    "file_name",
+    "title",
+    "author",
+    "language",
+    "file_extension",
+    "file_type",
+    "file_size",
+    "created_date",
+    "modified_date",
+    "indexed_date",
+    schema.PAGE_OFFSETS,
+)
+
+
+@functools.cache
+def context() -> Any:
+    """The Java ``SearchContext``: schema, analyzer and facets shared by every search."""
+    return jvm.jclass("io.github.pylucenemcp.search.SearchContext")(
+        analysis.schema_analyzer(),
+        documents.make_facets_config(),
+        schema.CONTENT,
+        schema.CONTENT_REVERSED,
+        schema.CONTENT_TRANSLIT_DE,
+        jvm.jset(schema.TEXT_FIELDS),
+        jvm.jset(schema.KEYWORD_FIELDS),
+        jvm.jset(schema.LONG_FIELDS),
+        jvm.jset(schema.DATE_FIELDS),
+        jvm.jset(_HIT_FIELDS),
+        schema.PAGE_OFFSETS,
+        jvm.jarray("String", list(schema.FACET_FIELDS)),
+        FACET_TOP_N,
+    )
+
+
+@dataclass(frozen=True)
+class ParsedQuery:
+    """The Lucene query to run, the one to highlight with, and the query's units (terms,
+    phrases, patterns) that passages' term coverage counts."""
+
+    query: Any
+    highlight_query: Any
+    units: Any
+    match_all: bool
+
+
+def parse_query(text: str, default_operator: str = "AND") -> ParsedQuery:
+    """Parses ``text`` in Lucene's classic syntax (see ``ContentQueryParser``).
+
+    Raises:
+        QuerySyntaxError: quoting the problem, with a corrected query when one is found.
+        UnknownFieldError: for ``field:value`` with a field the schema does not have.
+    """
+    if default_operator not in ("AND", "OR"):
+        raise errors.InvalidRequestError(
+            f"defaultOperator must be AND or OR, not {default_operator!r}"
+        )
+    stripped = text.strip()
+    if not stripped:
+        raise errors.QuerySyntaxError(
+            "the query is empty; to list every document use '*' (and narrow it with filters)",
+            text,
+            "*",
+        )
+    if stripped in ("*", "*:*"):
+        everything = jvm.jclass("org.apache.lucene.search.MatchAllDocsQuery")()
+        return ParsedQuery(everything, everything, jvm.jclass("java.util.ArrayList")(), True)
+    parse_error = jvm.jclass("org.apache.lucene.queryparser.classic.ParseException")
+    try:
+        with jvm.java_errors():
+            parsed = context().parse(stripped, default_operator == "AND")
+    except errors.UnknownFieldError:
+        raise
+    except errors.TooManyClausesError:
+        raise
+    except errors.QuerySyntaxError as exc:
+        message = _first_line(str(exc))
+        if "too many boolean clauses" in message.lower():
+            raise errors.TooManyClausesError(
+                f"query {quote(stripped)} has more clauses (words, phrases, terms) than Lucene "
+                "takes in one query; split it into several searches or use fewer OR-terms"
+            ) from exc
+        suggestion = suggest_fix(stripped, default_operator, parse_error)
+        if suggestion:
+            shown = suggestion if len(suggestion) <= QUOTE_CHARS else quote(suggestion)
+            hint = f" Try: {shown}"
+        elif re.fullmatch(r"(\s*(AND|OR|NOT|&&|\|\||!)\s*)+", stripped):
+            hint = (
+                " AND, OR and NOT are operators: put words on both sides (lease AND rent), "
+                "or write them in lower case to search for the word (and)"
+            )
+        elif message.startswith(("field '", "the regular expression")):
+            hint = ""  # the shim's own message says what to write
+        else:
+            hint = (
+                ' Special characters (+ - && || ! ( ) { } [ ] ^ " ~ * ? : \\ /) need a \\ '
+                "before them to be searched as text"
+            )
+        raise errors.QuerySyntaxError(
+            f"cannot parse query {quote(stripped)}: {message}.{hint}", stripped, suggestion
+        ) from exc
+    except errors.InvalidRequestError as exc:  # Lucene's RegExp refuses a /pattern/
+        raise errors.QuerySyntaxError(
+            f"cannot parse query {quote(stripped)}: the regular expression at position "
+            f"{stripped.find('/')} is not valid ({_first_line(str(exc))}); / starts and ends a "
+            "regular expression, so write \\/ to search for a slash",
+            stripped,
+        ) from exc
+    if parsed.query is None:  # only punctuation
+        raise errors.QuerySyntaxError(
+            f"query {quote(stripped)} has no searchable words; use letters or digits", stripped
+        )
+    return ParsedQuery(parsed.query, parsed.highlightQuery, parsed.units, False)
+
+
+QUOTE_CHARS = 200
+
+
+def quote(text: str) -> str:
+    """``text`` as an error message quotes it: at most 200 characters."""
+    if len(text) <= QUOTE_CHARS:
+        return repr(text)
+    return f"{text[:QUOTE_CHARS]!r}… ({len(text) - QUOTE_CHARS} more characters)"
+
+
+def _first_line(message: str) -> str:
+    message = message.split("\n")[0].strip()
+    message = re.sub(r"^Cannot parse '.*?': ", "", message, flags=re.DOTALL)
+    if len(message) > 2 * QUOTE_CHARS:
+        message = message[: 2 * QUOTE_CHARS] + "…"
+    return message.rstrip(".")
+
+
+def suggest_fix(text: str, default_operator: str, parse_error: Any) -> str | None:
+    """A corrected form of a query that fails to parse, or None.
+
+    Closes an open quote, balances parentheses, drops dangling operators and field prefixes;
+    offers the result only when it parses.
+    """
+    fixed = text
+    if fixed.count('"') % 2:
+        fixed += '"'
+    opened = closed = 0
+    kept = []
+    for char in fixed:
+        if char == "(":
+            opened += 1
+        elif char == ")":
+            if closed >= opened:
+                continue
+            closed += 1
+        kept.append(char)
+    fixed = "".join(kept) + ")" * (opened - closed)
+    fixed = re.sub(r"^\s*(AND|OR|&&|\|\|)\s+", "", fixed)
+    fixed = re.sub(r"\s+(AND|OR|NOT|&&|\|\||!|-|\+)\s*$", "", fixed)
+    fixed = re.sub(r"(\w+):\s*$", r"\1", fixed)
+    # Only repairs that keep what was asked: no escaping of special characters (it would turn
+    # /a{1,100000}/ or modified_date:[2024 TO *] into a search for odd literal text).
+    if fixed == text or not fixed.strip():
+        return None
+    try:
+        context().parser(default_operator == "AND", False).parse(fixed)
+    except parse_error:
+        return None
+    return fixed
