@@ -32,8 +32,8 @@ dist: $(JAR_STAMP)  ## the sdist and the wheel, jars included, into dist/
 test-java: $(JAR_STAMP)  ## the shims' JUnit tests (through Gradle)
 	$(GRADLE) $(GRADLE_FLAGS) junit
 
-test-python: $(SETUP_STAMP) $(JAR_STAMP)  ## pytest
-	$(PYTHON) -m pytest
+test-python: $(SETUP_STAMP) $(JAR_STAMP)  ## pytest, slow tests included (a plain `pytest` skips them)
+	$(PYTHON) -m pytest -m "slow or not slow"
 
 test-install: dist  ## the wheel in a fresh virtualenv with no system Java: version, doctor, crawl, serve
 	$(PYTHON) scripts/check_install.py dist/pylucene_mcp-*.whl
