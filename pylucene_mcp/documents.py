@@ -62,9 +62,10 @@ def to_epoch_millis(value: object, field: str, *, end_of_day: bool = False) -> i
         # One parser for date text everywhere: the query syntax's (DateValues in the shim).
         date_values = jvm.jclass("io.github.pylucenemcp.queryparser.DateValues")
         try:
-            return int(date_values.parse(value, end_of_day))
-        except jvm.jclass("java.lang.IllegalArgumentException") as exc:
-            raise ValueError(f"field '{field}': {exc.getMessage()}") from None
+            with jvm.java_errors(caller_input=True):
+                return int(date_values.parse(value, end_of_day))
+        except errors.InvalidRequestError as exc:
+            raise ValueError(f"field '{field}': {exc}") from None
     raise ValueError(
         f"field '{field}': {value!r} is not a date; use 2024-01-01, 2024-01-01T10:30:00Z "
         "or epoch milliseconds"
@@ -160,7 +161,7 @@ def _build(values: Mapping[str, Any], facets_config: Any) -> Any:
                 schema.PAGE_OFFSETS, jvm.jarray("long", [len(pages)])
             )
         )
-    with jvm.java_errors():
+    with jvm.java_errors(caller_input=True):
         return facets_config.build(document)
 
 

@@ -51,7 +51,7 @@ class Writer:
         """
         lucene_doc, path = self._index._document(doc)
         term = jvm.jclass("org.apache.lucene.index.Term")(schema.FILE_PATH, path)
-        with jvm.java_errors():
+        with jvm.java_errors(caller_input=True):  # e.g. a term too long for Lucene
             self._index._writer.updateDocument(term, lucene_doc)
 
     def delete(self, file_path: str | PurePath) -> None:
@@ -212,11 +212,12 @@ class Index:
     def schema_version(self) -> int | None:
         """The schema version in the last commit (None for an index never committed)."""
         with jvm.java_errors():
-            infos = jvm.jclass("org.apache.lucene.index.SegmentInfos")
-            try:
-                data = infos.readLatestCommit(self.directory).getUserData()
-            except jvm.jclass("org.apache.lucene.index.IndexNotFoundException"):
+            if not jvm.jclass("org.apache.lucene.index.DirectoryReader").indexExists(
+                self.directory
+            ):
                 return None
+            infos = jvm.jclass("org.apache.lucene.index.SegmentInfos")
+            data = infos.readLatestCommit(self.directory).getUserData()
         value = data.get("schema_version")
         return int(value) if value is not None else None
 

@@ -383,15 +383,19 @@ _MAPPING: list[tuple[str, _Mapper]] = [
         "org.apache.lucene.index.IndexNotFoundException",
         lambda e: errors.IndexAccessError(f"no index found: {_message(e)}"),
     ),
-    (
-        "java.lang.IllegalArgumentException",
-        lambda e: errors.InvalidRequestError(_message(e)),
-    ),
 ]
 
+_ILLEGAL_ARGUMENT = "java.lang.IllegalArgumentException"
 
-def translate(exc: BaseException) -> errors.PyLuceneMcpError | None:
-    """The project's error for a Java exception, or None when ``exc`` is not one."""
+
+def translate(exc: BaseException, caller_input: bool = False) -> errors.PyLuceneMcpError | None:
+    """The project's error for a Java exception, or None when ``exc`` is not one.
+
+    An ``IllegalArgumentException`` is the caller's mistake (``InvalidRequestError``) only where
+    ``caller_input`` says that the Java code was handed what the caller gave (a query, a
+    document, a date); anywhere else it is a bug of this package (``JvmError``), not something
+    the caller could correct.
+    """
     import jpype
 
     if not isinstance(exc, jpype.JException):
@@ -408,18 +412,27 @@ def translate(exc: BaseException) -> errors.PyLuceneMcpError | None:
         for link in chain:
             if isinstance(link, java_class):
                 return factory(link)
-    return errors.JvmError(f"{exc.getClass().getName()}: {_message(exc)}")
+    if caller_input and isinstance(exc, _jclass_cached(_ILLEGAL_ARGUMENT)):
+        return errors.InvalidRequestError(_message(exc))
+    return errors.JvmError(
+        f"{exc.getClass().getName()}: {_message(exc)} (an internal error of pylucene-mcp; the "
+        "log has the Java stack trace)"
+    )
 
 
 @contextlib.contextmanager
-def java_errors() -> Iterator[None]:
-    """Translates Java exceptions raised inside the block into the project's errors."""
+def java_errors(caller_input: bool = False) -> Iterator[None]:
+    """Translates Java exceptions raised inside the block into the project's errors, once, at
+    the boundary; ``caller_input``: the block hands Java what the caller gave (see
+    :func:`translate`)."""
     try:
         yield
     except errors.PyLuceneMcpError:
         raise
     except Exception as exc:
-        mapped = translate(exc)
+        mapped = translate(exc, caller_input)
         if mapped is None:
             raise
+        if isinstance(mapped, errors.JvmError):
+            log.error("unexpected Java exception", exc_info=exc)
         raise mapped from exc

@@ -82,9 +82,8 @@ def parse_query(text: str, default_operator: str = "AND") -> ParsedQuery:
     if stripped in ("*", "*:*"):
         everything = jvm.jclass("org.apache.lucene.search.MatchAllDocsQuery")()
         return ParsedQuery(everything, everything, jvm.jclass("java.util.ArrayList")(), True)
-    parse_error = jvm.jclass("org.apache.lucene.queryparser.classic.ParseException")
     try:
-        with jvm.java_errors():
+        with jvm.java_errors(caller_input=True):
             parsed = context().parse(stripped, default_operator == "AND")
     except errors.UnknownFieldError:
         raise
@@ -97,7 +96,7 @@ def parse_query(text: str, default_operator: str = "AND") -> ParsedQuery:
                 f"query {quote(stripped)} has more clauses (words, phrases, terms) than Lucene "
                 "takes in one query; split it into several searches or use fewer OR-terms"
             ) from exc
-        suggestion = suggest_fix(stripped, default_operator, parse_error)
+        suggestion = suggest_fix(stripped, default_operator)
         if suggestion:
             shown = suggestion if len(suggestion) <= QUOTE_CHARS else quote(suggestion)
             hint = f" Try: {shown}"
@@ -148,7 +147,7 @@ def _first_line(message: str) -> str:
     return message.rstrip(".")
 
 
-def suggest_fix(text: str, default_operator: str, parse_error: Any) -> str | None:
+def suggest_fix(text: str, default_operator: str) -> str | None:
     """A corrected form of a query that fails to parse, or None.
 
     Closes an open quote, balances parentheses, drops dangling operators and field prefixes;
@@ -176,7 +175,8 @@ def suggest_fix(text: str, default_operator: str, parse_error: Any) -> str | Non
     if fixed == text or not fixed.strip():
         return None
     try:
-        context().parser(default_operator == "AND", False).parse(fixed)
-    except parse_error:
+        with jvm.java_errors(caller_input=True):
+            context().parser(default_operator == "AND", False).parse(fixed)
+    except errors.InvalidRequestError:  # QuerySyntaxError and the regex refusals
         return None
     return fixed

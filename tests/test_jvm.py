@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pylucene_mcp import JvmError, QuerySyntaxError, TooManyClausesError, jvm
+from pylucene_mcp import InvalidRequestError, JvmError, QuerySyntaxError, TooManyClausesError, jvm
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -177,4 +177,8 @@ def test_java_exceptions_map_to_project_errors() -> None:
     assert isinstance(jvm.translate(too_many()), TooManyClausesError)
     with pytest.raises(JvmError, match="IllegalStateException"), jvm.java_errors():
         raise jvm.jclass("java.lang.IllegalStateException")("odd")
+    illegal = jvm.jclass("java.lang.IllegalArgumentException")("bad value")
+    # the caller's mistake only where Java was handed the caller's input; else our bug
+    assert isinstance(jvm.translate(illegal), JvmError)
+    assert type(jvm.translate(illegal, caller_input=True)) is InvalidRequestError
     assert jvm.translate(ValueError("python")) is None
