@@ -28,6 +28,7 @@ from pylucene_mcp.errors import (
     TooManyClausesError,
     UnknownFieldError,
 )
+from pylucene_mcp.explain import DocumentExplanation, Explanation, TermContribution
 from pylucene_mcp.filters import Filter
 from pylucene_mcp.index import Writer
 from pylucene_mcp.jvm import start as start_jvm
@@ -38,8 +39,10 @@ __version__ = "0.1.0"
 
 __all__ = [
     "DiskFullError",
+    "DocumentExplanation",
     "ActiveFilter",
     "DocumentNotFoundError",
+    "Explanation",
     "FacetValue",
     "Filter",
     "Hit",
@@ -56,6 +59,7 @@ __all__ = [
     "SearchResult",
     "SearchTimeoutError",
     "SetupError",
+    "TermContribution",
     "Token",
     "TooManyClausesError",
     "UnknownFieldError",

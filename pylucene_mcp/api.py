@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from pylucene_mcp import index
+from pylucene_mcp.explain import DocumentExplanation, explain
 from pylucene_mcp.results import SearchResult
 from pylucene_mcp.search import search
 
@@ -25,3 +26,15 @@ class Index(index.Index):
             SearchTimeoutError.
         """
         return search(self, query, **params)
+
+    def explain(
+        self, query: str, file_path: str, *, default_operator: str = "AND"
+    ) -> DocumentExplanation:
+        """Why the document of ``file_path`` scores what it scores for ``query``: Lucene's
+        explanation as Python data, and each matched term's BM25 contribution; see
+        :func:`pylucene_mcp.explain.explain`.
+
+        Raises:
+            DocumentNotFoundError, QuerySyntaxError, UnknownFieldError.
+        """
+        return explain(self, query, file_path, default_operator=default_operator)

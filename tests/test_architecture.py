@@ -22,6 +22,7 @@ ENGINE = {
     "passages",
     "analysis",
     "index_lock",
+    "explain",
 }
 CRAWLER = {"crawler"}
 BASICS = {"schema", "config", "errors", "logs"}
