@@ -51,6 +51,7 @@ ANSWER_BUDGET_BYTES = 10_000
 TOOL_GROUPS = {
     "search": ("search",),
     "info": ("getIndexStats", "listIndexedFields", "getDocumentDetails"),
+    "observability": ("suggestTerms", "getTopTerms", "findDuplicates"),
     "crawler": (
         "startCrawl",
         "pauseCrawler",
@@ -286,6 +287,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
         return to_dict(details)  # type: ignore[no-any-return]
 
     from pylucene_mcp.tools.crawler import crawler_tools
+    from pylucene_mcp.tools.vocabulary import vocabulary_tools
 
     tools: dict[str, tuple[Callable[..., Any], ToolAnnotations]] = {
         "search": (search, _annotations("Search documents", read_only=True)),
@@ -298,6 +300,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
             getDocumentDetails,
             _annotations("Document details", read_only=True),
         ),
+        **vocabulary_tools(svc, _tool_errors, _annotations),
         **crawler_tools(svc, _tool_errors, _annotations),
     }
     checked: dict[str, FuncMetadata] = {}

@@ -23,6 +23,7 @@ ENGINE = {
     "analysis",
     "index_lock",
     "explain",
+    "vocabulary",
 }
 CRAWLER = {"crawler"}
 BASICS = {"schema", "config", "errors", "logs"}

@@ -31,7 +31,15 @@ async def client(index: Index) -> AsyncIterator[Client]:
 
 async def test_tools_are_listed_with_annotations_and_constraints(client: Client) -> None:
     tools = {t.name: t for t in (await client.list_tools()).tools}
-    read_only = {"search", "getIndexStats", "listIndexedFields", "getDocumentDetails"}
+    read_only = {
+        "search",
+        "getIndexStats",
+        "listIndexedFields",
+        "getDocumentDetails",
+        "suggestTerms",
+        "getTopTerms",
+        "findDuplicates",
+    }
     assert read_only <= set(tools) and "startCrawl" in tools
     for tool in tools.values():
         assert tool.annotations is not None
@@ -106,16 +114,23 @@ def test_tool_include_and_exclude_take_names_and_groups() -> None:
         "listIndexedFields",
         "getDocumentDetails",
     }
-    assert enabled_tools(Settings(tools_exclude=("getDocumentDetails", "crawler"))) == {
+    assert enabled_tools(
+        Settings(tools_exclude=("getDocumentDetails", "crawler", "observability"))
+    ) == {
         "search",
         "getIndexStats",
         "listIndexedFields",
+    }
+    assert enabled_tools(Settings(tools_include=("observability",))) == {
+        "suggestTerms",
+        "getTopTerms",
+        "findDuplicates",
     }
     assert "startCrawl" in enabled_tools(Settings(tools_include=("crawler", "search")))
     assert enabled_tools(Settings(tools_include=("search",), tools_exclude=("search",))) == set()
 
 
 async def test_excluded_tools_are_not_served(index: Index) -> None:
-    settings = Settings(index_path=index.path, tools_exclude=("info", "crawler"))
+    settings = Settings(index_path=index.path, tools_exclude=("info", "crawler", "observability"))
     async with Client(build_server(settings, SharedService(index))) as client:
         assert [t.name for t in (await client.list_tools()).tools] == ["search"]

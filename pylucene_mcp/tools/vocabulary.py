@@ -1,0 +1,95 @@
+"""The observability tools: ``suggestTerms``, ``getTopTerms`` and ``findDuplicates``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any, NotRequired
+
+from pydantic import Field
+from typing_extensions import TypedDict
+
+from pylucene_mcp import vocabulary
+from pylucene_mcp.results import to_dict
+from pylucene_mcp.service import Service
+
+ToolSpec = tuple[Callable[..., Any], Any]
+
+
+class TermOut(TypedDict):
+    term: str
+    docFreq: int
+    totalTermFreq: NotRequired[int]
+
+
+class TermsOut(TypedDict):
+    field: str
+    terms: list[TermOut]
+    scanned: int
+    complete: bool
+    prefix: NotRequired[str]
+    warning: NotRequired[str]
+
+
+class GroupOut(TypedDict):
+    contentHash: str
+    size: int
+    paths: list[str]
+
+
+class DuplicatesOut(TypedDict):
+    totalGroups: int
+    groups: list[GroupOut]
+    page: int
+    pageSize: int
+    hasNextPage: bool
+    directory: NotRequired[str]
+
+
+def vocabulary_tools(
+    svc: Service,
+    tool_errors: Callable[[Callable[..., Any]], Callable[..., Any]],
+    annotations: Callable[..., Any],
+) -> dict[str, ToolSpec]:
+    """The vocabulary tools and their annotations."""
+
+    @tool_errors
+    def suggestTerms(
+        field: Annotated[str, Field(min_length=1, max_length=100)] = "content",
+        prefix: Annotated[str, Field(max_length=200)] = "",
+        limit: Annotated[int, Field(ge=1, le=100)] = 20,
+    ) -> TermsOut:
+        """Terms of a field that start with a prefix, most documents first: to see how the
+        index spells a word (Mü finds muller and mueller) before writing a query or wildcard.
+        The prefix is normalized like the field (lowercased, accents folded)."""
+        result: TermsOut = to_dict(vocabulary.suggest_terms(svc.index(), field, prefix, limit))
+        return result
+
+    @tool_errors
+    def getTopTerms(
+        field: Annotated[str, Field(min_length=1, max_length=100)] = "content",
+        limit: Annotated[int, Field(ge=1, le=100)] = 20,
+    ) -> TermsOut:
+        """The most frequent terms of a field (documents and total occurrences): what a
+        collection is about, and which words are too common to narrow a search."""
+        result: TermsOut = to_dict(vocabulary.top_terms(svc.index(), field, limit))
+        return result
+
+    @tool_errors
+    def findDuplicates(
+        minGroupSize: Annotated[int, Field(ge=2, le=1000)] = 2,
+        directory: Annotated[str | None, Field(max_length=4096)] = None,
+        page: Annotated[int, Field(ge=1, le=1000)] = 1,
+        pageSize: Annotated[int, Field(ge=1, le=50)] = 10,
+    ) -> DuplicatesOut:
+        """Groups of indexed documents whose text is the same (one content hash), largest
+        first, with their paths; directory limits it to documents below that folder."""
+        found = vocabulary.find_duplicates(svc.index(), minGroupSize, directory, page, pageSize)
+        result: DuplicatesOut = to_dict(found)
+        return result
+
+    read_only = {"read_only": True}
+    return {
+        "suggestTerms": (suggestTerms, annotations("Suggest terms", **read_only)),
+        "getTopTerms": (getTopTerms, annotations("Top terms", **read_only)),
+        "findDuplicates": (findDuplicates, annotations("Find duplicates", **read_only)),
+    }

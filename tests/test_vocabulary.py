@@ -1,0 +1,118 @@
+"""The vocabulary tools: terms by prefix normalized like the field, the most frequent terms,
+groups of documents with the same text; through the Python API and the SDK's client, within the
+10 KB budget at their defaults on heavy data."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+import pytest
+from mcp import Client
+
+from pylucene_mcp import Index, InvalidRequestError, UnknownFieldError
+from pylucene_mcp.config import Settings
+from pylucene_mcp.server import build_server
+from pylucene_mcp.vocabulary import find_duplicates, suggest_terms, top_terms
+from tests.mcp_client import SharedService, call, error
+
+
+@pytest.fixture
+def words(fresh_index: Index) -> Index:
+    with fresh_index.writer() as w:
+        for n in range(12):
+            w.add(
+                {
+                    "file_path": f"/docs/{'a' if n < 6 else 'b'}/{n:02}.txt",
+                    "content": "Müller wrote the contract. "
+                    + ("The same text again." if n % 4 == 0 else f"Note number {n} on contracts."),
+                    "language": "DE" if n % 2 else "en",
+                }
+            )
+    return fresh_index
+
+
+def test_a_prefix_is_normalized_like_the_field(words: Index) -> None:
+    found = suggest_terms(words, "content", "MÜ")
+    assert found.prefix == "mu"
+    assert [(t.term, t.doc_freq) for t in found.terms] == [("muller", 12)]
+    assert [t.term for t in suggest_terms(words, "language", "D").terms] == ["de"]
+
+
+def test_terms_come_most_documents_first(words: Index) -> None:
+    found = suggest_terms(words, "content", "contract", limit=5)
+    assert [(t.term, t.doc_freq) for t in found.terms] == [("contract", 12), ("contracts", 9)]
+    assert found.complete and found.scanned == 2
+
+
+def test_top_terms_count_documents_and_occurrences(words: Index) -> None:
+    top = {t.term: (t.doc_freq, t.total_term_freq) for t in top_terms(words, "content", 4).terms}
+    assert top["contract"] == (12, 12) and top["the"] == (12, 15) and top["muller"] == (12, 12)
+
+
+def test_fields_without_words_are_refused_with_what_to_use(words: Index) -> None:
+    with pytest.raises(InvalidRequestError, match="holds dates, not words"):
+        suggest_terms(words, "modified_date")
+    with pytest.raises(UnknownFieldError, match="terms can be listed for: file_path"):
+        top_terms(words, "year")
+    with pytest.raises(InvalidRequestError, match="limit must be 1–100"):
+        top_terms(words, "content", 0)
+
+
+def test_duplicates_are_grouped_largest_first_and_by_folder(words: Index) -> None:
+    found = find_duplicates(words)
+    assert found.total_groups == 1
+    (group,) = found.groups
+    assert group.paths == ("/docs/a/00.txt", "/docs/a/04.txt", "/docs/b/08.txt")
+    assert group.size == 3
+    assert find_duplicates(words, directory="/docs/a").groups[0].size == 2
+    assert find_duplicates(words, min_group_size=4).total_groups == 0
+    with words.writer() as w:
+        w.delete("/docs/a/04.txt")
+    assert find_duplicates(words).groups[0].size == 2  # deleted documents do not count
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+async def client(words: Index) -> AsyncIterator[Client]:
+    async with Client(build_server(Settings(index_path=words.path), SharedService(words))) as c:
+        yield c
+
+
+@pytest.mark.anyio
+async def test_the_tools_answer_in_camel_case_within_the_budget(
+    client: Client, words: Index
+) -> None:
+    suggested = await call(client, "suggestTerms", prefix="contr")
+    assert suggested["terms"][0] == {"term": "contract", "docFreq": 12}
+    top = await call(client, "getTopTerms", limit=100)
+    assert {"term", "docFreq", "totalTermFreq"} <= set(top["terms"][0])
+    groups = await call(client, "findDuplicates")
+    assert groups["groups"][0]["size"] == 3 and groups["totalGroups"] == 1
+    assert "holds numbers" in await error(client, "suggestTerms", field="file_size")
+    with words.writer() as w:  # long terms and paths, 60 groups of two: a heavy default answer
+        for n in range(120):
+            w.add(
+                {
+                    "file_path": f"/very/long/folder/name/for/the/budget/{n:03}/{'x' * 60}.txt",
+                    "title": f"{'y' * 60}{n:03}",
+                    "content": f"shared text {n // 2}",
+                }
+            )
+    for tool, args in (
+        ("getTopTerms", {"field": "title"}),
+        ("suggestTerms", {"field": "title", "prefix": "y"}),
+        ("findDuplicates", {}),
+    ):
+        result = await client.call_tool(tool, args)
+        assert not result.is_error
+        structured = result.structured_content
+        assert structured is not None
+        assert len(structured.get("terms", structured.get("groups"))) >= 10  # a full default page
+        text = result.content[0].text  # type: ignore[union-attr]
+        wire = json.dumps(structured, ensure_ascii=False, separators=(",", ":"))
+        assert len(text.encode()) <= 10_000 and len(wire.encode()) <= 10_000, (tool, len(wire))
