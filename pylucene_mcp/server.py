@@ -17,13 +17,14 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata, func_metadata
 from mcp_types import ToolAnnotations
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 from typing_extensions import TypedDict
 
 from pylucene_mcp import __version__, errors
 from pylucene_mcp.config import Settings
 from pylucene_mcp.protocol import CompactText, StrictArguments
 from pylucene_mcp.service import Service
+from pylucene_mcp.tools.models import SearchFilter
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,7 @@ ANSWER_BUDGET_BYTES = 10_000
 TOOL_GROUPS = {
     "search": ("search",),
     "info": ("getIndexStats", "listIndexedFields", "getDocumentDetails"),
+    "debug": ("profileQuery",),
     "observability": ("suggestTerms", "getTopTerms", "findDuplicates"),
     "crawler": (
         "startCrawl",
@@ -76,23 +78,6 @@ def _annotations(
         idempotent_hint=idempotent,
         open_world_hint=False,
     )
-
-
-class SearchFilter(BaseModel):
-    """eq/not take value; in/not_in take values; range takes from and/or to (inclusive)."""
-
-    model_config = ConfigDict(populate_by_name=True, extra="forbid")
-
-    field: str = Field(
-        description="field name, e.g. language, author, file_extension, modified_date, file_size"
-    )
-    operator: Literal["eq", "in", "not", "not_in", "range"] = "eq"
-    value: str | int | None = None
-    values: list[str | int] | None = Field(default=None, min_length=1, max_length=100)
-    from_: str | int | None = Field(
-        default=None, alias="from", description="date (2024-01-01) or number"
-    )
-    to: str | int | None = Field(default=None, description="date (2024-12-31T23:59:59Z) or number")
 
 
 class PassageOut(TypedDict):
@@ -287,6 +272,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
         return to_dict(details)  # type: ignore[no-any-return]
 
     from pylucene_mcp.tools.crawler import crawler_tools
+    from pylucene_mcp.tools.debug import debug_tools
     from pylucene_mcp.tools.vocabulary import vocabulary_tools
 
     tools: dict[str, tuple[Callable[..., Any], ToolAnnotations]] = {
@@ -300,6 +286,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
             getDocumentDetails,
             _annotations("Document details", read_only=True),
         ),
+        **debug_tools(svc, _tool_errors, _annotations),
         **vocabulary_tools(svc, _tool_errors, _annotations),
         **crawler_tools(svc, _tool_errors, _annotations),
     }

@@ -24,6 +24,7 @@ ENGINE = {
     "index_lock",
     "explain",
     "vocabulary",
+    "profile",
 }
 CRAWLER = {"crawler"}
 BASICS = {"schema", "config", "errors", "logs"}

@@ -1,0 +1,24 @@
+"""Argument models shared by the tools."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class SearchFilter(BaseModel):
+    """eq/not take value; in/not_in take values; range takes from and/or to (inclusive)."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+
+    field: str = Field(
+        description="field name, e.g. language, author, file_extension, modified_date, file_size"
+    )
+    operator: Literal["eq", "in", "not", "not_in", "range"] = "eq"
+    value: str | int | None = None
+    values: list[str | int] | None = Field(default=None, min_length=1, max_length=100)
+    from_: str | int | None = Field(
+        default=None, alias="from", description="date (2024-01-01) or number"
+    )
+    to: str | int | None = Field(default=None, description="date (2024-12-31T23:59:59Z) or number")
