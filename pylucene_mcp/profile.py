@@ -113,6 +113,11 @@ def _tree(query: Any, occur: str | None, budget: list[int]) -> QueryNode:
     return QueryNode(kind, occur, value=text[:200])
 
 
+def query_tree(query: Any) -> QueryNode:
+    """The Lucene ``query`` as a tree of :class:`QueryNode` (cut at 200 nodes)."""
+    return _tree(query, None, [MAX_NODES])
+
+
 def _leaves(node: QueryNode) -> list[QueryNode]:
     if node.clauses:
         return [leaf for clause in node.clauses for leaf in _leaves(clause)]
@@ -169,7 +174,7 @@ def profile_query(
         if problem is not None:
             raise problem
     parsed = parse_query(query, default_operator)
-    tree = _tree(parsed.query, None, [MAX_NODES])
+    tree = query_tree(parsed.query)
     leaves = _leaves(tree)
     term_class = jvm.jclass("org.apache.lucene.index.Term")
     with index.searcher() as searcher, jvm.java_errors(caller_input=True):

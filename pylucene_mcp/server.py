@@ -52,7 +52,7 @@ ANSWER_BUDGET_BYTES = 10_000
 TOOL_GROUPS = {
     "search": ("search",),
     "info": ("getIndexStats", "listIndexedFields", "getDocumentDetails"),
-    "debug": ("profileQuery",),
+    "debug": ("profileQuery", "explainMiss"),
     "observability": ("suggestTerms", "getTopTerms", "findDuplicates"),
     "crawler": (
         "startCrawl",

@@ -25,6 +25,7 @@ ENGINE = {
     "explain",
     "vocabulary",
     "profile",
+    "miss",
 }
 CRAWLER = {"crawler"}
 BASICS = {"schema", "config", "errors", "logs"}

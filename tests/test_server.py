@@ -40,6 +40,7 @@ async def test_tools_are_listed_with_annotations_and_constraints(client: Client)
         "getTopTerms",
         "findDuplicates",
         "profileQuery",
+        "explainMiss",
     }
     assert read_only <= set(tools) and "startCrawl" in tools
     for tool in tools.values():

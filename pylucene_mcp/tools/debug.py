@@ -1,4 +1,4 @@
-"""The debug tools: ``profileQuery``."""
+"""The debug tools: ``profileQuery`` and ``explainMiss``."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Annotated, Any, NotRequired
 from pydantic import Field
 from typing_extensions import TypedDict
 
+from pylucene_mcp.miss import explain_miss
 from pylucene_mcp.profile import profile_query
 from pylucene_mcp.results import to_dict
 from pylucene_mcp.service import Service
@@ -30,6 +31,18 @@ class ProfileOut(TypedDict):
     filterImpact: NotRequired[list[dict[str, Any]]]
     documentScoring: NotRequired[list[dict[str, Any]]]
     profileTimeMs: float
+
+
+class MissOut(TypedDict):
+    filePath: str
+    query: str
+    matchesQuery: bool
+    passesFilters: bool
+    rank: NotRequired[int]
+    score: NotRequired[float]
+    lastShownScore: NotRequired[float]
+    reasons: list[dict[str, Any]]
+    summary: str
 
 
 def debug_tools(
@@ -64,4 +77,29 @@ def debug_tools(
         result: ProfileOut = to_dict(profile)
         return result
 
-    return {"profileQuery": (profileQuery, annotations("Profile a query", read_only=True))}
+    @tool_errors
+    def explainMiss(
+        query: Annotated[str, Field(max_length=10_000)],
+        filePath: Annotated[str, Field(min_length=1, max_length=4096)],
+        filters: Annotated[list[SearchFilter] | None, Field(max_length=20)] = None,
+        defaultOperator: Annotated[str, Field(pattern="^(AND|OR)$")] = "AND",
+    ) -> MissOut:
+        """Why an indexed document is not in a query's results, or ranks low: the filter that
+        excludes it (and its value), a required word it does not contain (with the closest
+        words it has), a phrase whose words are too far apart (their distance), a pattern that
+        reaches none of its words, or its rank and score against the first page."""
+        explained = explain_miss(
+            svc.index(),
+            query,
+            filePath,
+            filters=[f.model_dump(by_alias=True, exclude_none=True) for f in filters or ()],
+            default_operator=defaultOperator,
+        )
+        result: MissOut = to_dict(explained)
+        return result
+
+    read_only = {"read_only": True}
+    return {
+        "profileQuery": (profileQuery, annotations("Profile a query", **read_only)),
+        "explainMiss": (explainMiss, annotations("Explain a missing document", **read_only)),
+    }
