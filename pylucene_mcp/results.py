@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -130,4 +130,28 @@ def fit_passages(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
             omitted += 1
     if omitted:
         data["passagesOmitted"] = omitted
+    return data
+
+
+def select(
+    data: dict[str, Any],
+    fields: Sequence[str] | None = None,
+    facets: Sequence[str] | None = None,
+    facet_min_count: int = 1,
+) -> dict[str, Any]:
+    """The tool's answer with only the hit ``fields`` asked for (``filePath`` always: it is the
+    id), only the facet dimensions in ``facets`` (none for an empty list), and facet values
+    counted at least ``facet_min_count`` times. None leaves a part as it is."""
+    if fields is not None:
+        keep = {"filePath", *fields}
+        data["documents"] = [
+            {k: v for k, v in doc.items() if k in keep} for doc in data["documents"]
+        ]
+    if facets is not None:
+        data["facets"] = {dim: values for dim, values in data["facets"].items() if dim in facets}
+    if facet_min_count > 1:
+        data["facets"] = {
+            dim: [v for v in values if v["count"] >= facet_min_count]
+            for dim, values in data["facets"].items()
+        }
     return data

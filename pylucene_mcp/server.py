@@ -46,6 +46,12 @@ the engine matches words exactly, so expand the query yourself.
   with getDocumentDetails (filePath, offset, length).
 """
 
+HitField = Literal[
+    "filePath", "fileName", "title", "author", "language", "fileExtension", "fileType",
+    "fileSize", "createdDate", "modifiedDate", "indexedDate", "score", "passages",
+]  # fmt: skip
+FacetDimension = Literal["author", "language", "file_extension", "file_type"]
+
 # Every answer at its defaults fits this many bytes of compact JSON (DESIGN.md, "Budgets").
 ANSWER_BUDGET_BYTES = 10_000
 
@@ -91,8 +97,8 @@ class PassageOut(TypedDict):
 
 class HitOut(TypedDict):
     filePath: str
-    score: float
-    passages: list[PassageOut]
+    score: NotRequired[float]  # score and passages unless `fields` leaves them out
+    passages: NotRequired[list[PassageOut]]
     fileName: NotRequired[str]
     title: NotRequired[str]
     author: NotRequired[str]
@@ -201,7 +207,7 @@ def enabled_tools(settings: Settings) -> set[str]:
 def build_server(settings: Settings, service: Service | None = None) -> MCPServer:
     """The MCP server for ``settings``: every enabled tool, the server instructions."""
     from pylucene_mcp import info
-    from pylucene_mcp.results import to_dict
+    from pylucene_mcp.results import fit_passages, select, to_dict
     from pylucene_mcp.search import search as run_search
 
     svc = service or Service(settings)
@@ -227,6 +233,19 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
         defaultOperator: Literal["AND", "OR"] = settings.default_operator,
         maxPassages: Annotated[int, Field(ge=0, le=10)] = 3,
         passageLength: Annotated[int, Field(ge=50, le=1000)] = 200,
+        fields: Annotated[
+            list[HitField] | None,
+            Field(max_length=13, description="hit fields to return (filePath always)"),
+        ] = None,
+        facets: Annotated[
+            list[FacetDimension] | None,
+            Field(max_length=4, description="facet dimensions to count; [] for none"),
+        ] = None,
+        facetMinCount: Annotated[int, Field(ge=1, le=1_000_000)] = 1,
+        timeAllowedMs: Annotated[
+            int | None,
+            Field(ge=1, le=600_000, description="a time limit below the server's own"),
+        ] = None,
     ) -> SearchOut:
         """Search the indexed documents with Lucene query syntax; returns ranked documents with
         passages (<em> around matches), facet counts and the applied filters. Cheap: call it
@@ -243,9 +262,10 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
             default_operator=defaultOperator,
             max_passages=maxPassages,
             passage_length=passageLength,
-            timeout_s=settings.search_timeout_s,
+            timeout_s=min(settings.search_timeout_s, (timeAllowedMs or 10**9) / 1000),
         )
-        return result.to_dict(max_bytes=ANSWER_BUDGET_BYTES)  # type: ignore[return-value]
+        data = select(result.to_dict(), fields, facets, facetMinCount)
+        return fit_passages(data, ANSWER_BUDGET_BYTES)  # type: ignore[return-value]
 
     @_tool_errors
     def getIndexStats() -> IndexStatsOut:

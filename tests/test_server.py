@@ -137,3 +137,21 @@ async def test_excluded_tools_are_not_served(index: Index) -> None:
     settings = Settings(index_path=index.path, tools_exclude=excluded)
     async with Client(build_server(settings, SharedService(index))) as client:
         assert [t.name for t in (await client.list_tools()).tools] == ["search"]
+
+
+async def test_search_parameters_of_solr_mcp_209(client: Client) -> None:
+    slim = await call(
+        client, "search", query="*vertrag*", fields=["title", "score"], facets=["language"]
+    )
+    assert all(set(d) <= {"filePath", "title", "score"} for d in slim["documents"])
+    assert all("filePath" in d and "score" in d for d in slim["documents"])
+    assert list(slim["facets"]) == ["language"]
+    none = await call(client, "search", query="*vertrag*", facets=[], fields=[])
+    assert none["facets"] == {} and all(set(d) == {"filePath"} for d in none["documents"])
+    counted = await call(client, "search", query="*", facetMinCount=3)
+    assert counted["facets"]["language"]
+    assert all(v["count"] >= 3 for values in counted["facets"].values() for v in values)
+    everything = await call(client, "search", query="*")
+    assert any(v["count"] < 3 for values in everything["facets"].values() for v in values)
+    timed = await call(client, "search", query="*vertrag*", timeAllowedMs=60_000)
+    assert timed["totalHits"] == 3 and "partialResults" not in timed
