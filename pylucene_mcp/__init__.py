@@ -13,6 +13,7 @@ IndexSearcher`` works, with the same class path the package uses.
 from pylucene_mcp.analysis import Token, analyze
 from pylucene_mcp.api import Index
 from pylucene_mcp.errors import (
+    AdminBusyError,
     DiskFullError,
     DocumentNotFoundError,
     IndexAccessError,
@@ -38,6 +39,7 @@ from pylucene_mcp.results import ActiveFilter, FacetValue, Hit, SearchResult
 __version__ = "0.1.0"
 
 __all__ = [
+    "AdminBusyError",
     "DiskFullError",
     "DocumentExplanation",
     "ActiveFilter",

@@ -1,4 +1,5 @@
-"""The command line: ``pylucene-mcp serve | search | crawl | stats | doctor | unlock``.
+"""The command line: ``pylucene-mcp serve | search | crawl | stats | doctor | unlock | optimize |
+purge``.
 
 ``serve`` speaks MCP on stdin/stdout and nothing else may write there; the other commands print
 their results on stdout for people (``--json`` for scripts).
@@ -85,6 +86,17 @@ def _parser() -> argparse.ArgumentParser:
         "unlock", help="remove an index lock that no running process holds"
     )
     unlock.add_argument("--index", type=Path)
+
+    optimize = commands.add_parser("optimize", help="merge the index into fewer segments")
+    optimize.add_argument("--index", type=Path)
+    optimize.add_argument("--max-segments", type=int, default=1)
+
+    purge = commands.add_parser("purge", help="delete every document of the index")
+    purge.add_argument("--index", type=Path)
+    purge.add_argument("--yes", action="store_true", help="yes, delete every document")
+    purge.add_argument(
+        "--full", action="store_true", help="also remove the index folder and recreate it empty"
+    )
     return parser
 
 
@@ -332,6 +344,39 @@ def _doctor(args: argparse.Namespace) -> int:
     return doctor.main(as_json=args.json)
 
 
+def _optimize(args: argparse.Namespace) -> int:
+    from pylucene_mcp.index import Index
+
+    index = Index.open(_settings(args).index_path, create=False)
+    try:
+        segments = index.optimize(args.max_segments)
+        print(f"{len(index)} documents in {segments} segment(s)")
+    finally:
+        index.close()
+    return 0
+
+
+def _purge(args: argparse.Namespace) -> int:
+    import shutil
+
+    from pylucene_mcp.index import Index
+
+    if not args.yes:
+        raise errors.InvalidRequestError(
+            "purge deletes every document of the index: run it again with --yes"
+        )
+    index = Index.open(_settings(args).index_path, create=False)
+    try:
+        deleted = index.purge()
+    finally:
+        index.close()
+    if args.full:
+        shutil.rmtree(index.path)
+        Index.open(index.path).close()
+    print(f"deleted {deleted} documents" + (f"; {index.path} recreated empty" if args.full else ""))
+    return 0
+
+
 def _unlock(args: argparse.Namespace) -> int:
     from pylucene_mcp.index_lock import unlock
 
@@ -353,6 +398,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "crawl": _crawl,
         "doctor": _doctor,
         "unlock": _unlock,
+        "optimize": _optimize,
+        "purge": _purge,
     }
     try:
         return commands[args.command](args)

@@ -19,7 +19,8 @@ own call::
     │   ├── InvalidFilterError    a filter the field cannot take, a wrong date or number
     │   ├── TooManyClausesError   a query that expands to too many terms
     │   ├── SearchTimeoutError    a query that found nothing within the time limit
-    │   └── CrawlerBusyError      a crawl is already running
+    │   ├── CrawlerBusyError      a crawl is already running
+    │   └── AdminBusyError        an administration operation or a crawl is running
     └── DocumentNotFoundError     a file path that is not in the index
 """
 
@@ -112,6 +113,10 @@ class SearchTimeoutError(InvalidRequestError):
 
 class CrawlerBusyError(InvalidRequestError):
     """A crawl is already running."""
+
+
+class AdminBusyError(InvalidRequestError):
+    """An administration operation cannot start now; the message says when to retry."""
 
 
 class DocumentNotFoundError(PyLuceneMcpError):

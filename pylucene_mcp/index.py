@@ -327,6 +327,33 @@ class Index:
         with self.searcher() as searcher:
             return int(searcher.getIndexReader().numDocs())
 
+    def optimize(self, max_segments: int = 1) -> int:
+        """Merges the index down to at most ``max_segments`` segments (and drops deleted
+        documents for good), then commits. Returns the number of segments after.
+
+        Raises:
+            InvalidRequestError: for fewer than one segment.
+            IndexAccessError: when the index was opened read-only.
+        """
+        if max_segments < 1:
+            raise errors.InvalidRequestError(f"maxSegments must be 1 or more, got {max_segments}")
+        with self.writer():
+            with jvm.java_errors():
+                self._writer.forceMerge(max_segments, True)
+        with self.searcher() as searcher:
+            return len(searcher.getIndexReader().leaves())
+
+    def purge(self) -> int:
+        """Deletes every document and commits. Returns how many there were.
+
+        Raises:
+            IndexAccessError: when the index was opened read-only.
+        """
+        count = len(self)
+        with self.writer() as writer:
+            writer.delete_all()
+        return count
+
     def close(self) -> None:
         """Stops the refresh thread and closes the writer (uncommitted changes are dropped)."""
         with self._write_lock, jvm.java_errors():

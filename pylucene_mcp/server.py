@@ -59,6 +59,7 @@ TOOL_GROUPS = {
     "search": ("search",),
     "info": ("getIndexStats", "listIndexedFields", "getDocumentDetails"),
     "debug": ("profileQuery", "explainMiss"),
+    "admin": ("optimizeIndex", "purgeIndex", "unlockIndex", "getIndexAdminStatus"),
     "observability": ("suggestTerms", "getTopTerms", "findDuplicates"),
     "crawler": (
         "startCrawl",
@@ -291,6 +292,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
         details = info.document_details(svc.index(), filePath, offset=offset, length=length)
         return to_dict(details)  # type: ignore[no-any-return]
 
+    from pylucene_mcp.tools.admin import admin_tools
     from pylucene_mcp.tools.crawler import crawler_tools
     from pylucene_mcp.tools.debug import debug_tools
     from pylucene_mcp.tools.vocabulary import vocabulary_tools
@@ -309,6 +311,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
         **debug_tools(svc, _tool_errors, _annotations),
         **vocabulary_tools(svc, _tool_errors, _annotations),
         **crawler_tools(svc, _tool_errors, _annotations),
+        **admin_tools(svc, _tool_errors, _annotations),
     }
     checked: dict[str, FuncMetadata] = {}
     for name, (fn, tool_annotations) in tools.items():

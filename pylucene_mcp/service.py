@@ -11,6 +11,7 @@ import gc
 import logging
 import os
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pylucene_mcp import errors, jvm
@@ -24,6 +25,7 @@ from pylucene_mcp.config import (
 from pylucene_mcp.index import Index
 
 if TYPE_CHECKING:  # imported when first used: the crawler is not on the server's start-up path
+    from pylucene_mcp.admin import Admin
     from pylucene_mcp.crawler.pipeline import Crawler, CrawlReport
     from pylucene_mcp.crawler.tika_server import TikaServer
     from pylucene_mcp.crawler.walk import Patterns
@@ -43,6 +45,7 @@ class Service:
         self._crawler: Crawler | None = None
         self._tika: TikaServer | None = None
         self._watcher: Watcher | None = None
+        self._admin: Admin | None = None
         self._closing = False
 
     # -- the index ------------------------------------------------------------------------------
@@ -60,6 +63,40 @@ class Service:
                     self.settings.index_path, refresh_interval_s=self.settings.refresh_interval_s
                 )
             return self._index
+
+    def index_is_open(self) -> bool:
+        return self._index is not None
+
+    def reset_index(self, wipe: Callable[[], None]) -> None:
+        """Closes the index, runs ``wipe`` (e.g. removes its folder) and opens it anew, empty;
+        the crawler and watcher are rebuilt on the new index when next used."""
+        with self._lock:
+            if self._watcher is not None:
+                self._watcher.stop()
+                self._watcher = None
+            if self._tika is not None:
+                self._tika.close()
+                self._tika = None
+            self._crawler = None
+            if self._index is not None:
+                self._index.close()
+                self._index = None
+            wipe()
+        self.index()
+
+    def crawling(self) -> bool:
+        """Whether a crawl is running (or paused) now."""
+        crawler = self._crawler
+        return crawler is not None and crawler.current is not None
+
+    def admin(self) -> Admin:
+        """The index administration operations of this service."""
+        with self._lock:
+            if self._admin is None:
+                from pylucene_mcp.admin import Admin
+
+                self._admin = Admin(self)
+            return self._admin
 
     def warm_up(self, delay_s: float, then_crawl: bool = False) -> None:
         """Opens the index in a background thread after ``delay_s`` seconds; with

@@ -41,6 +41,7 @@ async def test_tools_are_listed_with_annotations_and_constraints(client: Client)
         "findDuplicates",
         "profileQuery",
         "explainMiss",
+        "getIndexAdminStatus",
     }
     assert read_only <= set(tools) and "startCrawl" in tools
     for tool in tools.values():
@@ -117,7 +118,7 @@ def test_tool_include_and_exclude_take_names_and_groups() -> None:
         "getDocumentDetails",
     }
     assert enabled_tools(
-        Settings(tools_exclude=("getDocumentDetails", "crawler", "observability", "debug"))
+        Settings(tools_exclude=("getDocumentDetails", "crawler", "observability", "debug", "admin"))
     ) == {
         "search",
         "getIndexStats",
@@ -133,7 +134,7 @@ def test_tool_include_and_exclude_take_names_and_groups() -> None:
 
 
 async def test_excluded_tools_are_not_served(index: Index) -> None:
-    excluded = ("info", "crawler", "observability", "debug")
+    excluded = ("info", "crawler", "observability", "debug", "admin")
     settings = Settings(index_path=index.path, tools_exclude=excluded)
     async with Client(build_server(settings, SharedService(index))) as client:
         assert [t.name for t in (await client.list_tools()).tools] == ["search"]

@@ -1,0 +1,103 @@
+"""The admin tools: ``optimizeIndex``, ``purgeIndex``, ``unlockIndex`` and
+``getIndexAdminStatus``. The operations run in the background, one at a time; the destructive ones
+need ``confirm: true``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any, NotRequired
+
+from pydantic import Field
+from typing_extensions import TypedDict
+
+from pylucene_mcp import errors
+from pylucene_mcp.results import to_dict
+from pylucene_mcp.service import Service
+
+ToolSpec = tuple[Callable[..., Any], Any]
+
+
+class OperationOut(TypedDict):
+    operationId: str
+    kind: str
+    state: str
+    started: str
+    params: dict[str, Any]
+    finished: NotRequired[str]
+    result: NotRequired[dict[str, Any]]
+    error: NotRequired[str]
+
+
+class OperationsOut(TypedDict):
+    operations: list[OperationOut]
+
+
+def _unconfirmed(tool: str, what: str) -> errors.InvalidRequestError:
+    return errors.InvalidRequestError(
+        f"{tool} {what}; ask the user first, then call it again with confirm: true"
+    )
+
+
+def admin_tools(
+    svc: Service,
+    tool_errors: Callable[[Callable[..., Any]], Callable[..., Any]],
+    annotations: Callable[..., Any],
+) -> dict[str, ToolSpec]:
+    """The admin tools and their annotations."""
+
+    def started(kind: Any, **params: Any) -> OperationOut:
+        result: OperationOut = to_dict(svc.admin().start(kind, **params))
+        return result
+
+    @tool_errors
+    def optimizeIndex(maxSegments: Annotated[int, Field(ge=1, le=1000)] = 1) -> OperationOut:
+        """Merge the index into at most maxSegments segments (faster searches, deleted
+        documents dropped for good). Runs in the background: follow it with
+        getIndexAdminStatus. Refused while a crawl runs."""
+        return started("optimize", max_segments=maxSegments)
+
+    @tool_errors
+    def purgeIndex(confirm: bool = False, fullPurge: bool = False) -> OperationOut:
+        """Delete every document of the index (the folders stay configured; a crawl brings
+        them back). fullPurge also removes the index folder and recreates it empty. Needs
+        confirm: true; runs in the background."""
+        if not confirm:
+            raise _unconfirmed("purgeIndex", "deletes every document of the index")
+        return started("purge", full=fullPurge)
+
+    @tool_errors
+    def unlockIndex(confirm: bool = False) -> OperationOut:
+        """Free the index's write lock when the process that held it is gone (a killed
+        server). Refused, naming the process, while a live one holds it. Needs confirm: true."""
+        if not confirm:
+            raise _unconfirmed("unlockIndex", "removes the index's write lock")
+        return started("unlock")
+
+    @tool_errors
+    def getIndexAdminStatus(
+        operationId: Annotated[str | None, Field(max_length=50)] = None,
+    ) -> OperationsOut:
+        """The state (running, done, failed), result or error of an admin operation, or of
+        all of this server's run when operationId is left out."""
+        admin = svc.admin()
+        found = [admin.status(operationId)] if operationId else admin.operations()
+        return {"operations": [to_dict(op) for op in found[:20]]}
+
+    return {
+        "optimizeIndex": (
+            optimizeIndex,
+            annotations("Optimize the index", read_only=False, idempotent=True),
+        ),
+        "purgeIndex": (
+            purgeIndex,
+            annotations("Purge the index", read_only=False, destructive=True, idempotent=True),
+        ),
+        "unlockIndex": (
+            unlockIndex,
+            annotations("Unlock the index", read_only=False, destructive=True, idempotent=True),
+        ),
+        "getIndexAdminStatus": (
+            getIndexAdminStatus,
+            annotations("Index admin status", read_only=True),
+        ),
+    }
