@@ -60,6 +60,6 @@ FIGURES: dict[str, object] = {}
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     if FIGURES:
-        terminalreporter.section("reliability figures")
+        terminalreporter.section("figures (reliability, evaluation)")
         for name, value in FIGURES.items():
             terminalreporter.write_line(f"{name}: {value}")

@@ -26,6 +26,7 @@ ENGINE = {
     "vocabulary",
     "profile",
     "miss",
+    "research",
 }
 CRAWLER = {"crawler"}
 BASICS = {"schema", "config", "errors", "logs"}

@@ -1,0 +1,285 @@
+"""The researcher's Lucene: indexes with a schema of your own, analyzers from specs, similarities,
+bag-of-words batch search, TREC topics and qrels, and evaluation with ``ir-measures``.
+
+    >>> from pylucene_mcp.research import Analyzer, FieldSpec, ResearchIndex, Similarity
+    >>> english = Analyzer.custom("standard", ["englishPossessive", "lowercase", "stop",
+    ...                                        "porterStem"])                 # doctest: +SKIP
+    >>> index = ResearchIndex.create("/tmp/cacm", {"id": FieldSpec.keyword(),
+    ...     "contents": FieldSpec.text(english)}, Similarity.bm25(0.9, 0.4))   # doctest: +SKIP
+
+This sits beside the product's own document schema (``pylucene_mcp.index``), which the crawler
+and the MCP tools keep using; every wrapper has a ``java`` attribute for what it does not cover.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any, Literal
+
+from pylucene_mcp import errors, jvm
+
+Spec = str | Mapping[str, Mapping[str, str]]
+
+
+class Analyzer:
+    """Analyzers built with Lucene's ``CustomAnalyzer`` from factory names (their SPI names:
+    ``standard``, ``lowercase``, ``stop``, ``porterStem``, ``englishPossessive``, …)."""
+
+    @staticmethod
+    def custom(
+        tokenizer: Spec = "standard",
+        filters: Sequence[Spec] = (),
+        char_filters: Sequence[Spec] = (),
+    ) -> Any:
+        """A Java ``Analyzer``. A spec is a name, or ``{name: {param: value}}``.
+
+        Raises:
+            InvalidRequestError: for an unknown factory name or a bad parameter.
+        """
+        with jvm.java_errors(caller_input=True):
+            builder = jvm.jclass("org.apache.lucene.analysis.custom.CustomAnalyzer").builder()
+            for spec in char_filters:
+                builder.addCharFilter(*_factory(spec))
+            builder.withTokenizer(*_factory(tokenizer))
+            for spec in filters:
+                builder.addTokenFilter(*_factory(spec))
+            return builder.build()
+
+
+def _factory(spec: Spec) -> tuple[str, Any]:
+    if isinstance(spec, str):
+        return spec, jvm.jarray("String", [])
+    ((name, params),) = spec.items()
+    flat = [str(x) for pair in params.items() for x in pair]
+    return name, jvm.jarray("String", flat)
+
+
+class Similarity:
+    """Lucene similarities, chosen per index."""
+
+    @staticmethod
+    def bm25(k1: float = 1.2, b: float = 0.75) -> Any:
+        return jvm.jclass("org.apache.lucene.search.similarities.BM25Similarity")(k1, b)
+
+    @staticmethod
+    def lm_dirichlet(mu: float = 2000.0) -> Any:
+        return jvm.jclass("org.apache.lucene.search.similarities.LMDirichletSimilarity")(mu)
+
+    @staticmethod
+    def lm_jelinek_mercer(lambda_: float = 0.7) -> Any:
+        return jvm.jclass("org.apache.lucene.search.similarities.LMJelinekMercerSimilarity")(
+            lambda_
+        )
+
+    @staticmethod
+    def classic() -> Any:
+        return jvm.jclass("org.apache.lucene.search.similarities.ClassicSimilarity")()
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One field of a research index: a single exact ``keyword`` or analyzed ``text``."""
+
+    kind: Literal["keyword", "text"]
+    stored: bool = True
+    analyzer: Any = None
+
+    @classmethod
+    def keyword(cls, stored: bool = True) -> FieldSpec:
+        return cls("keyword", stored)
+
+    @classmethod
+    def text(cls, analyzer: Any = None, stored: bool = False) -> FieldSpec:
+        return cls("text", stored, analyzer)
+
+
+class ResearchIndex:
+    """A Lucene index with a schema of your own and one similarity."""
+
+    def __init__(self, path: Path, fields: Mapping[str, FieldSpec], similarity: Any) -> None:
+        self.path = path
+        self.fields = dict(fields)
+        self.similarity = similarity
+        j = jvm.jclass
+        per_field = {n: s.analyzer for n, s in fields.items() if s.analyzer is not None}
+        java_map = j("java.util.HashMap")()
+        for name, analyzer in per_field.items():
+            java_map.put(name, analyzer)
+        with jvm.java_errors():
+            self.analyzer = j("org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper")(
+                j("org.apache.lucene.analysis.standard.StandardAnalyzer")(), java_map
+            )
+            directory = j("org.apache.lucene.store.FSDirectory").open(
+                j("java.nio.file.Paths").get(str(path), jvm.jarray("String", []))
+            )
+            config = j("org.apache.lucene.index.IndexWriterConfig")(self.analyzer)
+            config.setSimilarity(similarity)
+            self.java = j("org.apache.lucene.index.IndexWriter")(directory, config)
+        self._directory = directory
+
+    @classmethod
+    def create(
+        cls, path: str | Path, fields: Mapping[str, FieldSpec], similarity: Any = None
+    ) -> ResearchIndex:
+        """Creates (or opens) the index at ``path``; BM25 with Lucene's defaults unless
+        ``similarity`` says otherwise."""
+        folder = Path(path).expanduser()
+        folder.mkdir(parents=True, exist_ok=True)
+        return cls(folder, fields, similarity or Similarity.bm25())
+
+    def add_many(self, documents: Iterable[Mapping[str, str]]) -> int:
+        """Adds the documents (mappings of field name to text) and commits; returns how many."""
+        j = jvm.jclass
+        store = j("org.apache.lucene.document.Field$Store")
+        count = 0
+        with jvm.java_errors(caller_input=True):
+            for document in documents:
+                doc = j("org.apache.lucene.document.Document")()
+                for name, value in document.items():
+                    spec = self.fields.get(name)
+                    if spec is None:
+                        raise errors.UnknownFieldError(
+                            f"unknown field '{name}'; this index has: {', '.join(self.fields)}",
+                            name,
+                            list(self.fields),
+                        )
+                    kind = "StringField" if spec.kind == "keyword" else "TextField"
+                    flag = store.YES if spec.stored else store.NO
+                    doc.add(j(f"org.apache.lucene.document.{kind}")(name, str(value), flag))
+                self.java.addDocument(doc)
+                count += 1
+            self.java.commit()
+        return count
+
+    def __len__(self) -> int:
+        return int(self.java.getDocStats().numDocs)
+
+    def terms(self, text: str, field: str) -> list[str]:
+        """``text`` as ``field``'s analyzer makes it into terms."""
+        attribute = jvm.jclass("org.apache.lucene.analysis.tokenattributes.CharTermAttribute")
+        out = []
+        with jvm.java_errors():
+            stream = self.analyzer.tokenStream(field, text)
+            try:
+                term = stream.addAttribute(attribute)
+                stream.reset()
+                while stream.incrementToken():
+                    out.append(term.toString())
+                stream.end()
+            finally:
+                stream.close()
+        return out
+
+    def batch_search(
+        self, topics: Mapping[str, str], field: str, id_field: str, k: int = 1000
+    ) -> dict[str, list[tuple[str, float]]]:
+        """Each topic's text as a bag of words (one SHOULD clause per analyzed term) on
+        ``field``: its ``k`` best documents as (id, score)."""
+        j = jvm.jclass
+        occur = j("org.apache.lucene.search.BooleanClause$Occur").SHOULD
+        wanted = jvm.jset([id_field])
+        run: dict[str, list[tuple[str, float]]] = {}
+        with jvm.java_errors(caller_input=True):
+            reader = j("org.apache.lucene.index.DirectoryReader").open(self.java)
+            try:
+                searcher = j("org.apache.lucene.search.IndexSearcher")(reader)
+                searcher.setSimilarity(self.similarity)
+                stored = searcher.storedFields()
+                for qid, text in topics.items():
+                    builder = j("org.apache.lucene.search.BooleanQuery$Builder")()
+                    for term in self.terms(text, field):
+                        builder.add(
+                            j("org.apache.lucene.search.TermQuery")(
+                                j("org.apache.lucene.index.Term")(field, term)
+                            ),
+                            occur,
+                        )
+                    hits = searcher.search(builder.build(), k).scoreDocs
+                    run[qid] = [
+                        (str(stored.document(h.doc, wanted).get(id_field)), float(h.score))
+                        for h in hits
+                    ]
+            finally:
+                reader.close()
+        return run
+
+    def close(self) -> None:
+        with jvm.java_errors():
+            self.java.close()
+            self._directory.close()
+
+
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def html_text(raw: str) -> str:
+    """The visible text of an HTML document, as an HTML parser (like Jsoup) reads it: a ``<``
+    that starts no tag (``x <= y``) stays text, entities are decoded, whitespace collapsed."""
+    parser = _Text()
+    parser.feed(raw)
+    parser.close()
+    return " ".join(" ".join(parser.parts).split())
+
+
+_DOC = re.compile(r"<DOC>\s*<DOCNO>\s*(\S+)\s*</DOCNO>(.*?)</DOC>", re.DOTALL)
+
+
+def read_topics(path: str | Path) -> dict[str, str]:
+    """TREC topics in ``<DOC><DOCNO> id </DOCNO> text </DOC>`` form: id → text."""
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    return {m.group(1): " ".join(m.group(2).split()) for m in _DOC.finditer(text)}
+
+
+def read_qrels(path: str | Path) -> dict[str, dict[str, int]]:
+    """TREC qrels (``topic iteration docid relevance``): topic → docid → relevance."""
+    qrels: dict[str, dict[str, int]] = {}
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        parts = line.split()
+        if len(parts) == 4:
+            qrels.setdefault(parts[0], {})[parts[2]] = int(parts[3])
+    return qrels
+
+
+def write_run(run: Mapping[str, Sequence[tuple[str, float]]], path: str | Path, tag: str) -> None:
+    """A TREC run file: ``topic Q0 docid rank score tag``."""
+    with open(path, "w", encoding="utf-8") as out:
+        for qid, hits in run.items():
+            for rank, (docid, score) in enumerate(hits, start=1):
+                out.write(f"{qid} Q0 {docid} {rank} {score:.6f} {tag}\n")
+
+
+def evaluate(
+    run: Mapping[str, Sequence[tuple[str, float]]],
+    qrels: Mapping[str, Mapping[str, int]],
+    measures: Sequence[str] = ("AP", "P@30"),
+) -> dict[str, float]:
+    """The measures as ``trec_eval`` computes them (through ``ir-measures``), averaged over the
+    judged topics.
+
+    Raises:
+        SetupError: when ``ir-measures`` is not installed
+            (``pip install 'pylucene-mcp[research]'``).
+    """
+    try:
+        import ir_measures
+    except ImportError as exc:  # pragma: no cover - a dev dependency
+        raise errors.SetupError(
+            "evaluation needs ir-measures: pip install 'pylucene-mcp[research]'"
+        ) from exc
+    parsed = [ir_measures.parse_measure(m) for m in measures]
+    judged = [ir_measures.Qrel(q, d, r) for q, docs in qrels.items() for d, r in docs.items()]
+    scored = [
+        ir_measures.ScoredDoc(q, d, s) for q, hits in run.items() if q in qrels for d, s in hits
+    ]
+    result = ir_measures.calc_aggregate(parsed, judged, scored)
+    return {str(m): float(result[m]) for m in parsed}
