@@ -44,6 +44,8 @@ the engine matches words exactly, so expand the query yourself.
   re-querying; facets of a filtered dimension still show its other values.
 - Passages show <em>matched</em> words from anywhere in the document; read more of a document
   with getDocumentDetails (filePath, offset, length).
+- When results surprise you: profileQuery (what the query became, term rarity, advice) and
+  explainMiss (why a given document is missing); suggestTerms shows how the index spells a word.
 """
 
 HitField = Literal[
