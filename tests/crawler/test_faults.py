@@ -27,15 +27,17 @@ def reasons(crawler: Crawler) -> dict[str, str]:
 
 
 def test_hostile_files_are_reported_and_the_crawl_finishes(
-    crawler: Crawler, tika: TikaServer, tmp_path: Path
+    fresh_index: Index, tmp_path: Path
 ) -> None:
     expected = make_hostile(tmp_path / "hostile")
     (tmp_path / "hostile" / "good.txt").write_text("A perfectly normal file about otters.")
-    tika.settings.max_file_size_mb = 0.1
+    # a Tika server of its own with a small size limit: the session's server stays as it is
+    small = TikaServer(TikaSettings(max_file_size_mb=0.1), log_dir=tmp_path / "tika-logs")
+    crawler = Crawler(fresh_index, Extractor(small), CrawlSettings(batch_size=5))
     try:
         report = crawler.crawl([str(tmp_path / "hostile")])
     finally:
-        tika.settings.max_file_size_mb = 100.0
+        small.close()
     why = reasons(crawler)
     assert "encrypted" in why["encrypted.pdf"]
     assert "corrupt" in why["corrupt.pdf"]
