@@ -24,7 +24,7 @@ from pylucene_mcp import __version__, errors
 from pylucene_mcp.config import Settings
 from pylucene_mcp.protocol import CompactText, StrictArguments
 from pylucene_mcp.service import Service
-from pylucene_mcp.tools.models import SearchFilter
+from pylucene_mcp.tools.models import RangeFacetIn, SearchFilter
 
 log = logging.getLogger(__name__)
 
@@ -129,6 +129,8 @@ class SearchOut(TypedDict):
     facets: dict[str, list[FacetValueOut]]
     activeFilters: list[dict[str, Any]]
     searchTimeMs: float
+    facetQueries: NotRequired[dict[str, int]]
+    rangeFacets: NotRequired[dict[str, list[dict[str, Any]]]]
     partialResults: NotRequired[bool]
     passagesOmitted: NotRequired[int]
 
@@ -210,6 +212,7 @@ def enabled_tools(settings: Settings) -> set[str]:
 def build_server(settings: Settings, service: Service | None = None) -> MCPServer:
     """The MCP server for ``settings``: every enabled tool, the server instructions."""
     from pylucene_mcp import info
+    from pylucene_mcp.counts import facet_counts
     from pylucene_mcp.results import fit_passages, select, to_dict
     from pylucene_mcp.search import search as run_search
 
@@ -249,6 +252,14 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
             int | None,
             Field(ge=1, le=600_000, description="a time limit below the server's own"),
         ] = None,
+        facetQueries: Annotated[
+            dict[str, Annotated[str, Field(max_length=1000)]] | None,
+            Field(max_length=20, description="name → Lucene query: counts among the hits"),
+        ] = None,
+        rangeFacets: Annotated[
+            list[RangeFacetIn] | None,
+            Field(max_length=4, description="date or size buckets among the hits"),
+        ] = None,
     ) -> SearchOut:
         """Search the indexed documents with Lucene query syntax; returns ranked documents with
         passages (<em> around matches), facet counts and the applied filters. Cheap: call it
@@ -268,6 +279,19 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
             timeout_s=min(settings.search_timeout_s, (timeAllowedMs or 10**9) / 1000),
         )
         data = select(result.to_dict(), fields, facets, facetMinCount)
+        if facetQueries or rangeFacets:
+            named, ranges = facet_counts(
+                svc.index(),
+                query,
+                filters=[f.model_dump(by_alias=True, exclude_none=True) for f in filters or ()],
+                facet_queries=facetQueries,
+                range_facets=[r.model_dump() for r in rangeFacets or ()],
+                default_operator=defaultOperator,
+            )
+            if named:
+                data["facetQueries"] = named
+            if ranges:
+                data["rangeFacets"] = to_dict(ranges)
         return fit_passages(data, ANSWER_BUDGET_BYTES)  # type: ignore[return-value]
 
     @_tool_errors

@@ -27,6 +27,7 @@ ENGINE = {
     "profile",
     "miss",
     "research",
+    "counts",
 }
 CRAWLER = {"crawler"}
 BASICS = {"schema", "config", "errors", "logs"}

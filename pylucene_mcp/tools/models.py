@@ -22,3 +22,14 @@ class SearchFilter(BaseModel):
         default=None, alias="from", description="date (2024-01-01) or number"
     )
     to: str | int | None = Field(default=None, description="date (2024-12-31T23:59:59Z) or number")
+
+
+class RangeFacetIn(BaseModel):
+    """Buckets of a date field (gap: day, week, month or year) or of file_size (gap in bytes)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["modified_date", "created_date", "indexed_date", "file_size"]
+    start: str | int = Field(description="a date (2024-01-01) or a number of bytes")
+    end: str | int = Field(description="a date or a number of bytes")
+    gap: str | int = Field(description="day, week, month, year; or a number of bytes")

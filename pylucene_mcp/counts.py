@@ -1,0 +1,166 @@
+"""Counts beside a search: named queries (``facetQueries``) and ranges of a date or size field
+in equal steps (``rangeFacets``: ``modified_date`` by month, ``file_size`` by 1 MB), each over
+the search's own hits (query and filters).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pylucene_mcp import documents, errors, jvm, schema
+from pylucene_mcp.filters import Filter, filter_error, filter_query
+from pylucene_mcp.index import Index
+from pylucene_mcp.query import parse_query
+
+MAX_BUCKETS = 50
+MAX_FACET_QUERIES = 20
+DATE_GAPS = ("day", "week", "month", "year")
+
+
+@dataclass(frozen=True)
+class RangeFacet:
+    """Buckets of ``field`` from ``start`` to ``end`` in steps of ``gap`` (``day``, ``week``,
+    ``month``, ``year`` for dates; a number of bytes for ``file_size``)."""
+
+    field: str
+    start: Any
+    end: Any
+    gap: Any
+
+    @classmethod
+    def of(cls, spec: RangeFacet | Mapping[str, Any]) -> RangeFacet:
+        if isinstance(spec, RangeFacet):
+            return spec
+        try:
+            return cls(spec["field"], spec["start"], spec["end"], spec["gap"])
+        except KeyError as exc:
+            raise errors.InvalidRequestError(
+                f"a range facet needs field, start, end and gap; {exc.args[0]!r} is missing"
+            ) from exc
+
+
+@dataclass(frozen=True)
+class Bucket:
+    from_: Any
+    to: Any
+    count: int
+
+
+def _date_edges(facet: RangeFacet) -> list[int]:
+    if facet.gap not in DATE_GAPS:
+        raise errors.InvalidRequestError(
+            f"the gap of a date range facet is one of {', '.join(DATE_GAPS)}, not {facet.gap!r}"
+        )
+    start = dt.datetime.fromtimestamp(
+        documents.to_epoch_millis(str(facet.start), facet.field) / 1000, tz=dt.UTC
+    )
+    end = dt.datetime.fromtimestamp(
+        documents.to_epoch_millis(str(facet.end), facet.field, end_of_day=True) / 1000, tz=dt.UTC
+    )
+    edges = [start]
+    while edges[-1] < end and len(edges) <= MAX_BUCKETS + 1:
+        edges.append(_step(edges[-1], str(facet.gap)))
+    return [int(e.timestamp() * 1000) for e in edges]
+
+
+def _step(moment: dt.datetime, gap: str) -> dt.datetime:
+    if gap == "day":
+        return moment + dt.timedelta(days=1)
+    if gap == "week":
+        return moment + dt.timedelta(weeks=1)
+    if gap == "month":
+        year, month = divmod(moment.month, 12)
+        return moment.replace(year=moment.year + year, month=month + 1)
+    return moment.replace(year=moment.year + 1)
+
+
+def _size_edges(facet: RangeFacet) -> list[int]:
+    try:
+        start, end, gap = int(facet.start), int(facet.end), int(facet.gap)
+    except (TypeError, ValueError) as exc:
+        raise errors.InvalidRequestError(
+            "a file_size range facet takes numbers of bytes: start, end and gap"
+        ) from exc
+    if gap <= 0 or end <= start:
+        raise errors.InvalidRequestError("a range facet needs end > start and a gap above 0")
+    edges = list(range(start, end, gap))[: MAX_BUCKETS + 2]
+    return [*edges, min(end, edges[-1] + gap)] if edges[-1] < end else edges
+
+
+def _edges(facet: RangeFacet) -> list[int]:
+    if facet.field in schema.DATE_FIELDS:
+        edges = _date_edges(facet)
+    elif facet.field in schema.LONG_FIELDS:
+        edges = _size_edges(facet)
+    else:
+        numeric = ", ".join((*schema.DATE_FIELDS[:3], *schema.LONG_FIELDS))
+        raise errors.InvalidRequestError(
+            f"range facets take a date or size field ({numeric}), not '{facet.field}'"
+        )
+    if len(edges) - 1 > MAX_BUCKETS:
+        raise errors.InvalidRequestError(
+            f"the range facet on {facet.field} would have more than {MAX_BUCKETS} buckets; "
+            "take a larger gap or a shorter span"
+        )
+    return edges
+
+
+def facet_counts(
+    index: Index,
+    query: str,
+    *,
+    filters: Sequence[Filter | Mapping[str, Any]] = (),
+    facet_queries: Mapping[str, str] | None = None,
+    range_facets: Sequence[RangeFacet | Mapping[str, Any]] = (),
+    default_operator: str = "AND",
+) -> tuple[dict[str, int], dict[str, list[Bucket]]]:
+    """The counts of ``facet_queries`` (name → count) and of each range facet's buckets
+    (field → buckets, ``to`` excluded), over the hits of ``query`` with ``filters``.
+
+    Raises:
+        QuerySyntaxError, UnknownFieldError, InvalidFilterError, InvalidRequestError.
+    """
+    named = dict(facet_queries or {})
+    if len(named) > MAX_FACET_QUERIES:
+        raise errors.InvalidRequestError(f"at most {MAX_FACET_QUERIES} facet queries")
+    ranges = [RangeFacet.of(r) for r in range_facets]
+    plans = [(r, _edges(r)) for r in ranges]
+    parsed_filters = [Filter.of(f) for f in filters]
+    for flt in parsed_filters:
+        problem = filter_error(flt)
+        if problem is not None:
+            raise problem
+    parsed = parse_query(query, default_operator)
+    extra = {name: parse_query(text, default_operator).query for name, text in named.items()}
+    j = jvm.jclass
+    occur = j("org.apache.lucene.search.BooleanClause$Occur")
+
+    def within(*clauses: Any) -> Any:
+        builder = j("org.apache.lucene.search.BooleanQuery$Builder")()
+        builder.add(parsed.query, occur.MUST)
+        for flt in parsed_filters:
+            negative = flt.operator in ("not", "not_in")
+            builder.add(filter_query(flt), occur.MUST_NOT if negative else occur.FILTER)
+        for clause in clauses:
+            builder.add(clause, occur.FILTER)
+        return builder.build()
+
+    long_point = j("org.apache.lucene.document.LongPoint")
+    with index.searcher() as searcher, jvm.java_errors(caller_input=True):
+        query_counts = {name: int(searcher.count(within(q))) for name, q in extra.items()}
+        range_counts: dict[str, list[Bucket]] = {}
+        for facet, edges in plans:
+            buckets = []
+            for low, high in zip(edges, edges[1:], strict=False):
+                bounded = long_point.newRangeQuery(facet.field, low, high - 1)
+                shown = (
+                    (schema.iso(low), schema.iso(high))
+                    if facet.field in schema.DATE_FIELDS
+                    else (low, high)
+                )
+                buckets.append(Bucket(shown[0], shown[1], int(searcher.count(within(bounded)))))
+            range_counts[facet.field] = buckets
+    return query_counts, range_counts

@@ -1,0 +1,99 @@
+"""facetQueries and rangeFacets: counts among a search's hits, checked against searches that
+count the same thing another way."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from mcp import Client
+
+from pylucene_mcp import Index, InvalidRequestError
+from pylucene_mcp.config import Settings
+from pylucene_mcp.counts import facet_counts
+from pylucene_mcp.server import build_server
+from tests.mcp_client import SharedService, call
+
+
+@pytest.fixture
+def reports(fresh_index: Index) -> Index:
+    with fresh_index.writer() as w:
+        for n in range(12):
+            w.add(
+                {
+                    "file_path": f"/d/{n:02}.txt",
+                    "content": "report " + ("urgent" if n % 3 == 0 else "routine"),
+                    "modified_date": f"2024-{n + 1:02d}-15",
+                    "file_size": n * 1000,
+                    "language": "de" if n % 2 else "en",
+                }
+            )
+    return fresh_index
+
+
+def test_named_queries_and_buckets_count_among_the_hits(reports: Index) -> None:
+    german = [{"field": "language", "value": "de"}]
+    named, ranges = facet_counts(
+        reports,
+        "report",
+        filters=german,
+        facet_queries={"urgent": "urgent", "routine": "routine"},
+        range_facets=[
+            {"field": "modified_date", "start": "2024-01-01", "end": "2024-12-31", "gap": "month"},
+            {"field": "file_size", "start": 0, "end": 12000, "gap": 4000},
+        ],
+    )
+    assert named == {
+        "urgent": reports.search("urgent", filters=german).total_hits,
+        "routine": reports.search("routine", filters=german).total_hits,
+    }
+    months = ranges["modified_date"]
+    assert len(months) == 12 and months[1].from_ == "2024-02-01T00:00:00Z"
+    assert [b.count for b in months] == [n % 2 for n in range(12)]  # the German ones: odd n
+    sizes = [(b.from_, b.to, b.count) for b in ranges["file_size"]]
+    assert sizes == [(0, 4000, 2), (4000, 8000, 2), (8000, 12000, 2)]
+
+
+def test_bad_ranges_are_refused_with_what_to_give(reports: Index) -> None:
+    with pytest.raises(InvalidRequestError, match="day, week, month, year"):
+        facet_counts(reports, "*", range_facets=[
+            {"field": "modified_date", "start": "2024-01-01", "end": "2024-02-01", "gap": "1d"}
+        ])  # fmt: skip
+    with pytest.raises(InvalidRequestError, match="more than 50 buckets"):
+        facet_counts(reports, "*", range_facets=[
+            {"field": "modified_date", "start": "2020-01-01", "end": "2024-12-31", "gap": "day"}
+        ])  # fmt: skip
+    with pytest.raises(InvalidRequestError, match="date or size field"):
+        facet_counts(reports, "*", range_facets=[
+            {"field": "language", "start": 0, "end": 1, "gap": 1}
+        ])  # fmt: skip
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+async def client(reports: Index) -> AsyncIterator[Client]:
+    settings = Settings(index_path=reports.path)
+    async with Client(build_server(settings, SharedService(reports))) as connected:
+        yield connected
+
+
+@pytest.mark.anyio
+async def test_the_search_tool_carries_them(client: Client) -> None:
+    found = await call(
+        client,
+        "search",
+        query="report",
+        facetQueries={"urgent": "urgent"},
+        rangeFacets=[{"field": "file_size", "start": 0, "end": 12000, "gap": 6000}],
+    )
+    assert found["facetQueries"] == {"urgent": 4}
+    assert found["rangeFacets"]["file_size"] == [
+        {"from": 0, "to": 6000, "count": 6},
+        {"from": 6000, "to": 12000, "count": 6},
+    ]
+    plain = await call(client, "search", query="report")
+    assert "facetQueries" not in plain and "rangeFacets" not in plain
