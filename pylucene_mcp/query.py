@@ -11,7 +11,8 @@ from typing import Any
 
 from pylucene_mcp import analysis, documents, errors, jvm, schema
 
-FACET_TOP_N = 10
+# facet values the shim counts per dimension; a search shows its facet_limit of them (10)
+FACET_TOP_N = 100
 
 
 _HIT_FIELDS = (

@@ -21,7 +21,7 @@ from pylucene_mcp.filters import (
     with_filter,
 )
 from pylucene_mcp.passages import Passage
-from pylucene_mcp.query import context, parse_query
+from pylucene_mcp.query import FACET_TOP_N, context, parse_query
 from pylucene_mcp.results import ActiveFilter, FacetValue, Hit, SearchResult
 
 if TYPE_CHECKING:
@@ -45,12 +45,15 @@ def search(
     max_passages: int = 3,
     passage_length: int = 200,
     timeout_s: float = DEFAULT_TIMEOUT_S,
+    facet_limit: int = 10,
 ) -> SearchResult:
     """Runs ``query`` with ``filters`` and returns one page of hits with facets and passages.
 
     Filters on different fields AND together; the values of one facet field (``author``,
     ``language``, ``file_extension``, ``file_type``) OR together, and its facet still counts the
     other values (DrillSideways).
+
+    Each facet dimension lists its ``facet_limit`` most frequent values (1–100, default 10).
 
     The search stops after ``timeout_s`` (0: no limit): what was found by then comes back with
     ``partial_results`` set; when nothing was found yet (wildcard, fuzzy or regex terms still
@@ -78,6 +81,8 @@ def search(
         raise errors.InvalidRequestError(f"maxPassages must be 0–10, got {max_passages}")
     if not 50 <= passage_length <= 1000:
         raise errors.InvalidRequestError(f"passageLength must be 50–1000, got {passage_length}")
+    if not 1 <= facet_limit <= FACET_TOP_N:
+        raise errors.InvalidRequestError(f"facetLimit must be 1–{FACET_TOP_N}, got {facet_limit}")
 
     parsed_filters = [Filter.of(f) for f in filters]
     for flt in parsed_filters:
@@ -135,7 +140,7 @@ def search(
         _hit(row, score) for row, score in zip(answer["hits"], answer["scores"], strict=True)
     )
     facets = {
-        dim: tuple(FacetValue(label, count) for label, count in values)
+        dim: tuple(FacetValue(label, count) for label, count in values[:facet_limit])
         for dim, values in answer["facets"].items()
     }
     active = tuple(

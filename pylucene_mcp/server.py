@@ -247,6 +247,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
             list[FacetDimension] | None,
             Field(max_length=4, description="facet dimensions to count; [] for none"),
         ] = None,
+        facetLimit: Annotated[int, Field(ge=1, le=100)] = 10,
         facetMinCount: Annotated[int, Field(ge=1, le=1_000_000)] = 1,
         timeAllowedMs: Annotated[
             int | None,
@@ -277,6 +278,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
             max_passages=maxPassages,
             passage_length=passageLength,
             timeout_s=min(settings.search_timeout_s, (timeAllowedMs or 10**9) / 1000),
+            facet_limit=facetLimit,
         )
         data = select(result.to_dict(), fields, facets, facetMinCount)
         if facetQueries or rangeFacets:

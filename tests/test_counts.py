@@ -97,3 +97,16 @@ async def test_the_search_tool_carries_them(client: Client) -> None:
     ]
     plain = await call(client, "search", query="report")
     assert "facetQueries" not in plain and "rangeFacets" not in plain
+
+
+def test_facet_limit_shows_more_values_than_the_default(fresh_index: Index) -> None:
+    with fresh_index.writer() as w:
+        for n in range(15):
+            for copy in range(n + 1):  # author n has n + 1 documents: a strict order
+                w.add({"file_path": f"/a/{n}-{copy}.txt", "content": "x", "author": f"A{n:02}"})
+    default = fresh_index.search("x").facets["author"]
+    assert [v.value for v in default] == [f"A{n:02}" for n in range(14, 4, -1)]
+    wide = fresh_index.search("x", facet_limit=15).facets["author"]
+    assert [v.count for v in wide] == list(range(15, 0, -1))
+    with pytest.raises(InvalidRequestError, match="facetLimit must be 1–100"):
+        fresh_index.search("x", facet_limit=101)
