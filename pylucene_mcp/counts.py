@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pylucene_mcp import documents, errors, jvm, schema
-from pylucene_mcp.filters import Filter, filter_error, filter_query
+from pylucene_mcp.filters import Filter, constrain, parse_filters
 from pylucene_mcp.index import Index
 from pylucene_mcp.query import parse_query
 
@@ -128,29 +128,15 @@ def facet_counts(
         raise errors.InvalidRequestError(f"at most {MAX_FACET_QUERIES} facet queries")
     ranges = [RangeFacet.of(r) for r in range_facets]
     plans = [(r, _edges(r)) for r in ranges]
-    parsed_filters = [Filter.of(f) for f in filters]
-    for flt in parsed_filters:
-        problem = filter_error(flt)
-        if problem is not None:
-            raise problem
+    parsed_filters = parse_filters(filters)
     parsed = parse_query(query, default_operator)
     extra = {name: parse_query(text, default_operator).query for name, text in named.items()}
-    j = jvm.jclass
-    occur = j("org.apache.lucene.search.BooleanClause$Occur")
-
-    def within(*clauses: Any) -> Any:
-        builder = j("org.apache.lucene.search.BooleanQuery$Builder")()
-        builder.add(parsed.query, occur.MUST)
-        for flt in parsed_filters:
-            negative = flt.operator in ("not", "not_in")
-            builder.add(filter_query(flt), occur.MUST_NOT if negative else occur.FILTER)
-        for clause in clauses:
-            builder.add(clause, occur.FILTER)
-        return builder.build()
-
-    long_point = j("org.apache.lucene.document.LongPoint")
+    long_point = jvm.jclass("org.apache.lucene.document.LongPoint")
     with index.searcher() as searcher, jvm.java_errors(caller_input=True):
-        query_counts = {name: int(searcher.count(within(q))) for name, q in extra.items()}
+        query_counts = {
+            name: int(searcher.count(constrain(parsed.query, parsed_filters, q)))
+            for name, q in extra.items()
+        }
         range_counts: dict[str, list[Bucket]] = {}
         for facet, edges in plans:
             buckets = []
@@ -161,6 +147,12 @@ def facet_counts(
                     if facet.field in schema.DATE_FIELDS
                     else (low, high)
                 )
-                buckets.append(Bucket(shown[0], shown[1], int(searcher.count(within(bounded)))))
+                buckets.append(
+                    Bucket(
+                        shown[0],
+                        shown[1],
+                        int(searcher.count(constrain(parsed.query, parsed_filters, bounded))),
+                    )
+                )
             range_counts[facet.field] = buckets
     return query_counts, range_counts

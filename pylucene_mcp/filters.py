@@ -4,7 +4,7 @@ facet values), and the errors that say which field takes which operator."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -159,12 +159,30 @@ def filter_query(flt: Filter) -> Any:
     return boolean.build()
 
 
-def with_filter(query: Any, flt: Filter) -> Any:
-    """``query`` with ``flt`` alone: what ``activeFilters[].matchCount`` counts."""
+def parse_filters(specs: Sequence[Filter | Mapping[str, Any]]) -> list[Filter]:
+    """``specs`` as filters, each checked against its field.
+
+    Raises:
+        UnknownFieldError, InvalidFilterError: for the first filter that is wrong.
+    """
+    parsed = [Filter.of(spec) for spec in specs]
+    for flt in parsed:
+        problem = filter_error(flt)
+        if problem is not None:
+            raise problem
+    return parsed
+
+
+def constrain(query: Any, filters: Sequence[Filter], *also: Any) -> Any:
+    """``query`` within ``filters`` (``not``/``not_in`` exclude) and within each query of
+    ``also``. With one filter, it is what ``activeFilters[].matchCount`` counts."""
     j = jvm.jclass
     occur = j("org.apache.lucene.search.BooleanClause$Occur")
     boolean = j("org.apache.lucene.search.BooleanQuery$Builder")()
     boolean.add(query, occur.MUST)
-    negative = flt.operator in ("not", "not_in")
-    boolean.add(filter_query(flt), occur.MUST_NOT if negative else occur.FILTER)
+    for flt in filters:
+        negative = flt.operator in ("not", "not_in")
+        boolean.add(filter_query(flt), occur.MUST_NOT if negative else occur.FILTER)
+    for clause in also:
+        boolean.add(clause, occur.FILTER)
     return boolean.build()

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pylucene_mcp import analysis, documents, errors, jvm, schema
-from pylucene_mcp.filters import Filter, filter_error, filter_query
+from pylucene_mcp.filters import Filter, constrain, filter_query, parse_filters
 from pylucene_mcp.index import Index
 from pylucene_mcp.profile import QueryNode, query_tree
 from pylucene_mcp.query import parse_query
@@ -108,11 +108,7 @@ def explain_miss(
             wrong in itself.
     """
     path = documents.normalize_path(file_path)
-    parsed_filters = [Filter.of(f) for f in filters]
-    for flt in parsed_filters:
-        problem = filter_error(flt)
-        if problem is not None:
-            raise problem
+    parsed_filters = parse_filters(filters)
     parsed = parse_query(query, default_operator)
     reasons: list[MissReason] = []
     j = jvm.jclass
@@ -165,15 +161,7 @@ def explain_miss(
                 )
         rank = score = last_score = None
         if matches and passes:
-            query_with_filters = parsed.query
-            for flt in parsed_filters:
-                builder = j("org.apache.lucene.search.BooleanQuery$Builder")()
-                occur = j("org.apache.lucene.search.BooleanClause$Occur")
-                builder.add(query_with_filters, occur.MUST)
-                negative = flt.operator in ("not", "not_in")
-                builder.add(filter_query(flt), occur.MUST_NOT if negative else occur.FILTER)
-                query_with_filters = builder.build()
-            hits = searcher.search(query_with_filters, RANK_WINDOW).scoreDocs
+            hits = searcher.search(constrain(parsed.query, parsed_filters), RANK_WINDOW).scoreDocs
             for position, hit in enumerate(hits, start=1):
                 if hit.doc == doc_id:
                     rank, score = position, round(float(hit.score), 4)

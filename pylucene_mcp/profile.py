@@ -16,7 +16,7 @@ from typing import Any
 
 from pylucene_mcp import errors, jvm, schema
 from pylucene_mcp.explain import TermContribution, explain
-from pylucene_mcp.filters import Filter, filter_error, with_filter
+from pylucene_mcp.filters import Filter, constrain, parse_filters
 from pylucene_mcp.index import Index
 from pylucene_mcp.query import parse_query
 
@@ -168,11 +168,7 @@ def profile_query(
         raise errors.InvalidRequestError(
             f"maxDocExplanations must be 1–10, got {max_doc_explanations}"
         )
-    parsed_filters = [Filter.of(f) for f in filters]
-    for flt in parsed_filters:
-        problem = filter_error(flt)
-        if problem is not None:
-            raise problem
+    parsed_filters = parse_filters(filters)
     parsed = parse_query(query, default_operator)
     tree = query_tree(parsed.query)
     leaves = _leaves(tree)
@@ -181,10 +177,10 @@ def profile_query(
         reader = searcher.getIndexReader()
         documents = int(reader.numDocs())
         matching = int(searcher.count(parsed.query))
-        filtered = parsed.query
+        filtered = constrain(parsed.query, parsed_filters)
         impacts = []
         for flt in parsed_filters:
-            alone = int(searcher.count(with_filter(parsed.query, flt)))
+            alone = int(searcher.count(constrain(parsed.query, [flt])))
             impacts.append(
                 FilterImpact(
                     filter={k: v for k, v in flt.__dict__.items() if v is not None},
@@ -193,7 +189,6 @@ def profile_query(
                     selectivity=round(alone / matching, 4) if matching else 0.0,
                 )
             )
-            filtered = with_filter(filtered, flt)
         after = int(searcher.count(filtered)) if parsed_filters else matching
         stats = []
         for leaf in leaves:

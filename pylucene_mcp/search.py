@@ -15,10 +15,10 @@ from pylucene_mcp.filters import (
     LONG_MAX,
     LONG_MIN,
     Filter,
+    constrain,
     facet_value,
-    filter_error,
     filter_query,
-    with_filter,
+    parse_filters,
 )
 from pylucene_mcp.passages import Passage
 from pylucene_mcp.query import FACET_TOP_N, context, parse_query
@@ -84,11 +84,7 @@ def search(
     if not 1 <= facet_limit <= FACET_TOP_N:
         raise errors.InvalidRequestError(f"facetLimit must be 1–{FACET_TOP_N}, got {facet_limit}")
 
-    parsed_filters = [Filter.of(f) for f in filters]
-    for flt in parsed_filters:
-        problem = filter_error(flt)
-        if problem is not None:
-            raise problem
+    parsed_filters = parse_filters(filters)
     parsed = parse_query(query, default_operator)
 
     j = jvm.jclass
@@ -113,7 +109,7 @@ def search(
 
         counts = jvm.jarray(
             "org.apache.lucene.search.Query",
-            [with_filter(parsed.query, flt) for flt in parsed_filters],
+            [constrain(parsed.query, [flt]) for flt in parsed_filters],
         )
         highlight = None if parsed.match_all or max_passages == 0 else parsed.highlight_query
         with index.searcher() as searcher:
