@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from pylucene_mcp import documents, errors, jvm, schema
-from pylucene_mcp.index import Index
+from pylucene_mcp import documents, jvm, schema
+from pylucene_mcp.index import Index, document_id
 from pylucene_mcp.query import parse_query
 
 _WEIGHT = re.compile(r"^weight\((?P<field>[^:\s]+):(?P<term>.*) in \d+\)")
@@ -164,17 +164,8 @@ def explain(
     """
     parsed = parse_query(query, default_operator)
     path = documents.normalize_path(file_path)
-    term_query = jvm.jclass("org.apache.lucene.search.TermQuery")(
-        jvm.jclass("org.apache.lucene.index.Term")(schema.FILE_PATH, path)
-    )
     with index.searcher() as searcher, jvm.java_errors():
-        top = searcher.search(term_query, 1)
-        if int(top.totalHits.value()) == 0:
-            raise errors.DocumentNotFoundError(
-                f"no indexed document has file_path {path!r}; search for it first "
-                "(filePath values come from search results)"
-            )
-        tree = Explanation.of(searcher.explain(parsed.query, top.scoreDocs[0].doc))
+        tree = Explanation.of(searcher.explain(parsed.query, document_id(searcher, path)))
     score = tree.value if tree.match else 0.0
     terms = _contributions(tree, score)
     return DocumentExplanation(

@@ -367,3 +367,26 @@ class Index:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def path_query(path: str) -> Any:
+    """The query for the document of ``path`` (as the index keys it)."""
+    return jvm.jclass("org.apache.lucene.search.TermQuery")(
+        jvm.jclass("org.apache.lucene.index.Term")(schema.FILE_PATH, path)
+    )
+
+
+def document_id(searcher: Any, path: str) -> int:
+    """The Lucene document id of ``path`` in ``searcher``'s reader.
+
+    Raises:
+        DocumentNotFoundError: when no indexed document has that path.
+    """
+    with jvm.java_errors():
+        top = searcher.search(path_query(path), 1)
+        if int(top.totalHits.value()) == 0:
+            raise errors.DocumentNotFoundError(
+                f"no indexed document has file_path {path!r}; search for it first "
+                "(filePath values come from search results)"
+            )
+        return int(top.scoreDocs[0].doc)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pylucene_mcp import documents, errors, jvm, schema
-from pylucene_mcp.index import Index
+from pylucene_mcp.index import Index, document_id
 
 
 @dataclass(frozen=True)
@@ -132,15 +132,8 @@ def document_details(
     if not 1 <= length <= 100_000:
         raise errors.InvalidRequestError(f"length must be 1–100000, got {length}")
     path = documents.normalize_path(file_path)
-    term = jvm.jclass("org.apache.lucene.index.Term")(schema.FILE_PATH, path)
     with index.searcher() as searcher, jvm.java_errors():
-        top = searcher.search(jvm.jclass("org.apache.lucene.search.TermQuery")(term), 1)
-        if int(top.totalHits.value()) == 0:
-            raise errors.DocumentNotFoundError(
-                f"no indexed document has file_path {path!r}; search for it first "
-                "(filePath values come from search results)"
-            )
-        document = searcher.storedFields().document(top.scoreDocs[0].doc)
+        document = searcher.storedFields().document(document_id(searcher, path))
     fields: dict[str, Any] = {}
     for stored in document.getFields():
         name = str(stored.name())

@@ -14,9 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pylucene_mcp import analysis, documents, errors, jvm, schema
+from pylucene_mcp import analysis, documents, jvm, schema
 from pylucene_mcp.filters import Filter, constrain, filter_query, parse_filters
-from pylucene_mcp.index import Index
+from pylucene_mcp.index import Index, document_id, path_query
 from pylucene_mcp.profile import QueryNode, query_tree
 from pylucene_mcp.query import parse_query
 
@@ -51,13 +51,7 @@ class MissExplanation:
 
 def _only(path: str, query: Any) -> Any:
     """``query`` restricted to the document of ``path``."""
-    j = jvm.jclass
-    occur = j("org.apache.lucene.search.BooleanClause$Occur")
-    builder = j("org.apache.lucene.search.BooleanQuery$Builder")()
-    builder.add(j("org.apache.lucene.search.TermQuery")(j("org.apache.lucene.index.Term")(
-        schema.FILE_PATH, path)), occur.FILTER)  # fmt: skip
-    builder.add(query, occur.MUST)
-    return builder.build()
+    return constrain(query, [], path_query(path))
 
 
 def _required_leaves(node: QueryNode, required: bool = True) -> list[QueryNode]:
@@ -111,18 +105,8 @@ def explain_miss(
     parsed_filters = parse_filters(filters)
     parsed = parse_query(query, default_operator)
     reasons: list[MissReason] = []
-    j = jvm.jclass
     with index.searcher() as searcher, jvm.java_errors(caller_input=True):
-        term_query = j("org.apache.lucene.search.TermQuery")(
-            j("org.apache.lucene.index.Term")(schema.FILE_PATH, path)
-        )
-        top = searcher.search(term_query, 1)
-        if int(top.totalHits.value()) == 0:
-            raise errors.DocumentNotFoundError(
-                f"no indexed document has file_path {path!r}; search for it first "
-                "(filePath values come from search results)"
-            )
-        doc_id = top.scoreDocs[0].doc
+        doc_id = document_id(searcher, path)
         stored = searcher.storedFields().document(doc_id)
         passes = True
         for flt in parsed_filters:
