@@ -71,18 +71,23 @@ class Service:
         """Closes the index, runs ``wipe`` (e.g. removes its folder) and opens it anew, empty;
         the crawler and watcher are rebuilt on the new index when next used."""
         with self._lock:
-            if self._watcher is not None:
-                self._watcher.stop()
-                self._watcher = None
-            if self._tika is not None:
-                self._tika.close()
-                self._tika = None
-            self._crawler = None
-            if self._index is not None:
-                self._index.close()
-                self._index = None
+            self._release()
             wipe()
         self.index()
+
+    def _release(self) -> None:
+        """Stops the watcher and the Tika server, drops the crawler and closes the index (with
+        the lock held; a crawl must have ended)."""
+        if self._watcher is not None:
+            self._watcher.stop()
+            self._watcher = None
+        if self._tika is not None:
+            self._tika.close()
+            self._tika = None
+        self._crawler = None
+        if self._index is not None:
+            self._index.close()
+            self._index = None
 
     def crawling(self) -> bool:
         """Whether a crawl is running (or paused) now."""
@@ -317,11 +322,4 @@ class Service:
             self._crawler.stop()
             self._crawler.wait(60)
         with self._lock:
-            if self._watcher is not None:
-                self._watcher.stop()
-                self._watcher = None
-            if self._tika is not None:
-                self._tika.close()
-            if self._index is not None:
-                self._index.close()
-                self._index = None
+            self._release()
