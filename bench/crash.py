@@ -29,6 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.processes import tika_processes  # noqa: E402
+
 BATCH = 50
 
 WRITER = f"""
@@ -51,17 +53,6 @@ class Totals:
     trials: int = 0
     failures: list[str] = field(default_factory=list)
     recovery_ms: list[float] = field(default_factory=list)
-
-
-def tika_processes() -> set[int]:
-    found = set()
-    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
-        try:
-            if b"tika-server-standard" in cmdline.read_bytes():
-                found.add(int(cmdline.parent.name))
-        except OSError:
-            continue
-    return found
 
 
 def _env(home: Path) -> dict[str, str]:

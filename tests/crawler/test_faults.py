@@ -18,6 +18,7 @@ from pylucene_mcp.crawler.extract import Extractor
 from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
 from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
 from tests.crawler.files import make_hostile
+from tests.processes import tika_processes
 from tests.stdio_peer import ROOT, server_env
 
 
@@ -138,7 +139,7 @@ def test_kill_9_during_a_crawl_leaves_an_index_that_opens_and_converges(tmp_path
         (folder / f"doc{n:03}.txt").write_text(f"document {n} about lighthouses and tides " * 20)
     index_path = tmp_path / "index"
     env = server_env(tmp_path / "home")
-    tika_before = _tika_processes()
+    tika_before = tika_processes()
     command = [
         sys.executable,
         "-m",
@@ -167,9 +168,9 @@ def test_kill_9_during_a_crawl_leaves_an_index_that_opens_and_converges(tmp_path
         proc.wait()
     assert proc.returncode == -signal.SIGKILL
     deadline = time.monotonic() + 15  # its Tika server and worker follow it within seconds
-    while _tika_processes() - tika_before and time.monotonic() < deadline:
+    while tika_processes() - tika_before and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert not _tika_processes() - tika_before, "a Tika JVM outlived the killed crawl"
+    assert not tika_processes() - tika_before, "a Tika JVM outlived the killed crawl"
     partial = _count(index_path)
     assert partial >= 20  # commits made before the kill are there
     (folder / "doc000.txt").unlink()  # the folder changes while nobody watches
@@ -184,17 +185,6 @@ def test_kill_9_during_a_crawl_leaves_an_index_that_opens_and_converges(tmp_path
         assert str(folder / "doc000.txt") not in paths
     finally:
         index.close()
-
-
-def _tika_processes() -> set[int]:
-    found = set()
-    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
-        try:
-            if b"tika-server-standard" in cmdline.read_bytes():
-                found.add(int(cmdline.parent.name))
-        except OSError:
-            continue
-    return found
 
 
 def _count(index_path: Path) -> int:
