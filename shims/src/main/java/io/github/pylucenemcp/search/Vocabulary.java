@@ -37,6 +37,23 @@ public final class Vocabulary {
    */
   public static String suggest(
       IndexReader reader, String field, String prefix, int limit, int maxScan) throws IOException {
+    return scan(reader, field, prefix, limit, maxScan, false);
+  }
+
+  /**
+   * The {@code limit} most frequent terms of {@code field} by document frequency, with their
+   * total frequency: {@code {"terms": [[term, docFreq, totalTermFreq], ...], "scanned": n,
+   * "complete": bool}}; at most {@code maxScan} terms are looked at.
+   */
+  public static String top(IndexReader reader, String field, int limit, int maxScan)
+      throws IOException {
+    return scan(reader, field, "", limit, maxScan, true);
+  }
+
+  /** The most frequent of the first {@code maxScan} terms that start with {@code prefix}. */
+  private static String scan(
+      IndexReader reader, String field, String prefix, int limit, int maxScan, boolean withTotal)
+      throws IOException {
     Terms terms = MultiTerms.getTerms(reader, field);
     PriorityQueue<Entry> best = new PriorityQueue<>(BY_FREQUENCY);
     int scanned = 0;
@@ -54,36 +71,12 @@ public final class Vocabulary {
             break;
           }
           scanned++;
-          offer(best, new Entry(term.utf8ToString(), iterator.docFreq(), -1), limit);
+          long total = withTotal ? iterator.totalTermFreq() : -1;
+          offer(best, new Entry(term.utf8ToString(), iterator.docFreq(), total), limit);
         }
       }
     }
-    return answer(best, scanned, complete, false);
-  }
-
-  /**
-   * The {@code limit} most frequent terms of {@code field} by document frequency, with their
-   * total frequency: {@code {"terms": [[term, docFreq, totalTermFreq], ...], "scanned": n,
-   * "complete": bool}}; at most {@code maxScan} terms are looked at.
-   */
-  public static String top(IndexReader reader, String field, int limit, int maxScan)
-      throws IOException {
-    Terms terms = MultiTerms.getTerms(reader, field);
-    PriorityQueue<Entry> best = new PriorityQueue<>(BY_FREQUENCY);
-    int scanned = 0;
-    boolean complete = true;
-    if (terms != null) {
-      TermsEnum iterator = terms.iterator();
-      for (BytesRef term = iterator.next(); term != null; term = iterator.next()) {
-        if (scanned >= maxScan) {
-          complete = false;
-          break;
-        }
-        scanned++;
-        offer(best, new Entry(term.utf8ToString(), iterator.docFreq(), iterator.totalTermFreq()), limit);
-      }
-    }
-    return answer(best, scanned, complete, true);
+    return answer(best, scanned, complete, withTotal);
   }
 
   /**
