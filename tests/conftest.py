@@ -18,6 +18,12 @@ def _jvm() -> None:
     jvm.start()
 
 
+@pytest.fixture
+def anyio_backend() -> str:
+    """The MCP SDK's client runs on asyncio here."""
+    return "asyncio"
+
+
 @pytest.fixture(scope="session")
 def corpus_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("corpus")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 from mcp import Client
@@ -21,6 +23,15 @@ class SharedService(Service):
 
     def close(self) -> None:
         pass
+
+
+@contextlib.asynccontextmanager
+async def connect(index: Index) -> AsyncIterator[Client]:
+    """The SDK's in-memory client of a server over ``index`` (which the caller keeps open)."""
+    from pylucene_mcp.server import build_server
+
+    async with Client(build_server(Settings(index_path=index.path), SharedService(index))) as c:
+        yield c
 
 
 async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:

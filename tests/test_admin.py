@@ -134,11 +134,6 @@ def test_unlock_refuses_a_live_holder_and_frees_a_dead_ones_lock(tmp_path: Path)
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 async def client(service: Service) -> AsyncIterator[Client]:
     async with Client(build_server(service.settings, service)) as connected:
         yield connected

@@ -12,9 +12,7 @@ import pytest
 from mcp import Client
 
 from pylucene_mcp import Index
-from pylucene_mcp.config import Settings
-from pylucene_mcp.server import build_server
-from tests.mcp_client import SharedService
+from tests.mcp_client import connect
 
 pytestmark = pytest.mark.anyio
 
@@ -23,11 +21,6 @@ WORDS = (
     "contract agreement tenant landlord deposit termination notice clause liability payment "
     "Vertrag Kündigung Mieter Vermieter Kaution Frist Zahlung Haftung Vereinbarung Nebenkosten"
 ).split()
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 @pytest.fixture(scope="module")
@@ -59,8 +52,7 @@ def long_documents(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Index]:
 
 @pytest.fixture
 async def client(long_documents: Index) -> AsyncIterator[Client]:
-    server = build_server(Settings(index_path=long_documents.path), SharedService(long_documents))
-    async with Client(server) as connected:
+    async with connect(long_documents) as connected:
         yield connected
 
 

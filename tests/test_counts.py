@@ -9,10 +9,8 @@ import pytest
 from mcp import Client
 
 from pylucene_mcp import Index, InvalidRequestError
-from pylucene_mcp.config import Settings
 from pylucene_mcp.counts import facet_counts
-from pylucene_mcp.server import build_server
-from tests.mcp_client import SharedService, call
+from tests.mcp_client import call, connect
 
 
 @pytest.fixture
@@ -70,14 +68,8 @@ def test_bad_ranges_are_refused_with_what_to_give(reports: Index) -> None:
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 async def client(reports: Index) -> AsyncIterator[Client]:
-    settings = Settings(index_path=reports.path)
-    async with Client(build_server(settings, SharedService(reports))) as connected:
+    async with connect(reports) as connected:
         yield connected
 
 

@@ -14,9 +14,7 @@ import pytest
 from mcp import Client
 
 from pylucene_mcp import Index
-from pylucene_mcp.config import Settings
-from pylucene_mcp.server import build_server
-from tests.mcp_client import SharedService
+from tests.mcp_client import connect
 
 pytestmark = pytest.mark.anyio
 
@@ -51,14 +49,9 @@ VOLATILE = {
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 async def client(index: Index) -> AsyncIterator[Client]:
-    async with Client(build_server(Settings(index_path=index.path), SharedService(index))) as c:
-        yield c
+    async with connect(index) as connected:
+        yield connected
 
 
 def _stable(value: Any, corpus: str) -> Any:

@@ -9,10 +9,8 @@ import pytest
 from mcp import Client
 
 from pylucene_mcp import DocumentNotFoundError, Index
-from pylucene_mcp.config import Settings
 from pylucene_mcp.miss import explain_miss
-from pylucene_mcp.server import build_server
-from tests.mcp_client import SharedService, call
+from tests.mcp_client import call, connect
 
 LEASE = "/d/lease.txt"
 
@@ -80,14 +78,8 @@ def test_an_unknown_document_is_an_error(leases: Index) -> None:
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 async def client(leases: Index) -> AsyncIterator[Client]:
-    settings = Settings(index_path=leases.path)
-    async with Client(build_server(settings, SharedService(leases))) as connected:
+    async with connect(leases) as connected:
         yield connected
 
 

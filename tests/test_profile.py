@@ -12,10 +12,8 @@ import pytest
 from mcp import Client
 
 from pylucene_mcp import Index, InvalidRequestError
-from pylucene_mcp.config import Settings
 from pylucene_mcp.profile import profile_query
-from pylucene_mcp.server import build_server
-from tests.mcp_client import SharedService, call
+from tests.mcp_client import call, connect
 
 DOCS = 200
 
@@ -83,14 +81,8 @@ def test_bad_input_is_refused_clearly(contracts: Index) -> None:
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 async def client(contracts: Index) -> AsyncIterator[Client]:
-    settings = Settings(index_path=contracts.path)
-    async with Client(build_server(settings, SharedService(contracts))) as connected:
+    async with connect(contracts) as connected:
         yield connected
 
 

@@ -12,20 +12,14 @@ from mcp import Client
 from pylucene_mcp import Index
 from pylucene_mcp.config import Settings
 from pylucene_mcp.server import build_server, enabled_tools
-from tests.mcp_client import SharedService, call
+from tests.mcp_client import SharedService, call, connect
 
 pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 async def client(index: Index) -> AsyncIterator[Client]:
-    server = build_server(Settings(index_path=index.path), SharedService(index))
-    async with Client(server) as connected:
+    async with connect(index) as connected:
         yield connected
 
 

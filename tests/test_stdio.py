@@ -84,11 +84,6 @@ async def test_the_sdk_stdio_client_negotiates_and_searches(
         assert result.structured_content["totalHits"] == 2
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def test_a_jvm_that_cannot_start_is_explained_to_the_client_stderr_and_log(
     tmp_path: Path,
 ) -> None:

@@ -11,10 +11,8 @@ import pytest
 from mcp import Client
 
 from pylucene_mcp import Index, InvalidRequestError, UnknownFieldError
-from pylucene_mcp.config import Settings
-from pylucene_mcp.server import build_server
 from pylucene_mcp.vocabulary import find_duplicates, suggest_terms, top_terms
-from tests.mcp_client import SharedService, call, error
+from tests.mcp_client import call, connect, error
 
 
 @pytest.fixture
@@ -73,14 +71,9 @@ def test_duplicates_are_grouped_largest_first_and_by_folder(words: Index) -> Non
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 async def client(words: Index) -> AsyncIterator[Client]:
-    async with Client(build_server(Settings(index_path=words.path), SharedService(words))) as c:
-        yield c
+    async with connect(words) as connected:
+        yield connected
 
 
 @pytest.mark.anyio

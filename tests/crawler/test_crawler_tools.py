@@ -20,11 +20,6 @@ pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A new home for each test (its own config, index and folders): no test depends on
     another's crawls."""
