@@ -24,7 +24,7 @@ from pylucene_mcp import __version__, errors
 from pylucene_mcp.config import Settings
 from pylucene_mcp.protocol import CompactText, StrictArguments
 from pylucene_mcp.service import Service
-from pylucene_mcp.tools.models import RangeFacetIn, SearchFilter
+from pylucene_mcp.tools.models import RangeFacetIn, SearchFilter, filter_specs
 
 log = logging.getLogger(__name__)
 
@@ -266,10 +266,11 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
         passages (<em> around matches), facet counts and the applied filters. Cheap: call it
         freely and refine with filters or OR-expansions. A search that runs out of its time
         limit returns what it found with partialResults: true."""
+        specs = filter_specs(filters)
         result = run_search(
             svc.index(),
             query,
-            filters=[f.model_dump(by_alias=True, exclude_none=True) for f in filters or ()],
+            filters=specs,
             sort=sort,
             sort_order=sortOrder,
             page=page,
@@ -285,7 +286,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
             named, ranges = facet_counts(
                 svc.index(),
                 query,
-                filters=[f.model_dump(by_alias=True, exclude_none=True) for f in filters or ()],
+                filters=specs,
                 facet_queries=facetQueries,
                 range_facets=[r.model_dump() for r in rangeFacets or ()],
                 default_operator=defaultOperator,

@@ -12,7 +12,7 @@ from pylucene_mcp.miss import explain_miss
 from pylucene_mcp.profile import profile_query
 from pylucene_mcp.results import to_dict
 from pylucene_mcp.service import Service
-from pylucene_mcp.tools.models import SearchFilter
+from pylucene_mcp.tools.models import SearchFilter, filter_specs
 
 ToolSpec = tuple[Callable[..., Any], Any]
 
@@ -68,7 +68,7 @@ def debug_tools(
         profile = profile_query(
             svc.index(),
             query,
-            filters=[f.model_dump(by_alias=True, exclude_none=True) for f in filters or ()],
+            filters=filter_specs(filters),
             default_operator=defaultOperator,
             analyze_filter_impact=analyzeFilterImpact,
             analyze_document_scoring=analyzeDocumentScoring,
@@ -92,7 +92,7 @@ def debug_tools(
             svc.index(),
             query,
             filePath,
-            filters=[f.model_dump(by_alias=True, exclude_none=True) for f in filters or ()],
+            filters=filter_specs(filters),
             default_operator=defaultOperator,
         )
         result: MissOut = to_dict(explained)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -22,6 +22,11 @@ class SearchFilter(BaseModel):
         default=None, alias="from", description="date (2024-01-01) or number"
     )
     to: str | int | None = Field(default=None, description="date (2024-12-31T23:59:59Z) or number")
+
+
+def filter_specs(filters: list[SearchFilter] | None) -> list[dict[str, Any]]:
+    """The tool's filters as the engine takes them (``from`` by its JSON name)."""
+    return [f.model_dump(by_alias=True, exclude_none=True) for f in filters or ()]
 
 
 class RangeFacetIn(BaseModel):
