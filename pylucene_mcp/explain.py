@@ -164,8 +164,17 @@ def explain(
     """
     parsed = parse_query(query, default_operator)
     path = documents.normalize_path(file_path)
-    with index.searcher() as searcher, jvm.java_errors():
-        tree = Explanation.of(searcher.explain(parsed.query, document_id(searcher, path)))
+    with index.searcher() as searcher:
+        return explain_document(searcher, parsed.query, document_id(searcher, path), path, query)
+
+
+def explain_document(
+    searcher: Any, lucene_query: Any, doc_id: int, path: str, query: str
+) -> DocumentExplanation:
+    """:func:`explain` for a document already found (``doc_id`` in ``searcher``) and a query
+    already parsed (``lucene_query``; ``query`` is its text, for the answer)."""
+    with jvm.java_errors():
+        tree = Explanation.of(searcher.explain(lucene_query, doc_id))
     score = tree.value if tree.match else 0.0
     terms = _contributions(tree, score)
     return DocumentExplanation(

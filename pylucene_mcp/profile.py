@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pylucene_mcp import errors, jvm, schema
-from pylucene_mcp.explain import TermContribution, explain
+from pylucene_mcp.explain import TermContribution, explain_document
 from pylucene_mcp.filters import Filter, constrain, parse_filters
 from pylucene_mcp.index import Index
 from pylucene_mcp.query import parse_query
@@ -208,19 +208,17 @@ def profile_query(
                     _rarity(doc_freq, field_docs),
                 )
             )
-        top_paths: list[str] = []
-        if analyze_document_scoring and matching:
-            top = searcher.search(filtered, max_doc_explanations)
+        scoring: list[DocumentScore] | None = [] if analyze_document_scoring else None
+        if scoring is not None and matching:
             stored = searcher.storedFields()
-            top_paths = [str(stored.document(d.doc).get(schema.FILE_PATH)) for d in top.scoreDocs]
-    scoring = None
-    if analyze_document_scoring:
-        scoring = []
-        for path in top_paths:
-            explained = explain(index, query, path, default_operator=default_operator)
-            scoring.append(
-                DocumentScore(path, round(explained.score, 4), explained.summary, explained.terms)
-            )
+            for hit in searcher.search(filtered, max_doc_explanations).scoreDocs:
+                path = str(stored.document(hit.doc).get(schema.FILE_PATH))
+                explained = explain_document(searcher, parsed.query, int(hit.doc), path, query)
+                scoring.append(
+                    DocumentScore(
+                        path, round(explained.score, 4), explained.summary, explained.terms
+                    )
+                )
     warnings, recommendations = _advice(query, leaves, stats, matching, documents)
     return QueryProfile(
         query=query,
