@@ -72,11 +72,12 @@ class Watcher:
                 for path in ready:
                     del self._pending[path]
             if ready:
+                # Counted before the batch commits, so whoever sees its documents sees it counted.
+                self.batches += 1
                 try:
                     self.last_outcome = self.crawler.process_paths(
                         sorted(ready), self.roots, self.patterns
                     )
-                    self.batches += 1
                 except Exception:
                     log.exception("updating the index for %d changed paths failed", len(ready))
 

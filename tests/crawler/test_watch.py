@@ -79,6 +79,7 @@ def test_five_quick_saves_make_one_extraction_and_one_commit(
     assert eventually(lambda: hits(crawler, "swifts") == 1)
     (folder / "sentinel.txt").write_text("kestrels")  # a later event: its own batch
     assert eventually(lambda: hits(crawler, "kestrels") == 1)
+    # the outcome is recorded just after the commit that made the sentinel searchable
+    assert eventually(lambda: watcher.last_outcome == {str(folder / "sentinel.txt"): "added"})
     assert watcher.batches == batches + 2  # the five saves were one batch
-    assert watcher.last_outcome == {str(folder / "sentinel.txt"): "added"}
     assert crawler.index.search('"version 4"').total_hits == 1
