@@ -328,7 +328,7 @@ def _print_summary(report: CrawlReport) -> None:
 def _stats(args: argparse.Namespace) -> int:
     from pylucene_mcp.index import Index
     from pylucene_mcp.info import index_stats
-    from pylucene_mcp.results import to_dict
+    from pylucene_mcp.shapes import to_dict
 
     index = Index.open(_settings(args).index_path, read_only=True)
     try:

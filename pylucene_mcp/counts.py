@@ -14,6 +14,7 @@ from pylucene_mcp import documents, errors, jvm, schema
 from pylucene_mcp.filters import Filter, constrain, parse_filters
 from pylucene_mcp.index import Index
 from pylucene_mcp.query import parse_query
+from pylucene_mcp.results import RangeBucket
 
 MAX_BUCKETS = 50
 MAX_FACET_QUERIES = 20
@@ -40,13 +41,6 @@ class RangeFacet:
             raise errors.InvalidRequestError(
                 f"a range facet needs field, start, end and gap; {exc.args[0]!r} is missing"
             ) from exc
-
-
-@dataclass(frozen=True)
-class Bucket:
-    from_: Any
-    to: Any
-    count: int
 
 
 def _date_edges(facet: RangeFacet) -> list[int]:
@@ -116,7 +110,7 @@ def facet_counts(
     facet_queries: Mapping[str, str] | None = None,
     range_facets: Sequence[RangeFacet | Mapping[str, Any]] = (),
     default_operator: str = "AND",
-) -> tuple[dict[str, int], dict[str, list[Bucket]]]:
+) -> tuple[dict[str, int], dict[str, list[RangeBucket]]]:
     """The counts of ``facet_queries`` (name → count) and of each range facet's buckets
     (field → buckets, ``to`` excluded), over the hits of ``query`` with ``filters``.
 
@@ -137,7 +131,7 @@ def facet_counts(
             name: int(searcher.count(constrain(parsed.query, parsed_filters, q)))
             for name, q in extra.items()
         }
-        range_counts: dict[str, list[Bucket]] = {}
+        range_counts: dict[str, list[RangeBucket]] = {}
         for facet, edges in plans:
             buckets = []
             for low, high in zip(edges, edges[1:], strict=False):
@@ -147,12 +141,7 @@ def facet_counts(
                     if facet.field in schema.DATE_FIELDS
                     else (low, high)
                 )
-                buckets.append(
-                    Bucket(
-                        shown[0],
-                        shown[1],
-                        int(searcher.count(constrain(parsed.query, parsed_filters, bounded))),
-                    )
-                )
+                count = int(searcher.count(constrain(parsed.query, parsed_filters, bounded)))
+                buckets.append(RangeBucket({"from": shown[0], "to": shown[1], "count": count}))
             range_counts[facet.field] = buckets
     return query_counts, range_counts

@@ -110,8 +110,6 @@ class Index:
         self._reopener: Any = None
         self._commit_schema_version = schema.SCHEMA_VERSION
         self._write_lock = threading.RLock()
-        self._facet_lock = threading.Lock()
-        self._facet_state: tuple[Any, Any, Any] | None = None
         jvm.start()
         with jvm.java_errors():
             self.directory = jvm.jclass("org.apache.lucene.store.FSDirectory").open(
@@ -283,6 +281,11 @@ class Index:
 
     # -- reading --------------------------------------------------------------------------
 
+    @property
+    def searchers(self) -> Any:
+        """The ``SearcherManager`` (a Java object) that hands out the current searcher."""
+        return self._manager
+
     @contextlib.contextmanager
     def searcher(self) -> Iterator[Any]:
         """The current ``IndexSearcher`` (a Java object), released when the block ends."""
@@ -296,32 +299,6 @@ class Index:
         """Makes every change so far visible to searches now."""
         with jvm.java_errors():
             self._manager.maybeRefreshBlocking()
-
-    def facet_state(self, searcher: Any) -> tuple[Any, Any | None]:
-        """For ``searcher``'s reader: the reader wrapped to stop at a search's deadline, and the
-        sorted-set facet state of that wrapped reader (None while no facet is indexed). Built
-        once per reader."""
-        reader = searcher.getIndexReader()
-        with self._facet_lock:
-            cached = self._facet_state
-            if cached is not None and cached[0].equals(reader):
-                return cached[1], cached[2]
-            with jvm.java_errors():
-                limited = jvm.jclass("io.github.pylucenemcp.search.SearchContext").limitedReader(
-                    searcher
-                )
-                state = None
-                if (
-                    jvm.jclass("org.apache.lucene.index.FieldInfos")
-                    .getMergedFieldInfos(reader)
-                    .fieldInfo(self.facets_config.DEFAULT_INDEX_FIELD_NAME)
-                    is not None
-                ):
-                    state = jvm.jclass(
-                        "org.apache.lucene.facet.sortedset.DefaultSortedSetDocValuesReaderState"
-                    )(limited, self.facets_config)
-            self._facet_state = (reader, limited, state)
-            return limited, state
 
     def __len__(self) -> int:
         with self.searcher() as searcher:

@@ -6,68 +6,69 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from pylucene_mcp import analysis, documents, errors, jvm, schema
+from pylucene_mcp.results import Hit
+from pylucene_mcp.shapes import camel, field_names
 
-# facet values the shim counts per dimension; a search shows its facet_limit of them (10)
-FACET_TOP_N = 100
 
-
-_HIT_FIELDS = (
-    schema.FILE_PATH,
-    "file_name",
-    "title",
-    "author",
-    "language",
-    "file_extension",
-    "file_type",
-    "file_size",
-    "created_date",
-    "modified_date",
-    "indexed_date",
-    schema.PAGE_OFFSETS,
-)
+@functools.cache
+def field_schema() -> Any:
+    """The schema as the shims take it, one ``FieldSchema``. A hit shows the stored fields that
+    :class:`~pylucene_mcp.results.Hit` declares, in its order and under its JSON keys."""
+    builder = jvm.jclass("io.github.pylucenemcp.schema.FieldSchema").builder()
+    builder.content(schema.CONTENT, schema.CONTENT_REVERSED, schema.CONTENT_TRANSLIT_DE)
+    builder.pageOffsets(schema.PAGE_OFFSETS)
+    builder.text(jvm.jset(schema.TEXT_FIELDS))
+    builder.keyword(jvm.jset(schema.KEYWORD_FIELDS))
+    builder.longs(jvm.jset(schema.LONG_FIELDS))
+    builder.dates(jvm.jset(schema.DATE_FIELDS))
+    builder.facets(jvm.jarray("String", list(schema.FACET_FIELDS)))
+    for name in field_names(Hit):
+        if name in schema.FIELDS and schema.FIELDS[name].stored:
+            builder.hitField(name, camel(name))
+    return builder.build()
 
 
 @functools.cache
 def context() -> Any:
     """The Java ``SearchContext``: schema, analyzer and facets shared by every search."""
     return jvm.jclass("io.github.pylucenemcp.search.SearchContext")(
-        analysis.schema_analyzer(),
-        documents.make_facets_config(),
-        schema.CONTENT,
-        schema.CONTENT_REVERSED,
-        schema.CONTENT_TRANSLIT_DE,
-        jvm.jset(schema.TEXT_FIELDS),
-        jvm.jset(schema.KEYWORD_FIELDS),
-        jvm.jset(schema.LONG_FIELDS),
-        jvm.jset(schema.DATE_FIELDS),
-        jvm.jset(_HIT_FIELDS),
-        schema.PAGE_OFFSETS,
-        jvm.jarray("String", list(schema.FACET_FIELDS)),
-        FACET_TOP_N,
+        field_schema(), analysis.schema_analyzer(), documents.make_facets_config()
     )
 
 
-@dataclass(frozen=True)
 class ParsedQuery:
-    """The Lucene query to run, the one to highlight with, and the query's units (terms,
-    phrases, patterns) that passages' term coverage counts."""
+    """A parsed query (the shim's ``SearchContext.Parsed``): the Lucene query to run, the one to
+    highlight with, and the query's units (terms, phrases, patterns) that passages' term
+    coverage counts. ``java`` goes to the shim as it is; the parts are read from it on demand."""
 
-    query: Any
-    highlight_query: Any
-    units: Any
-    match_all: bool
+    __slots__ = ("java", "match_all")
+
+    def __init__(self, java: Any, match_all: bool) -> None:
+        self.java = java
+        self.match_all = match_all
+
+    @property
+    def query(self) -> Any:
+        return self.java.query
+
+    @property
+    def highlight_query(self) -> Any:
+        return self.java.highlightQuery
+
+    @property
+    def units(self) -> Any:
+        return self.java.units
 
 
-def parse_query(text: str, default_operator: str = "AND") -> ParsedQuery:
-    """Parses ``text`` in Lucene's classic syntax (see ``ContentQueryParser``).
+def query_text(text: str, default_operator: str = "AND") -> str:
+    """``text`` stripped, once it and ``default_operator`` are known to be worth parsing.
 
     Raises:
-        QuerySyntaxError: quoting the problem, with a corrected query when one is found.
-        UnknownFieldError: for ``field:value`` with a field the schema does not have.
+        InvalidRequestError: for an operator other than AND and OR.
+        QuerySyntaxError: for an empty query.
     """
     if default_operator not in ("AND", "OR"):
         raise errors.InvalidRequestError(
@@ -80,9 +81,17 @@ def parse_query(text: str, default_operator: str = "AND") -> ParsedQuery:
             text,
             "*",
         )
-    if stripped in ("*", "*:*"):
-        everything = jvm.jclass("org.apache.lucene.search.MatchAllDocsQuery")()
-        return ParsedQuery(everything, everything, jvm.jclass("java.util.ArrayList")(), True)
+    return stripped
+
+
+def parse_query(text: str, default_operator: str = "AND") -> ParsedQuery:
+    """Parses ``text`` in Lucene's classic syntax (see ``ContentQueryParser``).
+
+    Raises:
+        QuerySyntaxError: quoting the problem, with a corrected query when one is found.
+        UnknownFieldError: for ``field:value`` with a field the schema does not have.
+    """
+    stripped = query_text(text, default_operator)
     try:
         with jvm.java_errors(caller_input=True):
             parsed = context().parse(stripped, default_operator == "AND")
@@ -127,7 +136,7 @@ def parse_query(text: str, default_operator: str = "AND") -> ParsedQuery:
         raise errors.QuerySyntaxError(
             f"query {quote(stripped)} has no searchable words; use letters or digits", stripped
         )
-    return ParsedQuery(parsed.query, parsed.highlightQuery, parsed.units, False)
+    return ParsedQuery(parsed, stripped in ("*", "*:*"))
 
 
 QUOTE_CHARS = 200

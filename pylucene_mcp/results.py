@@ -1,61 +1,51 @@
-"""The result shapes of a search and how they go on the wire: frozen dataclasses whose
-``to_dict()`` gives the tool's camelCase JSON (no None values), and the fitting of an answer into
-its byte budget."""
+"""The result shapes of a search and how they go on the wire.
+
+A search page arrives from the Java shim as the JSON the ``search`` tool returns
+(``io.github.pylucenemcp.search.PageResults`` writes the hits, passages and facets; Python adds
+the paging and the filters). These :class:`~pylucene_mcp.shapes.Shape` classes define that JSON
+once and read it lazily for the Python API; :func:`fit_passages` and :func:`select` fit it to
+the tool's byte budget and parameters."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from pylucene_mcp.filters import Filter
 from pylucene_mcp.passages import Passage
+from pylucene_mcp.shapes import Shape
 
 
-def camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(part.title() for part in rest)
-
-
-def to_dict(value: Any) -> Any:
-    """A result dataclass as the JSON the MCP tool returns: camelCase keys, no None values."""
-    if hasattr(value, "__dataclass_fields__"):
-        out = {}
-        for f in fields(value):
-            item = getattr(value, f.name)
-            if item is None or f.metadata.get("internal"):
-                continue
-            if item is False and f.metadata.get("omit_false"):
-                continue
-            out[f.metadata.get("json", camel(f.name))] = to_dict(item)
-        return out
-    if isinstance(value, Mapping):
-        return {k: to_dict(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [to_dict(v) for v in value]
-    return value
-
-
-@dataclass(frozen=True)
-class ActiveFilter:
+class ActiveFilter(Shape):
     """A filter as applied, with the number of documents the query matches with it alone."""
 
-    filter: Filter
+    __slots__ = ()
+    field: str
+    operator: str
+    value: Any
+    values: tuple[Any, ...] | None
+    from_: Any
+    to: Any
     match_count: int
 
+    @property
+    def filter(self) -> Filter:
+        return Filter.of(self.to_dict())
 
-@dataclass(frozen=True)
-class FacetValue:
+
+class FacetValue(Shape):
+    __slots__ = ()
     value: str
     count: int
 
 
-@dataclass(frozen=True)
-class Hit:
-    """One document of a result page."""
+class Hit(Shape):
+    """One document of a result page. Its JSON keys are also the names ``fields`` takes; every
+    stored field here is written by the shim in this order (see ``query.field_schema``)."""
 
+    __slots__ = ()
+    wire_required: ClassVar[tuple[str, ...] | None] = ("file_path",)  # `fields` keeps only it
     file_path: str
     file_name: str | None
     title: str | None
@@ -69,15 +59,28 @@ class Hit:
     indexed_date: str | None
     score: float
     passages: tuple[Passage, ...]
-    doc_id: int = dataclasses.field(
-        default=-1, repr=False, compare=False, metadata={"internal": True}
-    )
 
 
-@dataclass(frozen=True)
-class SearchResult:
-    """A page of hits with the facet counts and the filters that produced it."""
+class RangeBucket(Shape):
+    """A date or size bucket of ``rangeFacets``: its bounds (``to`` excluded; ISO-8601 for
+    dates, bytes for sizes) and how many hits fall in it."""
 
+    __slots__ = ()
+    from_: Any
+    to: Any
+    count: int
+
+
+class SearchResult(Shape):
+    """A page of hits with the facet counts and the filters that produced it.
+
+    ``partial_results`` is true when the time limit cut the search short: the hits, counts and
+    facets are those found in time (a lower bound), and some passages may be missing their
+    highlights. ``passages_omitted`` counts the passages left out to fit the answer's byte
+    budget. ``facet_queries`` and ``range_facets`` are there when the search tool asked for
+    them."""
+
+    __slots__ = ()
     documents: tuple[Hit, ...]
     total_hits: int
     page: int
@@ -87,17 +90,15 @@ class SearchResult:
     facets: dict[str, tuple[FacetValue, ...]]
     active_filters: tuple[ActiveFilter, ...]
     search_time_ms: float
-    #: True when the time limit cut the search short: the hits, counts and facets are those
-    #: found in time (a lower bound), and some passages may be missing their highlights.
-    partial_results: bool = dataclasses.field(default=False, metadata={"omit_false": True})
+    facet_queries: dict[str, int] | None
+    range_facets: dict[str, tuple[RangeBucket, ...]] | None
+    partial_results: bool
+    passages_omitted: int | None
 
     def to_dict(self, max_bytes: int | None = None) -> dict[str, Any]:
         """The JSON the MCP ``search`` tool returns; with ``max_bytes``, fitted to that many
         bytes of compact JSON (see :func:`fit_passages`)."""
-        data: dict[str, Any] = to_dict(self)
-        data["activeFilters"] = [
-            {**to_dict(a.filter), "matchCount": a.match_count} for a in self.active_filters
-        ]
+        data = super().to_dict()
         return data if max_bytes is None else fit_passages(data, max_bytes)
 
 
@@ -115,7 +116,12 @@ def fit_passages(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
     size = compact_size(data)
     if size <= max_bytes:
         return data
-    documents = data["documents"]
+    # a copy of the parts it shortens: the result it came from keeps its passages
+    documents = [
+        {**doc, "passages": list(doc["passages"])} if "passages" in doc else doc
+        for doc in data["documents"]
+    ]
+    data = {**data, "documents": documents}
     omitted = 0
     marker = len(',"passagesOmitted":') + 3
     for keep in (1, 0):
@@ -141,7 +147,9 @@ def select(
 ) -> dict[str, Any]:
     """The tool's answer with only the hit ``fields`` asked for (``filePath`` always: it is the
     id), only the facet dimensions in ``facets`` (none for an empty list), and facet values
-    counted at least ``facet_min_count`` times. None leaves a part as it is."""
+    counted at least ``facet_min_count`` times. None leaves a part as it is. ``data`` itself is
+    not changed."""
+    data = dict(data)
     if fields is not None:
         keep = {"filePath", *fields}
         data["documents"] = [

@@ -15,19 +15,23 @@ from pylucene_mcp.filters import (
     LONG_MAX,
     LONG_MIN,
     Filter,
-    constrain,
     facet_value,
     filter_query,
     parse_filters,
 )
-from pylucene_mcp.passages import Passage
-from pylucene_mcp.query import FACET_TOP_N, context, parse_query
-from pylucene_mcp.results import ActiveFilter, FacetValue, Hit, SearchResult
+from pylucene_mcp.query import context, parse_query, query_text
+from pylucene_mcp.results import SearchResult
+from pylucene_mcp.shapes import Encoded, to_dict
 
 if TYPE_CHECKING:
     from pylucene_mcp.index import Index
 
 MAX_PAGE_SIZE = 100
+MAX_FACET_LIMIT = 100
+# how a filter takes part in the shim's search (SearchContext.FILTER, EXCLUDE, DRILL_DOWN)
+FILTER, EXCLUDE, DRILL_DOWN = 0, 1, 2
+_HEADER = json.JSONDecoder()
+QUERY = "org.apache.lucene.search.Query"
 MAX_WINDOW = 10_000
 DEFAULT_TIMEOUT_S = 5.0  # Settings.search_timeout_s
 
@@ -81,81 +85,75 @@ def search(
         raise errors.InvalidRequestError(f"maxPassages must be 0–10, got {max_passages}")
     if not 50 <= passage_length <= 1000:
         raise errors.InvalidRequestError(f"passageLength must be 50–1000, got {passage_length}")
-    if not 1 <= facet_limit <= FACET_TOP_N:
-        raise errors.InvalidRequestError(f"facetLimit must be 1–{FACET_TOP_N}, got {facet_limit}")
+    if not 1 <= facet_limit <= MAX_FACET_LIMIT:
+        raise errors.InvalidRequestError(
+            f"facetLimit must be 1–{MAX_FACET_LIMIT}, got {facet_limit}"
+        )
 
     parsed_filters = parse_filters(filters)
-    parsed = parse_query(query, default_operator)
+    text = query_text(query, default_operator)
 
-    j = jvm.jclass
-    occur = j("org.apache.lucene.search.BooleanClause$Occur")
-    with jvm.java_errors():
-        base = j("org.apache.lucene.search.BooleanQuery$Builder")()
-        base.add(parsed.query, occur.MUST)
-        drill_values: dict[str, list[str]] = {}
-        for flt in parsed_filters:
-            if flt.field in schema.FACET_FIELDS and flt.operator in ("eq", "in"):
-                values = [flt.value] if flt.operator == "eq" else list(flt.values or ())
-                drill_values.setdefault(flt.field, []).extend(facet_value(flt, v) for v in values)
-            elif flt.operator in ("not", "not_in"):
-                base.add(filter_query(flt), occur.MUST_NOT)
-            else:
-                base.add(filter_query(flt), occur.FILTER)
-        base_query = base.build()
-        drill_down = j("org.apache.lucene.facet.DrillDownQuery")(index.facets_config, base_query)
-        for dim, values in drill_values.items():
-            for value in dict.fromkeys(values):
-                drill_down.add(dim, jvm.jarray("String", [value]))
-
-        counts = jvm.jarray(
-            "org.apache.lucene.search.Query",
-            [constrain(parsed.query, [flt]) for flt in parsed_filters],
-        )
-        highlight = None if parsed.match_all or max_passages == 0 else parsed.highlight_query
-        with index.searcher() as searcher:
-            limited_reader, state = index.facet_state(searcher)
-            answer = json.loads(
-                context().run(
-                    searcher,
-                    limited_reader,
-                    state,
-                    drill_down,
-                    None if sort == "_score" else _sort(sort, sort_order),
-                    page,
-                    page_size,
-                    counts,
-                    highlight,
-                    parsed.units,
-                    max(max_passages, 1),
-                    passage_length,
-                    jvm.jlong(int(timeout_s * 1000)),
-                )
+    # each filter as the shim takes it: a clause, an exclusion, or values of a facet dimension
+    # chosen by drill-down (so that its facet still counts the other values)
+    kinds, dims, values = [], [], []
+    for flt in parsed_filters:
+        if flt.field in schema.FACET_FIELDS and flt.operator in ("eq", "in"):
+            kinds.append(DRILL_DOWN)
+            chosen = [flt.value] if flt.operator == "eq" else list(flt.values or ())
+            for value in dict.fromkeys(facet_value(flt, v) for v in chosen):
+                dims.append(flt.field)
+                values.append(value)
+        else:
+            kinds.append(EXCLUDE if flt.operator in ("not", "not_in") else FILTER)
+    try:
+        with jvm.java_errors():
+            filter_queries = (
+                jvm.jarray(QUERY, [filter_query(flt) for flt in parsed_filters])
+                if parsed_filters
+                else None
             )
-    total = int(answer["total"])
-    hits = tuple(
-        _hit(row, score) for row, score in zip(answer["hits"], answer["scores"], strict=True)
-    )
-    facets = {
-        dim: tuple(FacetValue(label, count) for label, count in values[:facet_limit])
-        for dim, values in answer["facets"].items()
-    }
-    active = tuple(
-        ActiveFilter(flt, count)
-        for flt, count in zip(parsed_filters, answer["counts"], strict=True)
-    )
+            answer_bytes = context().run(
+                index.searchers,
+                text,
+                default_operator == "AND",
+                filter_queries,
+                jvm.jarray("int", kinds) if kinds else None,
+                jvm.jarray("String", dims) if dims else None,
+                jvm.jarray("String", values) if values else None,
+                None if sort == "_score" else _sort(sort, sort_order),
+                page,
+                page_size,
+                max_passages,
+                passage_length,
+                facet_limit,
+                int(timeout_s * 1000),
+            )
+    except errors.QuerySyntaxError:
+        parse_query(text, default_operator)  # parsed again on its own: says what is wrong
+        raise
+    # the shim wrote the hits and facets as the tool returns them: a header, then the hits,
+    # which stay JSON text until read; the rest is added here, in SearchResult's order
+    raw = memoryview(answer_bytes).tobytes().decode("utf-8")
+    answer, end = _HEADER.raw_decode(raw)
+    total = answer["totalHits"]
     total_pages = math.ceil(total / page_size) if total else 0
-    return SearchResult(
-        documents=hits,
-        total_hits=total,
-        page=page,
-        page_size=page_size,
-        total_pages=total_pages,
-        has_next_page=page < total_pages,
-        facets=facets,
-        active_filters=active,
-        search_time_ms=round((time.perf_counter() - started) * 1000, 2),
-        partial_results=bool(answer["partial"]),
-    )
+    data = {
+        "documents": Encoded(raw[end:]),
+        "totalHits": total,
+        "page": page,
+        "pageSize": page_size,
+        "totalPages": total_pages,
+        "hasNextPage": page < total_pages,
+        "facets": answer["facets"],
+        "activeFilters": [
+            {**to_dict(flt), "matchCount": count}
+            for flt, count in zip(parsed_filters, answer["counts"], strict=True)
+        ],
+        "searchTimeMs": round((time.perf_counter() - started) * 1000, 2),
+    }
+    if answer["partial"]:
+        data["partialResults"] = True
+    return SearchResult(data)
 
 
 def _sort(field_name: str, order: str) -> Any:
@@ -164,31 +162,3 @@ def _sort(field_name: str, order: str) -> Any:
     primary = sort_field(field_name, field_type, order == "desc")
     primary.setMissingValue(jvm.jclass("java.lang.Long")(LONG_MIN if order == "desc" else LONG_MAX))
     return jvm.jclass("org.apache.lucene.search.Sort")(primary, sort_field.FIELD_SCORE)
-
-
-def _hit(row: dict[str, Any], score: float) -> Hit:
-    fields = row["fields"]
-
-    def text(name: str) -> str | None:
-        value = fields.get(name)
-        return None if value is None else str(value)
-
-    authors = fields.get("author")
-    if isinstance(authors, list):
-        authors = "; ".join(authors)
-    return Hit(
-        file_path=fields[schema.FILE_PATH],
-        file_name=text("file_name"),
-        title=text("title"),
-        author=authors,
-        language=text("language"),
-        file_extension=text("file_extension"),
-        file_type=text("file_type"),
-        file_size=fields.get("file_size"),
-        created_date=schema.iso(fields.get("created_date")),
-        modified_date=schema.iso(fields.get("modified_date")),
-        indexed_date=schema.iso(fields.get("indexed_date")),
-        score=round(score, 4) if not math.isnan(score) else 0.0,
-        passages=tuple(Passage.from_json(p) for p in row["passages"]),
-        doc_id=int(row["doc"]),
-    )

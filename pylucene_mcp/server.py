@@ -213,8 +213,9 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
     """The MCP server for ``settings``: every enabled tool, the server instructions."""
     from pylucene_mcp import info
     from pylucene_mcp.counts import facet_counts
-    from pylucene_mcp.results import fit_passages, select, to_dict
+    from pylucene_mcp.results import fit_passages, select
     from pylucene_mcp.search import search as run_search
+    from pylucene_mcp.shapes import to_dict
 
     svc = service or Service(settings)
     server = MCPServer(

@@ -11,8 +11,8 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from pylucene_mcp import errors
-from pylucene_mcp.results import to_dict
 from pylucene_mcp.service import Service
+from pylucene_mcp.shapes import to_dict
 
 ToolSpec = tuple[Callable[..., Any], Any]
 

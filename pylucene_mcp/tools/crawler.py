@@ -13,8 +13,8 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from pylucene_mcp.crawler.pipeline import CrawlReport
-from pylucene_mcp.results import camel, to_dict
 from pylucene_mcp.service import Service
+from pylucene_mcp.shapes import camel, to_dict
 
 ToolSpec = tuple[Callable[..., Any], Any]
 

@@ -10,8 +10,8 @@ from typing_extensions import TypedDict
 
 from pylucene_mcp.miss import explain_miss
 from pylucene_mcp.profile import profile_query
-from pylucene_mcp.results import to_dict
 from pylucene_mcp.service import Service
+from pylucene_mcp.shapes import to_dict
 from pylucene_mcp.tools.models import SearchFilter, filter_specs
 
 ToolSpec = tuple[Callable[..., Any], Any]

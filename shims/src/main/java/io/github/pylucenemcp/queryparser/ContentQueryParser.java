@@ -1,11 +1,11 @@
 package io.github.pylucenemcp.queryparser;
 
+import io.github.pylucenemcp.schema.FieldSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -42,34 +42,15 @@ import org.apache.lucene.util.BytesRef;
  * passages' term coverage is the share of units they contain. Not thread-safe: one per parse.
  */
 public final class ContentQueryParser extends QueryParser {
+  private final FieldSchema schema;
   private final String contentField;
-  private final String reversedField;
-  private final String translitField;
-  private final Set<String> textFields;
-  private final Set<String> keywordFields;
-  private final Set<String> longFields;
-  private final Set<String> dateFields;
   private final boolean highlight;
   private final List<Query> units = new ArrayList<>();
 
-  public ContentQueryParser(
-      String contentField,
-      String reversedField,
-      String translitField,
-      Set<String> textFields,
-      Set<String> keywordFields,
-      Set<String> longFields,
-      Set<String> dateFields,
-      Analyzer analyzer,
-      boolean highlight) {
-    super(contentField, analyzer);
-    this.contentField = contentField;
-    this.reversedField = reversedField;
-    this.translitField = translitField;
-    this.textFields = Set.copyOf(textFields);
-    this.keywordFields = Set.copyOf(keywordFields);
-    this.longFields = Set.copyOf(longFields);
-    this.dateFields = Set.copyOf(dateFields);
+  public ContentQueryParser(FieldSchema schema, Analyzer analyzer, boolean highlight) {
+    super(schema.content, analyzer);
+    this.schema = schema;
+    this.contentField = schema.content;
     this.highlight = highlight;
     setAllowLeadingWildcard(true);
   }
@@ -81,12 +62,7 @@ public final class ContentQueryParser extends QueryParser {
 
   /** Every field a query may name. */
   public Set<String> getQueryableFields() {
-    Set<String> all = new HashSet<>(textFields);
-    all.addAll(keywordFields);
-    all.addAll(longFields);
-    all.addAll(dateFields);
-    all.add(contentField);
-    return all;
+    return schema.queryable;
   }
 
   private void checkField(String field) throws ParseException {
@@ -96,11 +72,11 @@ public final class ContentQueryParser extends QueryParser {
   }
 
   private boolean isNumeric(String field) {
-    return longFields.contains(field) || dateFields.contains(field);
+    return schema.isNumeric(field);
   }
 
   private long parseLong(String field, String text, boolean upper) throws ParseException {
-    if (dateFields.contains(field)) {
+    if (schema.dates.contains(field)) {
       try {
         return DateValues.parse(text, upper);
       } catch (IllegalArgumentException e) {
@@ -126,7 +102,7 @@ public final class ContentQueryParser extends QueryParser {
   private Query withTranslit(String text, Build build) throws ParseException {
     Query unit = build.on(contentField);
     if (unit != null && translitDiffers(text)) {
-      Query translit = build.on(translitField);
+      Query translit = build.on(schema.translit);
       if (translit != null) {
         unit =
             new BooleanQuery.Builder()
@@ -166,7 +142,7 @@ public final class ContentQueryParser extends QueryParser {
     if (UMLAUT.matcher(Normalizer.normalize(text, Normalizer.Form.NFC)).find()) {
       return true;
     }
-    return !analyze(contentField, text).equals(analyze(translitField, text));
+    return !analyze(contentField, text).equals(analyze(schema.translit, text));
   }
 
   private static final Pattern UMLAUT = Pattern.compile("[äöüÄÖÜ]");
@@ -223,7 +199,7 @@ public final class ContentQueryParser extends QueryParser {
     if (isNumeric(field)) {
       long lower = part1 == null ? Long.MIN_VALUE : parseLong(field, part1, !startInclusive);
       long upper = part2 == null ? Long.MAX_VALUE : parseLong(field, part2, endInclusive);
-      if (!startInclusive && part1 != null && !dateFields.contains(field)) {
+      if (!startInclusive && part1 != null && !schema.dates.contains(field)) {
         lower = Math.addExact(lower, 1);
       }
       if (!endInclusive && part2 != null) {
@@ -251,7 +227,7 @@ public final class ContentQueryParser extends QueryParser {
       String reversed =
           new StringBuilder(normalize(contentField, rest)).reverse().toString()
               + new StringBuilder(lead).reverse();
-      Query q = newWildcardQuery(new Term(reversedField, reversed));
+      Query q = newWildcardQuery(new Term(schema.reversed, reversed));
       units.add(q);
       return q;
     }

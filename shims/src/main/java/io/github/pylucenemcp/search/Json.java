@@ -44,14 +44,9 @@ final class Json {
     return i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
   }
 
-  Json number(double value) {
-    if (Double.isNaN(value) || Double.isInfinite(value)) {
-      out.append("0");
-    } else if (value == Math.rint(value) && Math.abs(value) < 1e15) {
-      out.append((long) value);
-    } else {
-      out.append(value);
-    }
+  /** A double written with a decimal point or exponent, so that JSON readers keep it a float. */
+  Json decimal(double value) {
+    out.append(Double.isNaN(value) || Double.isInfinite(value) ? 0.0 : value);
     return this;
   }
 

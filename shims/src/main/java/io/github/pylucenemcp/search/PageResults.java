@@ -2,9 +2,16 @@ package io.github.pylucenemcp.search;
 
 import io.github.pylucenemcp.highlight.Highlighting;
 import io.github.pylucenemcp.highlight.PassageInfo;
+import io.github.pylucenemcp.schema.FieldSchema;
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
@@ -17,23 +24,27 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 
 /**
- * A page of hits (stored fields and passages) and facet counts as one JSON string each, so that
- * a search crosses the JPype boundary a handful of times instead of once per field and passage.
+ * A page of hits (stored fields, score and passages) and facet counts written as the JSON the
+ * search tool returns (camelCase keys, dates as ISO-8601, absent fields left out), so that a
+ * search crosses the JPype boundary a handful of times instead of once per field and passage,
+ * and Python has nothing to reshape.
  */
 public final class PageResults {
   private PageResults() {}
 
   /**
-   * {@code [{"doc": id, "fields": {name: value or [values]}, "passages": [...]}, ...]}; numbers
-   * stay numbers; a passage's {@code page} is found in the stored {@code pageOffsetsField}.
+   * {@code [{"filePath": ..., <the schema's other hit fields>, "score": s, "passages": [...]},
+   * ...]}: a multi-valued text field is joined with "; ", a date field is an ISO-8601 instant
+   * (seconds), a score is rounded to 4 decimals; a passage's {@code page} is found in the stored
+   * page offsets.
    */
-  public static String hits(
+  static void hits(
+      Json json,
       IndexSearcher searcher,
       int[] docIds,
-      Set<String> storedFields,
-      String pageOffsetsField,
+      float[] scores,
+      FieldSchema schema,
       Analyzer analyzer,
-      String contentField,
       Set<String> matchFields,
       Query highlightQuery,
       List<Query> units,
@@ -44,49 +55,63 @@ public final class PageResults {
         highlightQuery == null
             ? new Object[docIds.length]
             : Highlighting.passages(
-                searcher, analyzer, contentField, matchFields, highlightQuery, units, docIds,
+                searcher, analyzer, schema.content, matchFields, highlightQuery, units, docIds,
                 maxPassages, maxChars);
     StoredFields stored = searcher.storedFields();
-    Json json = new Json().raw("[");
+    Set<String> load = new HashSet<>(schema.hitFields.keySet());
+    if (schema.pageOffsets != null) {
+      load.add(schema.pageOffsets);
+    }
+    json.raw("[");
     for (int i = 0; i < docIds.length; i++) {
-      Document doc = stored.document(docIds[i], storedFields);
-      json.raw(i == 0 ? "{\"doc\":" : ",{\"doc\":").number(docIds[i]).raw(",\"fields\":{");
+      Document doc = stored.document(docIds[i], load);
+      json.raw(i == 0 ? "{" : ",{");
       boolean first = true;
-      for (String name : storedFields) {
-        if (name.equals(pageOffsetsField)) {
-          continue;
-        }
-        IndexableField[] values = doc.getFields(name);
+      for (Map.Entry<String, String> field : schema.hitFields.entrySet()) {
+        IndexableField[] values = doc.getFields(field.getKey());
         if (values.length == 0) {
           continue;
         }
-        json.raw(first ? "" : ",").string(name).raw(":");
+        json.raw(first ? "" : ",").string(field.getValue()).raw(":");
         first = false;
-        if (values.length > 1) {
-          json.raw("[");
-          for (int v = 0; v < values.length; v++) {
-            json.raw(v == 0 ? "" : ",");
-            value(json, values[v]);
-          }
-          json.raw("]");
-        } else {
-          value(json, values[0]);
-        }
+        value(json, values, schema.dates.contains(field.getKey()));
       }
-      json.raw("},\"passages\":");
-      passages(json, passages[i], pageOffsets(doc.get(pageOffsetsField)));
+      json.raw(first ? "\"score\":" : ",\"score\":").decimal(round(scores[i], 4));
+      json.raw(",\"passages\":");
+      int[] pages = schema.pageOffsets == null ? null : pageOffsets(doc.get(schema.pageOffsets));
+      passages(json, passages[i], pages);
       json.raw("}");
     }
-    return json.raw("]").toString();
+    json.raw("]");
   }
 
-  private static void value(Json json, IndexableField field) {
-    Number number = field.numericValue();
-    if (number != null) {
-      json.number(number.longValue());
-    } else {
-      json.string(field.stringValue());
+  /** {@code value} rounded to {@code places} decimals as Python's {@code round} does it. */
+  static double round(double value, int places) {
+    if (Double.isNaN(value) || Double.isInfinite(value)) {
+      return 0.0;
     }
+    return new BigDecimal(value).setScale(places, RoundingMode.HALF_EVEN).doubleValue();
+  }
+
+  private static void value(Json json, IndexableField[] values, boolean date) {
+    Number number = values[0].numericValue();
+    if (number != null) {
+      if (date) {
+        json.string(Instant.ofEpochMilli(number.longValue()).truncatedTo(ChronoUnit.SECONDS).toString());
+      } else {
+        json.number(number.longValue());
+      }
+      return;
+    }
+    if (values.length == 1) {
+      json.string(values[0].stringValue());
+      return;
+    }
+    StringBuilder joined = new StringBuilder();
+    for (IndexableField value : values) {
+      joined.append(joined.length() == 0 ? "" : "; ").append(value.stringValue());
+    }
+    json.string(joined.toString());
   }
 
   private static int[] pageOffsets(String stored) {
@@ -104,13 +129,13 @@ public final class PageResults {
       for (PassageInfo p : (List<PassageInfo>) value) {
         json.raw(first ? "{\"text\":" : ",{\"text\":").string(p.text);
         first = false;
-        json.raw(",\"score\":").number(Math.round(p.score * 1000) / 1000.0);
+        json.raw(",\"score\":").decimal(Math.round(p.score * 1000) / 1000.0);
         json.raw(",\"matchedTerms\":[");
         for (int t = 0; t < p.matchedTerms.length; t++) {
           json.raw(t == 0 ? "" : ",").string(p.matchedTerms[t]);
         }
-        json.raw("],\"termCoverage\":").number(Math.round(p.termCoverage * 100) / 100.0);
-        json.raw(",\"position\":").number(Math.round(p.position * 1000) / 1000.0);
+        json.raw("],\"termCoverage\":").decimal(Math.round(p.termCoverage * 100) / 100.0);
+        json.raw(",\"position\":").decimal(Math.round(p.position * 1000) / 1000.0);
         if (pages != null) {
           int index = Arrays.binarySearch(pages, p.startOffset);
           int page = index >= 0 ? index + 1 : -index - 1;
@@ -122,15 +147,19 @@ public final class PageResults {
     json.raw("]");
   }
 
-  /** {@code {dim: [[label, count], ...]}} for each dimension; an unindexed one is empty. */
-  public static String facets(Facets facets, String[] dims, int topN) throws IOException {
-    Json json = new Json().raw("{");
-    for (int d = 0; d < dims.length; d++) {
-      json.raw(d == 0 ? "" : ",").string(dims[d]).raw(":[");
+  /**
+   * {@code {dim: [{"value": label, "count": n}, ...]}} with the {@code limit} most frequent
+   * values of each dimension; a dimension no document has yet is empty.
+   */
+  static void facets(Json json, Facets facets, List<String> dims, int limit)
+      throws IOException {
+    json.raw("{");
+    for (int d = 0; d < dims.size(); d++) {
+      json.raw(d == 0 ? "" : ",").string(dims.get(d)).raw(":[");
       FacetResult result = null;
       if (facets != null) {
         try {
-          result = facets.getTopChildren(topN, dims[d]);
+          result = facets.getTopChildren(limit, dims.get(d));
         } catch (IllegalArgumentException e) {
           result = null; // no document has this dimension yet
         }
@@ -138,12 +167,12 @@ public final class PageResults {
       if (result != null) {
         LabelAndValue[] values = result.labelValues;
         for (int v = 0; v < values.length; v++) {
-          json.raw(v == 0 ? "[" : ",[").string(values[v].label).raw(",");
-          json.number(values[v].value.longValue()).raw("]");
+          json.raw(v == 0 ? "{\"value\":" : ",{\"value\":").string(values[v].label);
+          json.raw(",\"count\":").number(values[v].value.longValue()).raw("}");
         }
       }
       json.raw("]");
     }
-    return json.raw("}").toString();
+    json.raw("}");
   }
 }

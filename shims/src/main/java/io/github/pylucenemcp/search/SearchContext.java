@@ -1,23 +1,32 @@
 package io.github.pylucenemcp.search;
 
 import io.github.pylucenemcp.queryparser.ContentQueryParser;
+import io.github.pylucenemcp.schema.FieldSchema;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.WeakHashMap;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.facet.DrillDownQuery;
 import org.apache.lucene.facet.DrillSideways;
 import org.apache.lucene.facet.Facets;
 import org.apache.lucene.facet.FacetsConfig;
+import org.apache.lucene.facet.sortedset.DefaultSortedSetDocValuesReaderState;
 import org.apache.lucene.facet.sortedset.SortedSetDocValuesReaderState;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.ExitableDirectoryReader;
+import org.apache.lucene.index.FieldInfos;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.queryparser.classic.ParseException;
 import org.apache.lucene.queryparser.classic.QueryParser;
+import org.apache.lucene.search.BooleanClause.Occur;
+import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.ReferenceManager;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TotalHits;
@@ -33,64 +42,58 @@ public final class SearchContext {
     public final Query query;
     public final Query highlightQuery;
     public final List<Query> units;
+    /** {@code *} or {@code *:*}: every document, nothing to highlight. */
+    public final boolean matchAll;
 
-    Parsed(Query query, Query highlightQuery, List<Query> units) {
+    Parsed(Query query, Query highlightQuery, List<Query> units, boolean matchAll) {
       this.query = query;
       this.highlightQuery = highlightQuery;
       this.units = units;
+      this.matchAll = matchAll;
     }
   }
 
+  /** How a search's filter takes part: a filter clause, an exclusion, or drill-down values. */
+  public static final int FILTER = 0;
+
+  public static final int EXCLUDE = 1;
+  public static final int DRILL_DOWN = 2;
+
+  /** One search's parameters as {@link #run} receives them. */
+  record Request(
+      DrillDownQuery drillDown,
+      Sort sort,
+      int page,
+      int pageSize,
+      Query[] filterCounts,
+      Query highlightQuery,
+      List<Query> units,
+      int maxPassages,
+      int maxChars,
+      int facetLimit) {}
+
+  /** A reader wrapped to stop at the deadline, and the facet state of that wrapped reader. */
+  private record ReaderState(IndexReader limited, SortedSetDocValuesReaderState facets) {}
+
+  private final FieldSchema schema;
   private final Analyzer analyzer;
   private final FacetsConfig facetsConfig;
-  private final String contentField;
-  private final String reversedField;
-  private final String translitField;
-  private final Set<String> textFields;
-  private final Set<String> keywordFields;
-  private final Set<String> longFields;
-  private final Set<String> dateFields;
-  private final Set<String> storedFields;
-  private final String pageOffsetsField;
   private final Set<String> matchFields;
-  private final String[] facetDims;
-  private final int facetTopN;
+  private final Map<IndexReader, ReaderState> readers = new WeakHashMap<>();
 
-  public SearchContext(
-      Analyzer analyzer,
-      FacetsConfig facetsConfig,
-      String contentField,
-      String reversedField,
-      String translitField,
-      Set<String> textFields,
-      Set<String> keywordFields,
-      Set<String> longFields,
-      Set<String> dateFields,
-      Set<String> storedFields,
-      String pageOffsetsField,
-      String[] facetDims,
-      int facetTopN) {
+  public SearchContext(FieldSchema schema, Analyzer analyzer, FacetsConfig facetsConfig) {
+    this.schema = schema;
     this.analyzer = analyzer;
     this.facetsConfig = facetsConfig;
-    this.contentField = contentField;
-    this.reversedField = reversedField;
-    this.translitField = translitField;
-    this.textFields = Set.copyOf(textFields);
-    this.keywordFields = Set.copyOf(keywordFields);
-    this.longFields = Set.copyOf(longFields);
-    this.dateFields = Set.copyOf(dateFields);
-    this.storedFields = Set.copyOf(storedFields);
-    this.pageOffsetsField = pageOffsetsField;
-    this.matchFields = Set.of(contentField, translitField);
-    this.facetDims = facetDims.clone();
-    this.facetTopN = facetTopN;
+    this.matchFields = Set.of(schema.content, schema.translit);
+  }
+
+  public FieldSchema schema() {
+    return schema;
   }
 
   public ContentQueryParser parser(boolean and, boolean highlight) {
-    ContentQueryParser parser =
-        new ContentQueryParser(
-            contentField, reversedField, translitField, textFields, keywordFields, longFields,
-            dateFields, analyzer, highlight);
+    ContentQueryParser parser = new ContentQueryParser(schema, analyzer, highlight);
     parser.setDefaultOperator(and ? QueryParser.Operator.AND : QueryParser.Operator.OR);
     return parser;
   }
@@ -101,10 +104,15 @@ public final class SearchContext {
    * @throws ParseException for a malformed query or an unknown field
    */
   public Parsed parse(String text, boolean and) throws ParseException {
+    String trimmed = text.strip();
+    if (trimmed.equals("*") || trimmed.equals("*:*")) {
+      Query all = MatchAllDocsQuery.INSTANCE;
+      return new Parsed(all, all, List.of(), true);
+    }
     Query query = parser(and, false).parse(text);
     ContentQueryParser highlighter = parser(and, true);
     Query highlight = highlighter.parse(text);
-    return new Parsed(query, highlight, highlighter.getUnits());
+    return new Parsed(query, highlight, highlighter.getUnits(), false);
   }
 
   /**
@@ -121,28 +129,95 @@ public final class SearchContext {
   }
 
   /**
-   * {@link #search} under a time limit of {@code timeoutMs} (none when ≤ 0), on a new searcher
-   * over {@code limitedReader} (see {@link #limitedReader}) with {@code searcher}'s similarity
-   * and query cache, whose bulk scorers are time-limited too (except under DrillSideways with
-   * chosen facet values). When collecting ran out of time, the answer holds what was found and
-   * {@code "partial":true}; when nothing could be had in time (terms still being expanded, or
-   * facet values chosen), it throws.
+   * One whole search in one call across the boundary: {@code queryText} parsed (terms ANDed when
+   * {@code and}), the {@link #request} of it within the filters (see there), paged, sorted by
+   * {@code sort} (null: by score), with {@code maxPassages} passages of at most {@code maxChars}
+   * per hit (0: none) and the {@code facetLimit} most frequent values per facet dimension.
    *
+   * <p>It runs {@link #search} under a time limit of {@code timeoutMs} (none when ≤ 0), on a new
+   * searcher over the reader wrapped by {@link #limitedReader} (once per reader), with {@code
+   * searcher}'s similarity and query cache, whose bulk scorers are time-limited too (except
+   * under DrillSideways with chosen facet values). When collecting ran out of time, the answer
+   * holds what was found and {@code "partial":true}; when nothing could be had in time (terms
+   * still being expanded, or facet values chosen), it throws.
+   *
+   * @throws ParseException when the query cannot be parsed, whatever the reason (the caller
+   *     parses it again to say why)
    * @throws SearchTimeoutException when time ran out before any hit was collected
    */
-  public String run(
-      IndexSearcher searcher,
-      IndexReader limitedReader,
-      SortedSetDocValuesReaderState state,
-      DrillDownQuery drillDown,
+  public byte[] run(
+      ReferenceManager<IndexSearcher> searchers,
+      String queryText,
+      boolean and,
+      Query[] filters,
+      int[] kinds,
+      String[] drillDims,
+      String[] drillValues,
       Sort sort,
       int page,
       int pageSize,
-      Query[] filterCounts,
-      Query highlightQuery,
-      List<Query> units,
       int maxPassages,
       int maxChars,
+      int facetLimit,
+      long timeoutMs)
+      throws IOException, ParseException {
+    Parsed parsed;
+    try {
+      parsed = parse(queryText, and);
+    } catch (ParseException | RuntimeException e) {
+      // the caller parses again on its own to say what is wrong and what to write instead
+      ParseException failed = new ParseException("cannot parse the query: " + e.getMessage());
+      failed.initCause(e);
+      throw failed;
+    }
+    if (parsed.query == null) {
+      throw new ParseException("the query has no searchable words");
+    }
+    Request request =
+        request(
+            parsed, filters, kinds, drillDims, drillValues, sort, page, pageSize, maxPassages,
+            maxChars, facetLimit);
+    IndexSearcher searcher = searchers.acquire();
+    try {
+      ReaderState reader = readerState(searcher);
+      // UTF-8 bytes: JPype hands a byte[] to Python as one copy, a String char by char
+      return run(searcher, reader.limited, reader.facets, request, timeoutMs)
+          .getBytes(StandardCharsets.UTF_8);
+    } finally {
+      searchers.release(searcher);
+    }
+  }
+
+  /**
+   * {@code searcher}'s reader wrapped to stop at a search's deadline (see {@link
+   * #limitedReader}) with the facet state of the wrapped reader (null while no document has a
+   * facet), built once per reader.
+   */
+  private ReaderState readerState(IndexSearcher searcher) throws IOException {
+    IndexReader reader = searcher.getIndexReader();
+    synchronized (readers) {
+      ReaderState known = readers.get(reader);
+      if (known == null) {
+        IndexReader limited = limitedReader(searcher);
+        boolean faceted =
+            FieldInfos.getMergedFieldInfos(reader).fieldInfo(FacetsConfig.DEFAULT_INDEX_FIELD_NAME)
+                != null;
+        known =
+            new ReaderState(
+                limited,
+                faceted ? new DefaultSortedSetDocValuesReaderState(limited, facetsConfig) : null);
+        readers.put(reader, known);
+      }
+      return known;
+    }
+  }
+
+  /** {@link #search} of a prepared request under a time limit; see the public {@link #run}. */
+  String run(
+      IndexSearcher searcher,
+      IndexReader limitedReader,
+      SortedSetDocValuesReaderState state,
+      Request request,
       long timeoutMs)
       throws IOException {
     // a new searcher each time: IndexSearcher.timedOut() stays true once a search timed out
@@ -150,16 +225,14 @@ public final class SearchContext {
     limited.setSimilarity(searcher.getSimilarity());
     limited.setQueryCache(searcher.getQueryCache());
     limited.setQueryCachingPolicy(searcher.getQueryCachingPolicy());
-    if (state == null || drillDown.getDrillDownQueries().length == 0) {
+    if (state == null || request.drillDown.getDrillDownQueries().length == 0) {
       // DrillSidewaysScorer (drill-down values chosen) cannot be scored in time-limited windows;
       // there the reader's checks stop the search, without hits
       limited.setTimeout(Deadline.COLLECT);
     }
     Deadline.start(timeoutMs);
     try {
-      return search(
-          limited, state, drillDown, sort, page, pageSize, filterCounts, highlightQuery, units,
-          maxPassages, maxChars);
+      return search(limited, state, request);
     } catch (ExitableDirectoryReader.ExitingReaderException e) {
       throw new SearchTimeoutException(timeoutMs, e);
     } finally {
@@ -168,78 +241,110 @@ public final class SearchContext {
   }
 
   /**
-   * Runs a prepared search in one call: DrillSideways (or a plain search while no facet is
-   * indexed), the exact total, the page's stored fields and passages, the facet counts and the
-   * counts of {@code filterCounts}; everything comes back as one JSON string
-   * ({@code {"total", "scores", "counts", "facets", "hits"}}). Measured in bench/boundary.py:
-   * each call across the JPype boundary costs microseconds, and a search makes dozens of them
-   * otherwise.
+   * The search of {@code parsed} within {@code filters}: each is a filter clause, an exclusion
+   * or a facet dimension's drill-down values ({@code kinds}: {@link #FILTER}, {@link #EXCLUDE},
+   * {@link #DRILL_DOWN}; the values are {@code drillDims[i]}/{@code drillValues[i]}), and each is
+   * counted with the query alone (its {@code matchCount}). Null arrays are empty.
    */
-  public String search(
-      IndexSearcher searcher,
-      SortedSetDocValuesReaderState state,
-      DrillDownQuery drillDown,
+  Request request(
+      Parsed parsed,
+      Query[] filters,
+      int[] kinds,
+      String[] drillDims,
+      String[] drillValues,
       Sort sort,
       int page,
       int pageSize,
-      Query[] filterCounts,
-      Query highlightQuery,
-      List<Query> units,
       int maxPassages,
-      int maxChars)
+      int maxChars,
+      int facetLimit) {
+    Query[] given = filters == null ? new Query[0] : filters;
+    BooleanQuery.Builder base = new BooleanQuery.Builder().add(parsed.query, Occur.MUST);
+    Query[] counts = new Query[given.length];
+    for (int i = 0; i < given.length; i++) {
+      Occur occur = kinds[i] == EXCLUDE ? Occur.MUST_NOT : Occur.FILTER;
+      if (kinds[i] != DRILL_DOWN) {
+        base.add(given[i], occur);
+      }
+      counts[i] =
+          new BooleanQuery.Builder().add(parsed.query, Occur.MUST).add(given[i], occur).build();
+    }
+    DrillDownQuery drillDown = new DrillDownQuery(facetsConfig, base.build());
+    for (int i = 0; drillDims != null && i < drillDims.length; i++) {
+      drillDown.add(drillDims[i], drillValues[i]);
+    }
+    boolean highlight = !parsed.matchAll && maxPassages > 0;
+    return new Request(
+        drillDown, sort, page, pageSize, counts, highlight ? parsed.highlightQuery : null,
+        parsed.units, Math.max(maxPassages, 1), maxChars, facetLimit);
+  }
+
+  /**
+   * Runs a prepared search in one call: DrillSideways (or a plain search while no facet is
+   * indexed), the exact total, the page's hits as the search tool shows them, the facet counts
+   * and the counts of {@code filterCounts}; everything comes back as one string: the JSON object
+   * {@code {"totalHits", "counts", "facets", "partial"}} followed by the JSON array of the hits,
+   * which the caller may decode when it needs them (the public {@link #run} hands it over as
+   * UTF-8). Measured in bench/boundary.py:
+   * each call across the JPype boundary costs microseconds, and a search makes dozens of them
+   * otherwise.
+   */
+  String search(IndexSearcher searcher, SortedSetDocValuesReaderState state, Request r)
       throws IOException {
-    int topN = page * pageSize;
+    int topN = r.page * r.pageSize;
     TopDocs top;
     Facets facets = null;
     if (state != null) {
       DrillSideways sideways = new DrillSideways(searcher, facetsConfig, state);
       DrillSideways.DrillSidewaysResult result =
-          sort == null
-              ? sideways.search(drillDown, topN)
-              : sideways.search(drillDown, null, null, topN, sort, true);
+          r.sort == null
+              ? sideways.search(r.drillDown, topN)
+              : sideways.search(r.drillDown, null, null, topN, r.sort, true);
       top = result.hits;
       facets = result.facets;
     } else {
-      top = sort == null ? searcher.search(drillDown, topN) : searcher.search(drillDown, topN, sort, true);
+      top =
+          r.sort == null
+              ? searcher.search(r.drillDown, topN)
+              : searcher.search(r.drillDown, topN, r.sort, true);
     }
     boolean partial = searcher.timedOut();
     long total = top.totalHits.value();
     if (!partial && top.totalHits.relation() != TotalHits.Relation.EQUAL_TO) {
-      total = searcher.count(drillDown);
+      total = searcher.count(r.drillDown);
       partial = searcher.timedOut();
     }
-    int from = Math.min((page - 1) * pageSize, top.scoreDocs.length);
+    int from = Math.min((r.page - 1) * r.pageSize, top.scoreDocs.length);
     int to = Math.min(topN, top.scoreDocs.length);
     int[] docIds = new int[to - from];
-    Json json = new Json().raw("{\"total\":").number(total).raw(",\"scores\":[");
+    float[] scores = new float[to - from];
     for (int i = from; i < to; i++) {
-      ScoreDoc hit = top.scoreDocs[i];
-      docIds[i - from] = hit.doc;
-      json.raw(i == from ? "" : ",").number(Float.isNaN(hit.score) ? 0.0 : (double) hit.score);
+      docIds[i - from] = top.scoreDocs[i].doc;
+      scores[i - from] = top.scoreDocs[i].score;
     }
-    json.raw("],\"counts\":[");
-    for (int i = 0; i < filterCounts.length; i++) {
-      // a count cut short by the deadline is a lower bound: "partial" below says so
-      json.raw(i == 0 ? "" : ",").number((long) searcher.count(filterCounts[i]));
-    }
-    partial |= searcher.timedOut();
-    json.raw("],\"facets\":").raw(PageResults.facets(facets, facetDims, facetTopN));
-    String hits;
+    Json hits = new Json();
     try {
-      hits =
-          PageResults.hits(
-              searcher, docIds, storedFields, pageOffsetsField, analyzer, contentField,
-              matchFields, highlightQuery, units, maxPassages, maxChars);
+      PageResults.hits(
+          hits, searcher, docIds, scores, schema, analyzer, matchFields, r.highlightQuery,
+          r.units, r.maxPassages, r.maxChars);
     } catch (ExitableDirectoryReader.ExitingReaderException e) {
       // out of time while highlighting: the hits with their leading passages, marked partial
       Deadline.clear();
       partial = true;
-      hits =
-          PageResults.hits(
-              searcher, docIds, storedFields, pageOffsetsField, analyzer, contentField,
-              matchFields, null, List.of(), maxPassages, maxChars);
+      hits = new Json();
+      PageResults.hits(
+          hits, searcher, docIds, scores, schema, analyzer, matchFields, null, List.of(),
+          r.maxPassages, r.maxChars);
     }
-    json.raw(",\"hits\":").raw(hits).raw(",\"partial\":").raw(partial ? "true" : "false");
-    return json.raw("}").toString();
+    Json json = new Json().raw("{\"totalHits\":").number(total).raw(",\"counts\":[");
+    for (int i = 0; i < r.filterCounts.length; i++) {
+      // a count cut short by the deadline is a lower bound: "partial" below says so
+      json.raw(i == 0 ? "" : ",").number((long) searcher.count(r.filterCounts[i]));
+    }
+    partial |= searcher.timedOut();
+    json.raw("],\"facets\":");
+    PageResults.facets(json, facets, schema.facetDims, r.facetLimit);
+    json.raw(",\"partial\":").raw(partial ? "true" : "false").raw("}");
+    return json.raw(hits.toString()).toString();
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.github.pylucenemcp.analysis.Analyzers;
+import io.github.pylucenemcp.schema.FieldSchema;
 import io.github.pylucenemcp.queryparser.ContentQueryParser;
 import java.util.List;
 import java.util.Set;
@@ -42,8 +43,13 @@ public class HighlightingTest {
       try (DirectoryReader reader = DirectoryReader.open(dir)) {
         ContentQueryParser parser =
             new ContentQueryParser(
-                "content", "content_reversed", "content_translit_de", Set.of("content"),
-                KEYWORDS, Set.of(), Set.of(), ANALYZER, true);
+                FieldSchema.builder()
+                    .content("content", "content_reversed", "content_translit_de")
+                    .text(Set.of("content"))
+                    .keyword(KEYWORDS)
+                    .build(),
+                ANALYZER,
+                true);
         int[] ids = new int[texts.size()];
         for (int i = 0; i < ids.length; i++) {
           ids[i] = i;

@@ -5,6 +5,7 @@ import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import io.github.pylucenemcp.analysis.Analyzers;
+import io.github.pylucenemcp.schema.FieldSchema;
 import java.util.Set;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.queryparser.classic.ParseException;
@@ -13,14 +14,16 @@ import org.junit.Test;
 
 public class ContentQueryParserTest {
   static ContentQueryParser parser(boolean highlight) {
+    FieldSchema schema =
+        FieldSchema.builder()
+            .content("content", "content_reversed", "content_translit_de")
+            .text(Set.of("content", "title"))
+            .keyword(Set.of("file_path", "language"))
+            .longs(Set.of("file_size"))
+            .dates(Set.of("modified_date"))
+            .build();
     return new ContentQueryParser(
-        "content",
-        "content_reversed",
-        "content_translit_de",
-        Set.of("content", "title"),
-        Set.of("file_path", "language"),
-        Set.of("file_size"),
-        Set.of("modified_date"),
+        schema,
         Analyzers.perField(
             "content_reversed", "content_translit_de", Set.of("file_path"), Set.of("language")),
         highlight);

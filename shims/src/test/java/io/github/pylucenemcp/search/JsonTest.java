@@ -2,6 +2,7 @@ package io.github.pylucenemcp.search;
 
 import static org.junit.Assert.assertEquals;
 
+import java.util.List;
 import org.junit.Test;
 
 public class JsonTest {
@@ -18,14 +19,24 @@ public class JsonTest {
   }
 
   @Test
-  public void numbersAreIntegersWhenWholeAndNeverNaN() {
-    assertEquals("3", new Json().number(3.0).toString());
-    assertEquals("0.5", new Json().number(0.5).toString());
-    assertEquals("0", new Json().number(Double.NaN).toString());
+  public void decimalsStayFloatsAndAreNeverNaN() {
+    assertEquals("3.0", new Json().decimal(3.0).toString());
+    assertEquals("0.5", new Json().decimal(0.5).toString());
+    assertEquals("0.0", new Json().decimal(Double.NaN).toString());
+  }
+
+  @Test
+  public void scoresRoundLikePythonOnTheExactBinaryValue() {
+    // 2.675 is 2.67499999... in binary: Python's round(2.675, 2) gives 2.67, not 2.68
+    assertEquals(2.67, PageResults.round(2.675, 2), 0.0);
+    assertEquals(0.1235, PageResults.round(0.12345, 4), 0.0);
+    assertEquals(0.0, PageResults.round(Float.NaN, 4), 0.0);
   }
 
   @Test
   public void facetsWithoutAnIndexedDimensionAreEmptyLists() throws Exception {
-    assertEquals("{\"a\":[],\"b\":[]}", PageResults.facets(null, new String[] {"a", "b"}, 10));
+    Json json = new Json();
+    PageResults.facets(json, null, List.of("a", "b"), 10);
+    assertEquals("{\"a\":[],\"b\":[]}", json.toString());
   }
 }

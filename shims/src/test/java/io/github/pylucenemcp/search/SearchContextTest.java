@@ -1,38 +1,54 @@
 package io.github.pylucenemcp.search;
 
+import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import io.github.pylucenemcp.analysis.Analyzers;
+import io.github.pylucenemcp.schema.FieldSchema;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
+import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.facet.DrillDownQuery;
 import org.apache.lucene.facet.FacetsConfig;
-import org.apache.lucene.facet.sortedset.DefaultSortedSetDocValuesReaderState;
 import org.apache.lucene.facet.sortedset.SortedSetDocValuesFacetField;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.search.BooleanClause;
-import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.queryparser.classic.ParseException;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.junit.Test;
 
 public class SearchContextTest {
   private static SearchContext context(Analyzer analyzer, FacetsConfig config, String... dims) {
-    return new SearchContext(
-        analyzer, config, "content", "content_reversed", "content_translit_de",
-        Set.of("content"), Set.of("file_path"), Set.of(), Set.of(), Set.of("file_path"),
-        "page_offsets", dims, 10);
+    FieldSchema schema =
+        FieldSchema.builder()
+            .content("content", "content_reversed", "content_translit_de")
+            .pageOffsets("page_offsets")
+            .text(Set.of("content"))
+            .keyword(Set.of("file_path"))
+            .dates(Set.of("modified_date"))
+            .facets(dims)
+            .hitField("file_path", "filePath")
+            .hitField("author", "author")
+            .hitField("modified_date", "modifiedDate")
+            .build();
+    return new SearchContext(schema, analyzer, config);
+  }
+
+  private static String utf8(byte[] bytes) {
+    return new String(bytes, StandardCharsets.UTF_8);
   }
 
   @Test
@@ -51,29 +67,38 @@ public class SearchContextTest {
         doc.add(new TextField("content_reversed", d[2], Field.Store.NO));
         doc.add(new TextField("content_translit_de", d[2], Field.Store.NO));
         doc.add(new SortedSetDocValuesFacetField("language", d[1]));
+        doc.add(new StoredField("author", "Ann"));
+        doc.add(new StoredField("author", "Bo"));
+        doc.add(new StoredField("modified_date", 1709296205123L)); // 2024-03-01T12:30:05.123Z
         writer.addDocument(config.build(doc));
       }
       writer.commit();
-      try (DirectoryReader reader = DirectoryReader.open(dir)) {
+      {
         SearchContext context = context(analyzer, config, "language");
-        SearchContext.Parsed parsed = context.parse("*vertrag", true);
-        Query base = new BooleanQuery.Builder().add(parsed.query, BooleanClause.Occur.MUST).build();
-        DrillDownQuery drill = new DrillDownQuery(config, base);
-        drill.add("language", "de");
-        IndexSearcher searcher = new IndexSearcher(reader);
-        IndexReader limited = SearchContext.limitedReader(searcher);
+        // the query within language:de, chosen as a facet value, and counted alone
         String json =
-            context.run(
-                searcher,
-                limited,
-                new DefaultSortedSetDocValuesReaderState(limited, config),
-                drill, null, 1, 10, new Query[] {parsed.query}, parsed.highlightQuery,
-                parsed.units, 3, 200, 5000L);
-        assertTrue(json, json.startsWith("{\"total\":1,"));
-        assertTrue(json, json.endsWith(",\"partial\":false}"));
-        assertTrue(json, json.contains("\"counts\":[2]"));
-        assertTrue(json, json.contains("\"language\":[[\"de\",1],[\"en\",1]]"));
-        assertTrue(json, json.contains("\"file_path\":\"/a.txt\""));
+            utf8(context.run(
+                new SearcherManager(dir, null),
+                "*vertrag",
+                true,
+                new Query[] {new TermQuery(DrillDownQuery.term("$facets", "language", "de"))},
+                new int[] {SearchContext.DRILL_DOWN}, new String[] {"language"},
+                new String[] {"de"}, null, 1, 10, 3, 200, 10, 5000L));
+        assertTrue(json, json.startsWith("{\"totalHits\":1,"));
+        // the header, then the hits: the caller decodes those when it needs them
+        assertTrue(json, json.contains(",\"partial\":false}[{\"filePath\":"));
+        assertTrue(json, json.endsWith("]"));
+        assertTrue(json, json.contains("\"counts\":[1]"));
+        assertTrue(
+            json,
+            json.contains(
+                "\"language\":[{\"value\":\"de\",\"count\":1},{\"value\":\"en\",\"count\":1}]"));
+        // the hit as the search tool shows it: JSON keys, authors joined, dates as ISO-8601
+        assertTrue(
+            json,
+            json.contains(
+                "{\"filePath\":\"/a.txt\",\"author\":\"Ann; Bo\","
+                    + "\"modifiedDate\":\"2024-03-01T12:30:05Z\",\"score\":"));
         assertTrue(json, json.contains("Der <em>Arbeitsvertrag</em>"));
       }
     }
@@ -95,20 +120,38 @@ public class SearchContextTest {
       try (DirectoryReader reader = DirectoryReader.open(dir)) {
         SearchContext context = context(analyzer, config);
         SearchContext.Parsed parsed = context.parse("alpha", true);
-        DrillDownQuery drill = new DrillDownQuery(config, parsed.query);
         IndexSearcher expired = new IndexSearcher(reader);
         expired.setTimeout(() -> true); // out of time before the first document
-        String json =
-            context.search(
-                expired, null, drill, null, 1, 10, new Query[0], null, List.of(), 1, 200);
-        assertTrue(json, json.startsWith("{\"total\":0,"));
-        assertTrue(json, json.endsWith(",\"partial\":true}"));
-        String full =
-            context.search(
-                new IndexSearcher(reader), null, drill, null, 1, 10, new Query[0], null,
-                List.of(), 1, 200);
-        assertTrue(full, full.startsWith("{\"total\":50,"));
-        assertTrue(full, full.endsWith(",\"partial\":false}"));
+        SearchContext.Request request =
+            context.request(parsed, null, null, null, null, null, 1, 10, 1, 200, 10);
+        String json = context.search(expired, null, request);
+        assertTrue(json, json.startsWith("{\"totalHits\":0,"));
+        assertTrue(json, json.endsWith(",\"partial\":true}[]"));
+        String full = context.search(new IndexSearcher(reader), null, request);
+        assertTrue(full, full.startsWith("{\"totalHits\":50,"));
+        assertTrue(full, full.contains(",\"partial\":false}[{"));
+      }
+    }
+  }
+
+  @Test
+  public void aQueryThatCannotBeParsedIsAParseExceptionBeforeAnySearch() throws Exception {
+    Analyzer analyzer = Analyzers.perField("content_reversed", "content_translit_de", Set.of("file_path"));
+    SearchContext context = context(analyzer, new FacetsConfig());
+    try (ByteBuffersDirectory dir = new ByteBuffersDirectory();
+        IndexWriter writer = new IndexWriter(dir, new IndexWriterConfig(analyzer))) {
+      writer.commit();
+      {
+        SearcherManager searchers = new SearcherManager(dir, null);
+        for (String bad : new String[] {"\"open phrase", "nosuch:field", "/[a/", "!!!"}) {
+          assertThrows(
+              bad,
+              ParseException.class,
+              () -> context.run(searchers, bad, true, null, null, null, null, null, 1, 10, 3, 200, 10, 0L));
+        }
+        String all =
+            utf8(context.run(searchers, "*", true, null, null, null, null, null, 1, 10, 3, 200, 10, 0L));
+        assertTrue(all, all.startsWith("{\"totalHits\":0,"));
       }
     }
   }

@@ -1,0 +1,131 @@
+package io.github.pylucenemcp.schema;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The index schema as the shims need it, handed over from Python ({@code pylucene_mcp.schema})
+ * as one object: which field is the content and its two twins, which fields are text, keyword,
+ * long or date, the facet dimensions, and the stored fields a hit shows with their JSON names.
+ * Immutable; build it with {@link #builder()}.
+ */
+public final class FieldSchema {
+  public final String content;
+  public final String reversed;
+  public final String translit;
+  public final String pageOffsets;
+  public final Set<String> text;
+  public final Set<String> keyword;
+  public final Set<String> longs;
+  public final Set<String> dates;
+  public final List<String> facetDims;
+  /** Stored field → its key in a hit's JSON, in the order a hit shows them. */
+  public final Map<String, String> hitFields;
+  /** Every field a query may name. */
+  public final Set<String> queryable;
+
+  private FieldSchema(Builder b) {
+    content = require(b.content, "content");
+    reversed = require(b.reversed, "reversed");
+    translit = require(b.translit, "translit");
+    pageOffsets = b.pageOffsets;
+    text = Set.copyOf(b.text);
+    keyword = Set.copyOf(b.keyword);
+    longs = Set.copyOf(b.longs);
+    dates = Set.copyOf(b.dates);
+    facetDims = List.copyOf(b.facetDims);
+    hitFields = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.hitFields));
+    Set<String> all = new HashSet<>(text);
+    all.addAll(keyword);
+    all.addAll(longs);
+    all.addAll(dates);
+    all.add(content);
+    queryable = Set.copyOf(all);
+  }
+
+  private static String require(String value, String what) {
+    if (value == null) {
+      throw new IllegalStateException("FieldSchema: the " + what + " field is not set");
+    }
+    return value;
+  }
+
+  /** Whether {@code field} holds longs or dates (LongPoint). */
+  public boolean isNumeric(String field) {
+    return longs.contains(field) || dates.contains(field);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Named steps instead of a dozen positional arguments. */
+  public static final class Builder {
+    private String content;
+    private String reversed;
+    private String translit;
+    private String pageOffsets;
+    private final Set<String> text = new HashSet<>();
+    private final Set<String> keyword = new HashSet<>();
+    private final Set<String> longs = new HashSet<>();
+    private final Set<String> dates = new HashSet<>();
+    private final List<String> facetDims = new ArrayList<>();
+    private final Map<String, String> hitFields = new LinkedHashMap<>();
+
+    private Builder() {}
+
+    /** The analyzed content field, its reversed twin and its German transliteration twin. */
+    public Builder content(String content, String reversed, String translit) {
+      this.content = content;
+      this.reversed = reversed;
+      this.translit = translit;
+      return this;
+    }
+
+    /** The stored field of comma-separated character offsets at which pages start. */
+    public Builder pageOffsets(String field) {
+      this.pageOffsets = field;
+      return this;
+    }
+
+    public Builder text(Iterable<String> fields) {
+      fields.forEach(text::add);
+      return this;
+    }
+
+    public Builder keyword(Iterable<String> fields) {
+      fields.forEach(keyword::add);
+      return this;
+    }
+
+    public Builder longs(Iterable<String> fields) {
+      fields.forEach(longs::add);
+      return this;
+    }
+
+    public Builder dates(Iterable<String> fields) {
+      fields.forEach(dates::add);
+      return this;
+    }
+
+    /** The facet dimensions, in the order a search lists them. */
+    public Builder facets(String... dims) {
+      facetDims.addAll(List.of(dims));
+      return this;
+    }
+
+    /** A stored field a hit shows, under {@code jsonKey}; hits list them in this order. */
+    public Builder hitField(String field, String jsonKey) {
+      hitFields.put(field, jsonKey);
+      return this;
+    }
+
+    public FieldSchema build() {
+      return new FieldSchema(this);
+    }
+  }
+}
