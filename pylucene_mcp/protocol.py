@@ -13,9 +13,7 @@ Two guards around the MCP SDK's server:
 - :class:`StrictArguments`, a middleware for any transport: a tool call with an argument that the
   tool does not take is refused with the names it does take, instead of being ignored.
 
-And :class:`CompactText`, so that a tool's answer is not sent twice at full size: the SDK
-repeats structured content as JSON indented by 2 in the text content (24.5 KB on the wire for a
-search whose JSON is 9 KB); the text becomes the same JSON without the whitespace.
+(A tool's answer goes out as compact JSON, once: see :mod:`pylucene_mcp.tools.output`.)
 """
 
 from __future__ import annotations
@@ -127,22 +125,6 @@ def _wording(error: Any) -> str:
         given = given[:57] + "…"
     message = str(error["msg"]).replace("Input should be", "must be")
     return f"argument '{where}' {message[0].lower()}{message[1:]} (given: {given})"
-
-
-class CompactText(ServerMiddleware[Any]):
-    """Replaces the SDK's indented JSON text of a structured tool result by compact JSON."""
-
-    async def __call__(
-        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
-    ) -> HandlerResult:
-        result = await call_next(ctx)  # the result as the wire will carry it (a dict)
-        if ctx.method != "tools/call" or not isinstance(result, dict):
-            return result
-        structured = result.get("structuredContent")
-        if structured is None or result.get("isError"):
-            return result
-        text = json.dumps(structured, ensure_ascii=False, separators=(",", ":"))
-        return {**result, "content": [{"type": "text", "text": text}]}
 
 
 def tool_error(text: str) -> types.CallToolResult:

@@ -11,20 +11,21 @@ import functools
 import inspect
 import logging
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, NotRequired, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata, func_metadata
 from mcp_types import ToolAnnotations
 from pydantic import Field
-from typing_extensions import TypedDict
 
-from pylucene_mcp import __version__, errors
+from pylucene_mcp import __version__, errors, info
 from pylucene_mcp.config import Settings
-from pylucene_mcp.protocol import CompactText, StrictArguments
+from pylucene_mcp.protocol import StrictArguments
+from pylucene_mcp.results import SearchResult
 from pylucene_mcp.service import Service
 from pylucene_mcp.tools.models import RangeFacetIn, SearchFilter, filter_specs
+from pylucene_mcp.tools.output import answers, listing
 
 log = logging.getLogger(__name__)
 
@@ -89,94 +90,7 @@ def _annotations(
     )
 
 
-class PassageOut(TypedDict):
-    text: str
-    score: float
-    matchedTerms: list[str]
-    termCoverage: float
-    position: float
-    page: NotRequired[int]
-
-
-class HitOut(TypedDict):
-    filePath: str
-    score: NotRequired[float]  # score and passages unless `fields` leaves them out
-    passages: NotRequired[list[PassageOut]]
-    fileName: NotRequired[str]
-    title: NotRequired[str]
-    author: NotRequired[str]
-    language: NotRequired[str]
-    fileExtension: NotRequired[str]
-    fileType: NotRequired[str]
-    fileSize: NotRequired[int]
-    createdDate: NotRequired[str]
-    modifiedDate: NotRequired[str]
-    indexedDate: NotRequired[str]
-
-
-class FacetValueOut(TypedDict):
-    value: str
-    count: int
-
-
-class SearchOut(TypedDict):
-    documents: list[HitOut]
-    totalHits: int
-    page: int
-    pageSize: int
-    totalPages: int
-    hasNextPage: bool
-    facets: dict[str, list[FacetValueOut]]
-    activeFilters: list[dict[str, Any]]
-    searchTimeMs: float
-    facetQueries: NotRequired[dict[str, int]]
-    rangeFacets: NotRequired[dict[str, list[dict[str, Any]]]]
-    partialResults: NotRequired[bool]
-    passagesOmitted: NotRequired[int]
-
-
-class DateRangeOut(TypedDict):
-    earliest: NotRequired[str]
-    latest: NotRequired[str]
-
-
-class IndexStatsOut(TypedDict):
-    documentCount: int
-    deletedDocuments: int
-    indexPath: str
-    schemaVersion: int
-    needsReindex: bool
-    luceneVersion: str
-    sizeBytes: int
-    fields: list[str]
-    dateRanges: dict[str, DateRangeOut]
-
-
-class FieldOut(TypedDict):
-    name: str
-    kind: str
-    stored: bool
-    facet: bool
-    sortable: bool
-    filterOperators: list[str]
-    documentsWithField: int
-    description: str
-
-
-class FieldsOut(TypedDict):
-    fields: list[FieldOut]
-
-
-class DocumentOut(TypedDict):
-    filePath: str
-    fields: dict[str, Any]
-    content: str
-    offset: int
-    length: int
-    contentLength: int
-    hasMore: bool
-    pageCount: NotRequired[int]
-
+FieldsOut = listing("FieldsOut", "fields", info.FieldInfo)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -211,7 +125,6 @@ def enabled_tools(settings: Settings) -> set[str]:
 
 def build_server(settings: Settings, service: Service | None = None) -> MCPServer:
     """The MCP server for ``settings``: every enabled tool, the server instructions."""
-    from pylucene_mcp import info
     from pylucene_mcp.counts import facet_counts
     from pylucene_mcp.results import fit_passages, select
     from pylucene_mcp.search import search as run_search
@@ -228,6 +141,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
     enabled = enabled_tools(settings)
 
     @_tool_errors
+    @answers(SearchResult)
     def search(
         query: Annotated[
             str, Field(max_length=10_000, description="Lucene query; '*' matches all")
@@ -262,7 +176,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
             list[RangeFacetIn] | None,
             Field(max_length=4, description="date or size buckets among the hits"),
         ] = None,
-    ) -> SearchOut:
+    ) -> dict[str, Any]:
         """Search the indexed documents with Lucene query syntax; returns ranked documents with
         passages (<em> around matches), facet counts and the applied filters. Cheap: call it
         freely and refine with filters or OR-expansions. A search that runs out of its time
@@ -296,31 +210,33 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
                 data["facetQueries"] = named
             if ranges:
                 data["rangeFacets"] = to_dict(ranges)
-        return fit_passages(data, ANSWER_BUDGET_BYTES)  # type: ignore[return-value]
+        return fit_passages(data, ANSWER_BUDGET_BYTES)
 
     @_tool_errors
-    def getIndexStats() -> IndexStatsOut:
+    @answers(info.IndexStats)
+    def getIndexStats() -> info.IndexStats:
         """Document count, index path and size, schema and Lucene version, indexed fields and
         the date ranges of the documents. Use it first to see what is searchable."""
-        return to_dict(info.index_stats(svc.index()))  # type: ignore[no-any-return]
+        return info.index_stats(svc.index())
 
     @_tool_errors
-    def listIndexedFields() -> FieldsOut:
+    @answers(FieldsOut)
+    def listIndexedFields() -> dict[str, Any]:
         """Every field: its kind, whether it is stored, a facet or sortable, which filter
         operators it takes and how many documents have it. Use it to write field queries and
         filters."""
         return {"fields": to_dict(info.field_infos(svc.index()))}
 
     @_tool_errors
+    @answers(info.DocumentDetails)
     def getDocumentDetails(
         filePath: Annotated[str, Field(min_length=1, max_length=4096)],
         offset: Annotated[int, Field(ge=0)] = 0,
         length: Annotated[int, Field(ge=1, le=100_000)] = 5000,
-    ) -> DocumentOut:
+    ) -> info.DocumentDetails:
         """The stored metadata of one indexed document and a slice of its text (offset/length
         in characters; hasMore says whether more follows). Only documents in the index."""
-        details = info.document_details(svc.index(), filePath, offset=offset, length=length)
-        return to_dict(details)  # type: ignore[no-any-return]
+        return info.document_details(svc.index(), filePath, offset=offset, length=length)
 
     from pylucene_mcp.tools.admin import admin_tools
     from pylucene_mcp.tools.crawler import crawler_tools
@@ -354,7 +270,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
                 structured_output=True,
             )
             checked[name] = _arguments(fn)
-    server.middleware.extend([StrictArguments(checked), CompactText()])
+    server.middleware.append(StrictArguments(checked))
     return server
 
 

@@ -174,6 +174,7 @@ def _missing(hint: Any) -> Any:
 Reader = Callable[[dict[str, Any]], Any]
 _READERS: dict[type, dict[str, Reader]] = {}
 _WIRE_TYPES: dict[type, Any] = {}
+_BUILDING: set[type] = set()
 
 
 def _readers(cls: type[Shape]) -> dict[str, Reader]:
@@ -206,10 +207,20 @@ def _build_readers(cls: type[Shape]) -> dict[str, Reader]:
 
 def wire_type(cls: type) -> Any:
     """The ``TypedDict`` of ``cls``'s JSON (a :class:`Shape` or a dataclass), for the MCP
-    output schema: optional fields, and booleans left out when false, are ``NotRequired``."""
+    output schema: optional fields (``X | None`` or ``Any``, left out when None), and booleans
+    left out when false, are ``NotRequired``."""
     known = _WIRE_TYPES.get(cls)
-    if known is None:
-        known = _WIRE_TYPES[cls] = _build_wire_type(cls)
+    if known is not None:
+        return known
+    name = f"{cls.__name__}Json"
+    if cls in _BUILDING:  # a shape that holds itself (a query tree): named, resolved later
+        return typing.ForwardRef(name)
+    _BUILDING.add(cls)
+    try:
+        known = _build_wire_type(cls)
+    finally:
+        _BUILDING.discard(cls)
+    globals()[name] = _WIRE_TYPES[cls] = known  # where pydantic resolves the forward name
     return known
 
 
@@ -222,14 +233,14 @@ def _build_wire_type(cls: type) -> Any:
                 continue
             optional, bare = _optional(hints[f.name])
             wire = _wire(bare)
-            if optional or f.metadata.get("omit_false"):
+            if optional or bare is Any or f.metadata.get("omit_false"):
                 wire = NotRequired[wire]
             keys[f.metadata.get("json", camel(f.name))] = wire
     else:
         required = getattr(cls, "wire_required", None)
         for name in _hints(cls):
             optional, bare = _optional(hints[name])
-            absent = optional or bare is bool
+            absent = optional or bare is bool or bare is Any
             if required is not None:
                 absent = name not in required
             keys[camel(name)] = NotRequired[_wire(bare)] if absent else _wire(bare)

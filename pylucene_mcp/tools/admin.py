@@ -5,31 +5,20 @@ need ``confirm: true``."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, NotRequired
+from typing import Annotated, Any
 
 from pydantic import Field
-from typing_extensions import TypedDict
 
 from pylucene_mcp import errors
+from pylucene_mcp.admin import Operation
 from pylucene_mcp.service import Service
 from pylucene_mcp.shapes import to_dict
+from pylucene_mcp.tools.output import answers, listing
 
 ToolSpec = tuple[Callable[..., Any], Any]
 
 
-class OperationOut(TypedDict):
-    operationId: str
-    kind: str
-    state: str
-    started: str
-    params: dict[str, Any]
-    finished: NotRequired[str]
-    result: NotRequired[dict[str, Any]]
-    error: NotRequired[str]
-
-
-class OperationsOut(TypedDict):
-    operations: list[OperationOut]
+OperationsOut = listing("OperationsOut", "operations", Operation)
 
 
 def _unconfirmed(tool: str, what: str) -> errors.InvalidRequestError:
@@ -45,19 +34,20 @@ def admin_tools(
 ) -> dict[str, ToolSpec]:
     """The admin tools and their annotations."""
 
-    def started(kind: Any, **params: Any) -> OperationOut:
-        result: OperationOut = to_dict(svc.admin().start(kind, **params))
-        return result
+    def started(kind: Any, **params: Any) -> Operation:
+        return svc.admin().start(kind, **params)
 
     @tool_errors
-    def optimizeIndex(maxSegments: Annotated[int, Field(ge=1, le=1000)] = 1) -> OperationOut:
+    @answers(Operation)
+    def optimizeIndex(maxSegments: Annotated[int, Field(ge=1, le=1000)] = 1) -> Operation:
         """Merge the index into at most maxSegments segments (faster searches, deleted
         documents dropped for good). Runs in the background: follow it with
         getIndexAdminStatus. Refused while a crawl runs."""
         return started("optimize", max_segments=maxSegments)
 
     @tool_errors
-    def purgeIndex(confirm: bool = False, fullPurge: bool = False) -> OperationOut:
+    @answers(Operation)
+    def purgeIndex(confirm: bool = False, fullPurge: bool = False) -> Operation:
         """Delete every document of the index (the folders stay configured; a crawl brings
         them back). fullPurge also removes the index folder and recreates it empty. Needs
         confirm: true; runs in the background."""
@@ -66,7 +56,8 @@ def admin_tools(
         return started("purge", full=fullPurge)
 
     @tool_errors
-    def unlockIndex(confirm: bool = False) -> OperationOut:
+    @answers(Operation)
+    def unlockIndex(confirm: bool = False) -> Operation:
         """Free the index's write lock when the process that held it is gone (a killed
         server). Refused, naming the process, while a live one holds it. Needs confirm: true."""
         if not confirm:
@@ -74,9 +65,10 @@ def admin_tools(
         return started("unlock")
 
     @tool_errors
+    @answers(OperationsOut)
     def getIndexAdminStatus(
         operationId: Annotated[str | None, Field(max_length=50)] = None,
-    ) -> OperationsOut:
+    ) -> dict[str, Any]:
         """The state (running, done, failed), result or error of an admin operation, or of
         all of this server's run when operationId is left out."""
         admin = svc.admin()

@@ -15,6 +15,7 @@ from typing_extensions import TypedDict
 from pylucene_mcp.crawler.pipeline import CrawlReport
 from pylucene_mcp.service import Service
 from pylucene_mcp.shapes import camel, to_dict
+from pylucene_mcp.tools.output import answers
 
 ToolSpec = tuple[Callable[..., Any], Any]
 
@@ -112,6 +113,7 @@ def crawler_tools(
             data["toExtract"] = current.to_extract
         return data
 
+    @answers(StartOut)
     async def startCrawl(
         ctx: Context,
         fullReindex: bool = False,
@@ -140,18 +142,21 @@ def crawler_tools(
         return {**status(), "message": "crawl finished", "report": _report(report) or {}}
 
     @tool_errors
+    @answers(StatusOut)
     def pauseCrawler() -> StatusOut:
         """Pause the running crawl and the live updates (files in flight finish)."""
         svc.crawler().pause()
         return status()
 
     @tool_errors
+    @answers(StatusOut)
     def resumeCrawler() -> StatusOut:
         """Resume a paused crawl and the live updates."""
         svc.crawler().resume()
         return status()
 
     @tool_errors
+    @answers(StatusOut)
     def stopCrawler() -> StatusOut:
         """Stop the running crawl after the files in flight; what was done stays indexed.
         Answers within a second: "stopping" means files in flight are still being finished;
@@ -165,12 +170,14 @@ def crawler_tools(
         return data
 
     @tool_errors
+    @answers(StatusOut)
     def getCrawlerStatus() -> StatusOut:
         """IDLE, CRAWLING, PAUSED or WATCHING (live updates after a crawl), and the progress
         of a running crawl."""
         return status()
 
     @tool_errors
+    @answers(StatsOut)
     def getCrawlerStats() -> StatsOut:
         """Figures of the running and the last crawl: files found, indexed, skipped, deleted,
         failed (with reasons), bytes, files/s, per directory, the files being processed now."""
@@ -187,6 +194,7 @@ def crawler_tools(
         return stats  # type: ignore[return-value]
 
     @tool_errors
+    @answers(DirectoriesOut)
     def listCrawlableDirectories() -> DirectoriesOut:
         """The folders the crawler indexes and watches, with the include/exclude patterns."""
         patterns = svc.patterns()
@@ -200,6 +208,7 @@ def crawler_tools(
         }
 
     @tool_errors
+    @answers(AddOut)
     def addCrawlableDirectory(
         path: Annotated[str, Field(min_length=1, max_length=4096)], crawlNow: bool = True
     ) -> AddOut:
@@ -209,6 +218,7 @@ def crawler_tools(
         return {"directories": directories, "crawling": crawlNow}
 
     @tool_errors
+    @answers(RemoveOut)
     def removeCrawlableDirectory(
         path: Annotated[str, Field(min_length=1, max_length=4096)], dropDocuments: bool = True
     ) -> RemoveOut:

@@ -3,46 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, NotRequired
+from typing import Annotated, Any
 
 from pydantic import Field
-from typing_extensions import TypedDict
 
 from pylucene_mcp import vocabulary
 from pylucene_mcp.service import Service
-from pylucene_mcp.shapes import to_dict
+from pylucene_mcp.tools.output import answers
 
 ToolSpec = tuple[Callable[..., Any], Any]
-
-
-class TermOut(TypedDict):
-    term: str
-    docFreq: int
-    totalTermFreq: NotRequired[int]
-
-
-class TermsOut(TypedDict):
-    field: str
-    terms: list[TermOut]
-    scanned: int
-    complete: bool
-    prefix: NotRequired[str]
-    warning: NotRequired[str]
-
-
-class GroupOut(TypedDict):
-    contentHash: str
-    size: int
-    paths: list[str]
-
-
-class DuplicatesOut(TypedDict):
-    totalGroups: int
-    groups: list[GroupOut]
-    page: int
-    pageSize: int
-    hasNextPage: bool
-    directory: NotRequired[str]
 
 
 def vocabulary_tools(
@@ -53,39 +22,38 @@ def vocabulary_tools(
     """The vocabulary tools and their annotations."""
 
     @tool_errors
+    @answers(vocabulary.TermList)
     def suggestTerms(
         field: Annotated[str, Field(min_length=1, max_length=100)] = "content",
         prefix: Annotated[str, Field(max_length=200)] = "",
         limit: Annotated[int, Field(ge=1, le=100)] = 20,
-    ) -> TermsOut:
+    ) -> vocabulary.TermList:
         """Terms of a field that start with a prefix, most documents first: to see how the
         index spells a word (Mü finds muller and mueller) before writing a query or wildcard.
         The prefix is normalized like the field (lowercased, accents folded)."""
-        result: TermsOut = to_dict(vocabulary.suggest_terms(svc.index(), field, prefix, limit))
-        return result
+        return vocabulary.suggest_terms(svc.index(), field, prefix, limit)
 
     @tool_errors
+    @answers(vocabulary.TermList)
     def getTopTerms(
         field: Annotated[str, Field(min_length=1, max_length=100)] = "content",
         limit: Annotated[int, Field(ge=1, le=100)] = 20,
-    ) -> TermsOut:
+    ) -> vocabulary.TermList:
         """The most frequent terms of a field (documents and total occurrences): what a
         collection is about, and which words are too common to narrow a search."""
-        result: TermsOut = to_dict(vocabulary.top_terms(svc.index(), field, limit))
-        return result
+        return vocabulary.top_terms(svc.index(), field, limit)
 
     @tool_errors
+    @answers(vocabulary.Duplicates)
     def findDuplicates(
         minGroupSize: Annotated[int, Field(ge=2, le=1000)] = 2,
         directory: Annotated[str | None, Field(max_length=4096)] = None,
         page: Annotated[int, Field(ge=1, le=1000)] = 1,
         pageSize: Annotated[int, Field(ge=1, le=50)] = 10,
-    ) -> DuplicatesOut:
+    ) -> vocabulary.Duplicates:
         """Groups of indexed documents whose text is the same (one content hash), largest
         first, with their paths; directory limits it to documents below that folder."""
-        found = vocabulary.find_duplicates(svc.index(), minGroupSize, directory, page, pageSize)
-        result: DuplicatesOut = to_dict(found)
-        return result
+        return vocabulary.find_duplicates(svc.index(), minGroupSize, directory, page, pageSize)
 
     read_only = {"read_only": True}
     return {

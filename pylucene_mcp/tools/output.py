@@ -1,0 +1,60 @@
+"""How a tool's answer reaches the client: once, from one definition of its shape.
+
+``@answers(Shape)`` makes a tool's return value (a result object or its JSON) the structured
+content of a ``CallToolResult`` with the same JSON, compact, as its text, and gives the SDK
+the output schema derived from the shape (:func:`pylucene_mcp.shapes.wire_type`; a
+``TypedDict`` is taken as it is). The SDK checks each answer against that schema once and
+sends it as it is: no second serialisation, no indented copy.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import types
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any, TypeVar
+
+from mcp_types import CallToolResult, TextContent
+from typing_extensions import TypedDict, is_typeddict
+
+from pylucene_mcp.shapes import to_dict, wire_type
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def listing(name: str, key: str, item: type) -> Any:
+    """The ``TypedDict`` of ``{key: [item, ...]}``."""
+    return TypedDict(name, {key: types.GenericAlias(list, (wire_type(item),))})  # type: ignore[operator]
+
+
+def answer(value: Any) -> CallToolResult:
+    """``value``'s JSON as structured content and, compact, as text."""
+    data = value if isinstance(value, Mapping) else to_dict(value)
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
+def answers(shape: Any) -> Callable[[F], F]:
+    """Makes the decorated tool answer with ``shape``'s JSON (see the module's docstring)."""
+    wire = shape if is_typeddict(shape) else wire_type(shape)
+
+    def decorate(fn: F) -> F:
+        signature = inspect.signature(fn, eval_str=True)
+        wrapper: Any
+        if inspect.iscoroutinefunction(fn):
+
+            async def wrapper(*args: Any, **kwargs: Any) -> CallToolResult:
+                return answer(await fn(*args, **kwargs))
+
+        else:
+
+            def wrapper(*args: Any, **kwargs: Any) -> CallToolResult:
+                return answer(fn(*args, **kwargs))
+
+        functools.update_wrapper(wrapper, fn)
+        wrapper.__signature__ = signature.replace(return_annotation=Annotated[CallToolResult, wire])
+        return wrapper  # type: ignore[no-any-return]
+
+    return decorate

@@ -1,0 +1,124 @@
+"""Result shapes: one definition gives the Python API's objects, the JSON the shim writes and
+the tools' output schemas, and a result is read lazily from that JSON."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+from pydantic import TypeAdapter, ValidationError
+
+from pylucene_mcp import Hit, Index, Passage, SearchResult
+from pylucene_mcp.info import DocumentDetails, document_details
+from pylucene_mcp.results import fit_passages
+from pylucene_mcp.shapes import camel, field_names, to_dict, wire_type
+
+EVERY_FIELD = {
+    "file_path": "/shapes/report.pdf",
+    "file_name": "report.pdf",
+    "title": "Quarterly report",
+    "author": ["Ann Lee", "Bo Chen"],
+    "language": "en",
+    "file_extension": "pdf",
+    "file_type": "application/pdf",
+    "file_size": 12345,
+    "created_date": "2023-05-06T07:08:09Z",
+    "modified_date": "2024-03-01T12:30:05Z",
+    "content": "The quarterly figures. " * 30 + "Revenue grew in the third quarter.",
+    "page_offsets": [0, 300],
+}
+
+
+@pytest.fixture
+def report(fresh_index: Index) -> Index:
+    with fresh_index.writer() as writer:
+        writer.add(EVERY_FIELD)
+    return fresh_index
+
+
+def test_the_shim_writes_every_hit_field_under_the_key_the_schema_declares(report: Index) -> None:
+    hit = report.search("revenue").to_dict()["documents"][0]
+    declared = set(wire_type(Hit).__annotations__)
+    assert set(hit) == declared  # every field of the shape, and nothing else
+    assert hit["author"] == "Ann Lee; Bo Chen"
+    assert hit["createdDate"] == "2023-05-06T07:08:09Z"
+    assert hit["fileSize"] == 12345
+    assert hit["passages"][0]["page"] == 2  # "Revenue" is after the second page's offset
+    assert isinstance(hit["score"], float) and round(hit["score"], 4) == hit["score"]
+
+
+def test_the_python_objects_read_the_same_json(report: Index) -> None:
+    result = report.search("revenue")
+    hit = result.documents[0]
+    assert isinstance(hit, Hit) and isinstance(hit.passages[0], Passage)
+    assert hit.file_path == "/shapes/report.pdf"
+    assert hit.author == "Ann Lee; Bo Chen"
+    assert hit.passages[0].matched_terms == ("Revenue",)  # as written in the text
+    assert result.documents is result.documents  # built once, on first read
+    assert result.partial_results is False and result.passages_omitted is None
+    assert field_names(Hit)[0] == "file_path" and field_names(Hit)[-2:] == ("score", "passages")
+    as_dict = result.to_dict()
+    assert [h.to_dict() for h in result.documents] == as_dict["documents"]
+    assert as_dict["documents"][0]["passages"][0]["text"] == hit.passages[0].text
+
+
+def test_results_are_frozen_and_compare_by_their_json(report: Index) -> None:
+    first, second = report.search("revenue"), report.search("revenue")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        first.documents[0].title = "changed"  # type: ignore[misc]
+    assert first.documents[0] == second.documents[0]
+    assert first.documents[0] != first  # a different shape
+    assert "file_path='/shapes/report.pdf'" in repr(first.documents[0])
+    with pytest.raises(AttributeError, match="no attribute 'titel'"):
+        _ = first.documents[0].titel  # type: ignore[attr-defined]
+
+
+def test_a_missing_key_reads_as_the_empty_value_of_its_type() -> None:
+    passage = Passage(
+        {"text": "x", "score": 1.0, "matchedTerms": [], "termCoverage": 0.0, "position": 0.0}
+    )
+    assert passage.page is None and passage.matched_terms == ()
+    result = SearchResult({"documents": [], "facets": {}})
+    assert result.partial_results is False and result.documents == () and result.facets == {}
+
+
+def test_fitting_to_a_budget_leaves_the_result_whole(report: Index) -> None:
+    result = report.search("quarterly OR revenue", max_passages=5)
+    passages = len(result.documents[0].passages)
+    fitted = result.to_dict(max_bytes=600)
+    assert fitted["passagesOmitted"] >= 1
+    assert len(result.documents[0].passages) == passages  # the object keeps its passages
+    assert len(result.to_dict()["documents"][0]["passages"]) == passages
+    assert fit_passages(result.to_dict(), 10**6) == result.to_dict()
+
+
+def test_wire_types_follow_the_shape_and_refuse_what_it_does_not_allow() -> None:
+    adapter: TypeAdapter[Any] = TypeAdapter(wire_type(SearchResult))
+    minimal = {
+        "documents": [{"filePath": "/a"}],  # `fields` may leave only the id
+        "totalHits": 1,
+        "page": 1,
+        "pageSize": 10,
+        "totalPages": 1,
+        "hasNextPage": False,
+        "facets": {},
+        "activeFilters": [{"field": "language", "operator": "eq", "value": "de", "matchCount": 1}],
+        "searchTimeMs": 1.5,
+    }
+    adapter.validate_python(minimal)
+    with pytest.raises(ValidationError, match="documents.0.filePath"):
+        adapter.validate_python({**minimal, "documents": [{"title": "no id"}]})
+    with pytest.raises(ValidationError, match="totalHits"):
+        adapter.validate_python({k: v for k, v in minimal.items() if k != "totalHits"})
+    details = wire_type(DocumentDetails)
+    assert "pageCount" in details.__optional_keys__ and "content" in details.__required_keys__
+
+
+def test_json_keys_are_camel_case_and_a_dataclass_leaves_none_out(report: Index) -> None:
+    assert camel("file_path") == "filePath" and camel("from_") == "from"
+    found = document_details(report, "/shapes/report.pdf", length=10)
+    details = to_dict(found)
+    assert details["filePath"] == "/shapes/report.pdf" and details["hasMore"] is True
+    assert details["pageCount"] == 2
+    assert "pageCount" not in to_dict(dataclasses.replace(found, page_count=None))
