@@ -82,6 +82,13 @@ def filter_error(flt: Filter) -> errors.PyLuceneMcpError | None:
         return errors.InvalidFilterError(
             f"filter '{flt.operator}' on '{flt.field}' needs a non-empty 'values' list"
         )
+    if flt.field in schema.FACET_FIELDS and flt.operator != "range":
+        given = (flt.value,) if flt.operator in ("eq", "not") else tuple(flt.values or ())
+        if any(facet_value(flt, value) == "" for value in given):
+            return errors.InvalidFilterError(
+                f"filter on '{flt.field}': a value is empty; give one of the values that the "
+                f"search's facets list for '{flt.field}'"
+            )
     if flt.operator == "range" and flt.from_ is None and flt.to is None:
         return errors.InvalidFilterError(
             f"range filter on '{flt.field}' needs 'from', 'to' or both, e.g. "

@@ -16,9 +16,12 @@ commit made through ``writer()``), so they never wait for writes.
 from __future__ import annotations
 
 import contextlib
+import functools
+import json
 import logging
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -26,6 +29,29 @@ from pylucene_mcp import analysis, documents, errors, index_lock, jvm, schema
 from pylucene_mcp.config import private_dir
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class FileState:
+    """What the index holds for a file, as a crawl compares it with the disk: size, the mtime
+    last seen (updated in place by :meth:`Writer.touch`) and content hash, each None when not
+    recorded."""
+
+    size: int | None
+    mtime_ms: int | None
+    content_hash: str | None
+
+
+@functools.cache
+def _file_states() -> Any:
+    return jvm.jclass("io.github.pylucenemcp.index.FileStates")(
+        schema.FILE_PATH, "file_size", "content_hash", schema.SEEN_MTIME
+    )
+
+
+def _states(answer: Any) -> dict[str, FileState]:
+    rows = json.loads(memoryview(answer).tobytes())
+    return {path: FileState(size, mtime, digest) for path, size, mtime, digest in rows}
 
 
 def _java_path(path: Path) -> Any:
@@ -280,6 +306,20 @@ class Index:
         return documents.to_document(doc, self.facets_config)
 
     # -- reading --------------------------------------------------------------------------
+
+    def file_states(self, roots: Sequence[str]) -> dict[str, FileState]:
+        """What the index holds for the files under the folders ``roots``, by path; in one
+        call into the shim whatever the number of documents."""
+        prefixes = [root.rstrip("/") + "/" for root in roots]
+        with self.searcher() as searcher, jvm.java_errors():
+            return _states(
+                _file_states().under(searcher.getIndexReader(), jvm.jarray("String", prefixes))
+            )
+
+    def file_states_of(self, paths: Iterable[str]) -> dict[str, FileState]:
+        """What the index holds for the files ``paths`` (those it has), by path."""
+        with self.searcher() as searcher, jvm.java_errors():
+            return _states(_file_states().of(searcher, jvm.jarray("String", list(paths))))
 
     @property
     def searchers(self) -> Any:

@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pylucene_mcp import errors, jvm, schema
+from pylucene_mcp import errors, schema
 from pylucene_mcp.crawler.extract import Extracted, Extractor
 from pylucene_mcp.crawler.walk import (
     FileEntry,
@@ -41,7 +41,7 @@ from pylucene_mcp.crawler.walk import (
     walk,
 )
 from pylucene_mcp.errors import CrawlerBusyError, ExtractionError, FileVanishedError
-from pylucene_mcp.index import Index, Writer
+from pylucene_mcp.index import FileState, Index, Writer
 
 log = logging.getLogger(__name__)
 
@@ -126,69 +126,6 @@ class CrawlReport(DirectoryStats):
         log.warning("cannot index %s: %s", key, reason)
         if len(self.failures) < MAX_FAILURES_KEPT:
             self.failures.append({"path": key, "reason": reason})
-
-
-@dataclass(frozen=True)
-class _Known:
-    size: int | None
-    mtime_ms: int | None
-    content_hash: str | None
-
-
-_STATE_FIELDS = (schema.FILE_PATH, "file_size", "content_hash")
-
-
-def _known(document: Any, mtimes: Any, doc_id: int) -> _Known:
-    """A document's state; the mtime comes from the doc values of ``file_mtime_seen``, which a
-    touch updates in place (``Writer.touch``)."""
-    size = document.getField("file_size")
-    digest = document.get("content_hash")
-    mtime = int(mtimes.longValue()) if mtimes is not None and mtimes.advanceExact(doc_id) else None
-    return _Known(
-        int(size.numericValue().longValue()) if size is not None else None,
-        mtime,
-        str(digest) if digest is not None else None,
-    )
-
-
-def index_state(index: Index, roots: Sequence[str]) -> dict[str, _Known]:
-    """What the index holds for files under ``roots``: path → size, mtime, content hash."""
-    prefixes = tuple(r.rstrip("/") + "/" for r in roots)
-    wanted = jvm.jset(_STATE_FIELDS)
-    state: dict[str, _Known] = {}
-    with index.searcher() as searcher, jvm.java_errors():
-        reader = searcher.getIndexReader()
-        stored = reader.storedFields()
-        live_docs = jvm.jclass("org.apache.lucene.index.MultiBits").getLiveDocs(reader)
-        mtimes = jvm.jclass("org.apache.lucene.index.MultiDocValues").getNumericValues(
-            reader, schema.SEEN_MTIME
-        )
-        for doc_id in range(int(reader.maxDoc())):
-            if live_docs is not None and not live_docs.get(doc_id):
-                continue
-            document = stored.document(doc_id, wanted)
-            path = str(document.get(schema.FILE_PATH))
-            if path.startswith(prefixes):
-                state[path] = _known(document, mtimes, doc_id)
-    return state
-
-
-def known_files(index: Index, keys: Iterable[str]) -> dict[str, _Known]:
-    """What the index holds for the files ``keys`` (a term lookup each, for live updates)."""
-    term = jvm.jclass("org.apache.lucene.index.Term")
-    term_query = jvm.jclass("org.apache.lucene.search.TermQuery")
-    wanted = jvm.jset(_STATE_FIELDS)
-    state: dict[str, _Known] = {}
-    multi = jvm.jclass("org.apache.lucene.index.MultiDocValues")
-    with index.searcher() as searcher, jvm.java_errors():
-        stored = searcher.storedFields()
-        for key in keys:
-            top = searcher.search(term_query(term(schema.FILE_PATH, key)), 1)
-            if int(top.totalHits.value()) > 0:
-                doc_id = top.scoreDocs[0].doc
-                mtimes = multi.getNumericValues(searcher.getIndexReader(), schema.SEEN_MTIME)
-                state[key] = _known(stored.document(doc_id, wanted), mtimes, doc_id)
-    return state
 
 
 def to_document(entry: FileEntry, extracted: Extracted) -> dict[str, Any]:
@@ -341,7 +278,7 @@ class Crawler:
 
     def _crawl(self, report: CrawlReport, progress: Progress | None) -> None:
         roots = report.directories
-        known = index_state(self.index, roots)
+        known = self.index.file_states(roots)
         seen: set[str] = set()
         work: list[FileEntry] = []
         for item in walk(roots, self.settings.patterns):
@@ -391,7 +328,7 @@ class Crawler:
     def _extract_and_index(
         self,
         work: list[FileEntry],
-        known: dict[str, _Known],
+        known: dict[str, FileState],
         report: CrawlReport,
         progress: Progress | None,
     ) -> None:
@@ -464,7 +401,7 @@ class Crawler:
     def _index_batch(
         self,
         batch: list[tuple[FileEntry, Extracted]],
-        known: dict[str, _Known],
+        known: dict[str, FileState],
         report: CrawlReport,
     ) -> None:
         with self.index.writer() as writer:
@@ -488,7 +425,7 @@ class Crawler:
         self._resume.wait()
         paths = list(paths)
         outcome: dict[str, str] = {}
-        known = known_files(self.index, [index_key(p) for p in paths])
+        known = self.index.file_states_of(index_key(p) for p in paths)
         gone: list[str] = []
         ready: list[tuple[FileEntry, Extracted]] = []
         for path in paths:  # extraction outside the writer: crawl batches need not wait for it
@@ -539,7 +476,7 @@ class Crawler:
 
 
 def _write(
-    writer: Writer, entry: FileEntry, extracted: Extracted, old: _Known | None, change: str
+    writer: Writer, entry: FileEntry, extracted: Extracted, old: FileState | None, change: str
 ) -> None:
     """A skipped file of the same size only has its mtime recorded (in place); every other file
     is (re)written whole."""
@@ -549,7 +486,7 @@ def _write(
         writer.add(to_document(entry, extracted))
 
 
-def _change(old: _Known | None, extracted: Extracted, full: bool) -> str:
+def _change(old: FileState | None, extracted: Extracted, full: bool) -> str:
     """ADD, UPDATE or SKIP (touched or restored: same text, metadata refreshed)."""
     if old is None:
         return "added"

@@ -1,15 +1,15 @@
 package io.github.pylucenemcp.search;
 
 /** Just enough JSON writing to hand a page of results to Python in one string. */
-final class Json {
+public final class Json {
   private final StringBuilder out = new StringBuilder(4096);
 
-  Json raw(String text) {
+  public Json raw(String text) {
     out.append(text);
     return this;
   }
 
-  Json string(String value) {
+  public Json string(String value) {
     if (value == null) {
       out.append("null");
       return this;
@@ -45,12 +45,12 @@ final class Json {
   }
 
   /** A double written with a decimal point or exponent, so that JSON readers keep it a float. */
-  Json decimal(double value) {
+  public Json decimal(double value) {
     out.append(Double.isNaN(value) || Double.isInfinite(value) ? 0.0 : value);
     return this;
   }
 
-  Json number(long value) {
+  public Json number(long value) {
     out.append(value);
     return this;
   }
