@@ -25,7 +25,7 @@ from pylucene_mcp.protocol import StrictArguments
 from pylucene_mcp.results import SearchResult
 from pylucene_mcp.service import Service
 from pylucene_mcp.tools.models import RangeFacetIn, SearchFilter, filter_specs
-from pylucene_mcp.tools.output import answers, listing
+from pylucene_mcp.tools.output import ANSWER_BUDGET_BYTES, answers, listing
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +55,6 @@ HitField = Literal[
 ]  # fmt: skip
 FacetDimension = Literal["author", "language", "file_extension", "file_type"]
 
-# Every answer at its defaults fits this many bytes of compact JSON (DESIGN.md, "Budgets").
-ANSWER_BUDGET_BYTES = 10_000
 
 TOOL_GROUPS = {
     "search": ("search",),

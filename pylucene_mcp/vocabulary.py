@@ -10,10 +10,13 @@ from typing import Any
 
 from pylucene_mcp import analysis, errors, jvm, schema
 from pylucene_mcp.index import Index
+from pylucene_mcp.shapes import Shape
 
 SUGGEST_MAX_SCAN = 200_000
 TOP_MAX_SCAN = 2_000_000
 MAX_LIMIT = 100
+# documents listed per duplicate group (its size counts them all)
+MAX_LISTED = 20
 
 
 @dataclass(frozen=True)
@@ -35,11 +38,22 @@ class TermList:
     warning: str | None = None
 
 
-@dataclass(frozen=True)
-class DuplicateGroup:
+class DuplicateFile(Shape):
+    """One document of a duplicate group."""
+
+    __slots__ = ()
+    file_path: str
+    file_size: int | None
+    modified_date: str | None
+
+
+class DuplicateGroup(Shape):
+    """Documents with the same text: ``size`` of them, the first ``MAX_LISTED`` by path."""
+
+    __slots__ = ()
     content_hash: str
     size: int
-    paths: tuple[str, ...]
+    documents: tuple[DuplicateFile, ...]
 
 
 @dataclass(frozen=True)
@@ -178,19 +192,20 @@ def find_duplicates(
                     searcher.getIndexReader(),
                     "content_hash",
                     schema.FILE_PATH,
+                    "file_size",
+                    "modified_date",
                     min_group_size,
                     under,
                     (page - 1) * page_size,
                     page_size,
+                    MAX_LISTED,
                 )
             )
         )
     total = int(answer["total"])
     return Duplicates(
         total_groups=total,
-        groups=tuple(
-            DuplicateGroup(g["hash"], int(g["size"]), tuple(g["paths"])) for g in answer["groups"]
-        ),
+        groups=tuple(DuplicateGroup(group) for group in answer["groups"]),
         page=page,
         page_size=page_size,
         has_next_page=page * page_size < total,

@@ -25,6 +25,8 @@ def words(fresh_index: Index) -> Index:
                     "content": "Müller wrote the contract. "
                     + ("The same text again." if n % 4 == 0 else f"Note number {n} on contracts."),
                     "language": "DE" if n % 2 else "en",
+                    "file_size": 100 + n,
+                    "modified_date": f"2024-01-{n + 1:02}",
                 }
             )
     return fresh_index
@@ -61,7 +63,11 @@ def test_duplicates_are_grouped_largest_first_and_by_folder(words: Index) -> Non
     found = find_duplicates(words)
     assert found.total_groups == 1
     (group,) = found.groups
-    assert group.paths == ("/docs/a/00.txt", "/docs/a/04.txt", "/docs/b/08.txt")
+    assert [(d.file_path, d.file_size, d.modified_date) for d in group.documents] == [
+        ("/docs/a/00.txt", 100, "2024-01-01T00:00:00Z"),
+        ("/docs/a/04.txt", 104, "2024-01-05T00:00:00Z"),
+        ("/docs/b/08.txt", 108, "2024-01-09T00:00:00Z"),
+    ]
     assert group.size == 3
     assert find_duplicates(words, directory="/docs/a").groups[0].size == 2
     assert find_duplicates(words, min_group_size=4).total_groups == 0
@@ -86,6 +92,11 @@ async def test_the_tools_answer_in_camel_case_within_the_budget(
     assert {"term", "docFreq", "totalTermFreq"} <= set(top["terms"][0])
     groups = await call(client, "findDuplicates")
     assert groups["groups"][0]["size"] == 3 and groups["totalGroups"] == 1
+    assert groups["groups"][0]["documents"][0] == {
+        "filePath": "/docs/a/00.txt",
+        "fileSize": 100,
+        "modifiedDate": "2024-01-01T00:00:00Z",
+    }
     assert "holds numbers" in await error(client, "suggestTerms", field="file_size")
     with words.writer() as w:  # long terms and paths, 60 groups of two: a heavy default answer
         for n in range(120):
@@ -109,3 +120,28 @@ async def test_the_tools_answer_in_camel_case_within_the_budget(
         text = result.content[0].text  # type: ignore[union-attr]
         wire = json.dumps(structured, ensure_ascii=False, separators=(",", ":"))
         assert len(text.encode()) <= 10_000 and len(wire.encode()) <= 10_000, (tool, len(wire))
+
+
+@pytest.mark.anyio
+async def test_big_duplicate_groups_list_fewer_documents_to_fit_the_budget(
+    client: Client, words: Index
+) -> None:
+    with words.writer() as w:  # 12 groups of 25 copies with long paths: 300 documents
+        for n in range(300):
+            w.add(
+                {
+                    "file_path": f"/copies/{'deep/' * 20}{n % 12:02}/{n:03}-{'z' * 40}.txt",
+                    "content": f"copied text number {n % 12}",
+                    "file_size": 5000 + n,
+                    "modified_date": "2024-02-02",
+                }
+            )
+    result = await client.call_tool("findDuplicates", {})
+    assert not result.is_error and result.structured_content is not None
+    groups = result.structured_content["groups"]
+    assert len(groups) == 10 and all(g["size"] == 25 for g in groups)
+    listed = [len(g["documents"]) for g in groups]
+    assert all(1 <= n < 20 for n in listed), listed  # shortened, each keeps some
+    assert max(listed) - min(listed) <= 1  # the longest lists gave up documents first
+    text = result.content[0].text  # type: ignore[union-attr]
+    assert len(text.encode()) <= 10_000

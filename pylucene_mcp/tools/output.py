@@ -23,6 +23,9 @@ from pylucene_mcp.shapes import to_dict, wire_type
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+# Every answer at its defaults fits this many bytes of compact JSON (DESIGN.md, "Budgets").
+ANSWER_BUDGET_BYTES = 10_000
+
 
 def listing(name: str, key: str, item: type) -> Any:
     """The ``TypedDict`` of ``{key: [item, ...]}``."""

@@ -8,10 +8,25 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from pylucene_mcp import vocabulary
+from pylucene_mcp.results import compact_size
 from pylucene_mcp.service import Service
-from pylucene_mcp.tools.output import answers
+from pylucene_mcp.shapes import to_dict
+from pylucene_mcp.tools.output import ANSWER_BUDGET_BYTES, answers
 
 ToolSpec = tuple[Callable[..., Any], Any]
+
+
+def fit_groups(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
+    """Lists fewer documents per duplicate group until the answer fits ``max_bytes`` of compact
+    JSON: the longest lists first, every group keeping one (its ``size`` still counts all)."""
+    size = compact_size(data)
+    groups = data["groups"]
+    while size > max_bytes:
+        longest = max(groups, key=lambda g: len(g["documents"]), default=None)
+        if longest is None or len(longest["documents"]) <= 1:
+            break
+        size -= compact_size(longest["documents"].pop()) + 1
+    return data
 
 
 def vocabulary_tools(
@@ -50,10 +65,12 @@ def vocabulary_tools(
         directory: Annotated[str | None, Field(max_length=4096)] = None,
         page: Annotated[int, Field(ge=1, le=1000)] = 1,
         pageSize: Annotated[int, Field(ge=1, le=50)] = 10,
-    ) -> vocabulary.Duplicates:
+    ) -> dict[str, Any]:
         """Groups of indexed documents whose text is the same (one content hash), largest
-        first, with their paths; directory limits it to documents below that folder."""
-        return vocabulary.find_duplicates(svc.index(), minGroupSize, directory, page, pageSize)
+        first: each with its size and up to 20 of its documents (path, size, modified date);
+        directory limits it to documents below that folder."""
+        found = vocabulary.find_duplicates(svc.index(), minGroupSize, directory, page, pageSize)
+        return fit_groups(to_dict(found), ANSWER_BUDGET_BYTES)
 
     read_only = {"read_only": True}
     return {

@@ -1,5 +1,8 @@
 package io.github.pylucenemcp.search;
 
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
 /** Just enough JSON writing to hand a page of results to Python in one string. */
 public final class Json {
   private final StringBuilder out = new StringBuilder(4096);
@@ -48,6 +51,11 @@ public final class Json {
   public Json decimal(double value) {
     out.append(Double.isNaN(value) || Double.isInfinite(value) ? 0.0 : value);
     return this;
+  }
+
+  /** Epoch milliseconds as an ISO-8601 UTC instant to the second, as a JSON string. */
+  public Json instant(long millis) {
+    return string(Instant.ofEpochMilli(millis).truncatedTo(ChronoUnit.SECONDS).toString());
   }
 
   public Json number(long value) {

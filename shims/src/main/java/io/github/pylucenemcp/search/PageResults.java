@@ -6,8 +6,6 @@ import io.github.pylucenemcp.schema.FieldSchema;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -97,7 +95,7 @@ public final class PageResults {
     Number number = values[0].numericValue();
     if (number != null) {
       if (date) {
-        json.string(Instant.ofEpochMilli(number.longValue()).truncatedTo(ChronoUnit.SECONDS).toString());
+        json.instant(number.longValue());
       } else {
         json.number(number.longValue());
       }

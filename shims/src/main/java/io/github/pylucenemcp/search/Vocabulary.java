@@ -5,7 +5,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
+import java.util.Set;
+import org.apache.lucene.document.Document;
 import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.MultiTerms;
 import org.apache.lucene.index.PostingsEnum;
@@ -80,57 +83,77 @@ public final class Vocabulary {
   }
 
   /**
-   * Groups of live documents that share a value of {@code hashField}, largest first, each with
-   * the stored {@code pathField} of its documents (only paths that start with {@code under},
-   * when it is not empty): {@code {"total": groups, "groups": [{"hash", "size", "paths"}]}} for
-   * the groups {@code offset} to {@code offset + limit}.
+   * Groups of live documents that share a value of {@code hashField}, largest first (only
+   * documents whose {@code pathField} starts with {@code under}, when it is not empty): {@code
+   * {"total": groups, "groups": [{"contentHash", "size", "documents": [{"filePath",
+   * "fileSize", "modifiedDate"}]}]}} for the groups {@code offset} to {@code offset + limit};
+   * each lists its first {@code maxListed} documents by path, and {@code size} counts them all.
    */
   public static String duplicates(
       IndexReader reader,
       String hashField,
       String pathField,
+      String sizeField,
+      String dateField,
       int minGroupSize,
       String under,
       int offset,
-      int limit)
+      int limit,
+      int maxListed)
       throws IOException {
     Terms terms = MultiTerms.getTerms(reader, hashField);
-    List<Object[]> groups = new ArrayList<>();
+    List<Group> groups = new ArrayList<>();
+    Set<String> fields = Set.of(pathField, sizeField, dateField);
     if (terms != null) {
       TermsEnum iterator = terms.iterator();
       for (BytesRef term = iterator.next(); term != null; term = iterator.next()) {
         if (iterator.docFreq() < minGroupSize) {
           continue;
         }
-        List<String> paths = paths(reader, hashField, term, pathField, under);
-        if (paths.size() >= minGroupSize) {
-          paths.sort(null);
-          groups.add(new Object[] {term.utf8ToString(), paths});
+        List<Document> documents = documents(reader, hashField, term, fields, pathField, under);
+        if (documents.size() >= minGroupSize) {
+          documents.sort(Comparator.comparing(d -> d.get(pathField)));
+          groups.add(new Group(term.utf8ToString(), documents));
         }
       }
     }
     groups.sort(
-        Comparator.<Object[]>comparingInt(g -> -((List<?>) g[1]).size())
-            .thenComparing(g -> (String) g[0]));
+        Comparator.<Group>comparingInt(g -> -g.documents.size()).thenComparing(Group::hash));
     Json json = new Json().raw("{\"total\":").number((long) groups.size()).raw(",\"groups\":[");
     int end = Math.min(groups.size(), offset + limit);
     for (int i = offset; i < end; i++) {
-      @SuppressWarnings("unchecked")
-      List<String> paths = (List<String>) groups.get(i)[1];
-      json.raw(i == offset ? "{\"hash\":" : ",{\"hash\":").string((String) groups.get(i)[0]);
-      json.raw(",\"size\":").number((long) paths.size()).raw(",\"paths\":[");
-      for (int p = 0; p < paths.size(); p++) {
-        json.raw(p == 0 ? "" : ",").string(paths.get(p));
+      Group group = groups.get(i);
+      json.raw(i == offset ? "{\"contentHash\":" : ",{\"contentHash\":").string(group.hash);
+      json.raw(",\"size\":").number((long) group.documents.size()).raw(",\"documents\":[");
+      for (int d = 0; d < Math.min(group.documents.size(), maxListed); d++) {
+        Document document = group.documents.get(d);
+        json.raw(d == 0 ? "{\"filePath\":" : ",{\"filePath\":").string(document.get(pathField));
+        IndexableField size = document.getField(sizeField);
+        if (size != null && size.numericValue() != null) {
+          json.raw(",\"fileSize\":").number(size.numericValue().longValue());
+        }
+        IndexableField date = document.getField(dateField);
+        if (date != null && date.numericValue() != null) {
+          json.raw(",\"modifiedDate\":").instant(date.numericValue().longValue());
+        }
+        json.raw("}");
       }
       json.raw("]}");
     }
     return json.raw("]}").toString();
   }
 
-  private static List<String> paths(
-      IndexReader reader, String field, BytesRef term, String pathField, String under)
+  private record Group(String hash, List<Document> documents) {}
+
+  private static List<Document> documents(
+      IndexReader reader,
+      String field,
+      BytesRef term,
+      Set<String> fields,
+      String pathField,
+      String under)
       throws IOException {
-    List<String> paths = new ArrayList<>();
+    List<Document> found = new ArrayList<>();
     for (LeafReaderContext leaf : reader.leaves()) {
       PostingsEnum postings = leaf.reader().postings(new org.apache.lucene.index.Term(field, term));
       if (postings == null) {
@@ -142,13 +165,14 @@ public final class Vocabulary {
         if (live != null && !live.get(doc)) {
           continue;
         }
-        String path = stored.document(doc, java.util.Set.of(pathField)).get(pathField);
+        Document document = stored.document(doc, fields);
+        String path = document.get(pathField);
         if (path != null && (under.isEmpty() || path.startsWith(under))) {
-          paths.add(path);
+          found.add(document);
         }
       }
     }
-    return paths;
+    return found;
   }
 
   private static void offer(PriorityQueue<Entry> best, Entry entry, int limit) {

@@ -5,6 +5,7 @@ import static org.junit.Assert.assertEquals;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
+import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
@@ -19,13 +20,17 @@ public class VocabularyTest {
     try (ByteBuffersDirectory dir = new ByteBuffersDirectory();
         IndexWriter writer = new IndexWriter(dir, new IndexWriterConfig(new StandardAnalyzer()))) {
       String[][] docs = {
-        {"/a.txt", "h1", "contract contracts"}, {"/b.txt", "h1", "contract"}, {"/c.txt", "h2", "context"}
+        {"/a.txt", "h1", "contract contracts", "10"},
+        {"/b.txt", "h1", "contract", "20"},
+        {"/c.txt", "h2", "context", "30"}
       };
       for (String[] d : docs) {
         Document doc = new Document();
         doc.add(new StringField("file_path", d[0], Field.Store.YES));
         doc.add(new StringField("content_hash", d[1], Field.Store.YES));
         doc.add(new TextField("content", d[2], Field.Store.NO));
+        doc.add(new StoredField("file_size", Long.parseLong(d[3])));
+        doc.add(new StoredField("modified_date", 1709296205123L));
         writer.addDocument(doc);
       }
       writer.commit();
@@ -40,8 +45,17 @@ public class VocabularyTest {
             "{\"terms\":[[\"contract\",2,2]],\"scanned\":3,\"complete\":true}",
             Vocabulary.top(reader, "content", 1, 1000));
         assertEquals(
-            "{\"total\":1,\"groups\":[{\"hash\":\"h1\",\"size\":2,\"paths\":[\"/a.txt\",\"/b.txt\"]}]}",
-            Vocabulary.duplicates(reader, "content_hash", "file_path", 2, "", 0, 10));
+            "{\"total\":1,\"groups\":[{\"contentHash\":\"h1\",\"size\":2,\"documents\":["
+                + "{\"filePath\":\"/a.txt\",\"fileSize\":10,\"modifiedDate\":\"2024-03-01T12:30:05Z\"},"
+                + "{\"filePath\":\"/b.txt\",\"fileSize\":20,\"modifiedDate\":\"2024-03-01T12:30:05Z\"}]}]}",
+            Vocabulary.duplicates(
+                reader, "content_hash", "file_path", "file_size", "modified_date", 2, "", 0, 10, 20));
+        // a group lists its first documents by path and counts them all
+        assertEquals(
+            "{\"total\":1,\"groups\":[{\"contentHash\":\"h1\",\"size\":2,\"documents\":["
+                + "{\"filePath\":\"/a.txt\",\"fileSize\":10,\"modifiedDate\":\"2024-03-01T12:30:05Z\"}]}]}",
+            Vocabulary.duplicates(
+                reader, "content_hash", "file_path", "file_size", "modified_date", 2, "", 0, 10, 1));
       }
     }
   }
