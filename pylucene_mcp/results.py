@@ -76,7 +76,7 @@ class SearchResult(Shape):
 
     ``partial_results`` is true when the time limit cut the search short: the hits, counts and
     facets are those found in time (a lower bound), and some passages may be missing their
-    highlights. ``passages_omitted`` counts the passages left out to fit the answer's byte
+    highlights. ``next_cursor`` continues a search paged by cursor. ``passages_omitted`` counts the passages left out to fit the answer's byte
     budget. ``facet_queries`` and ``range_facets`` are there when the search tool asked for
     them."""
 
@@ -92,6 +92,7 @@ class SearchResult(Shape):
     search_time_ms: float
     facet_queries: dict[str, int] | None
     range_facets: dict[str, tuple[RangeBucket, ...]] | None
+    next_cursor: str | None
     partial_results: bool
     passages_omitted: int | None
 

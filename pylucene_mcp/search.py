@@ -4,8 +4,11 @@ MCP tool all call; the result shapes are in :mod:`pylucene_mcp.results`."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import math
+import re
 import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
@@ -32,6 +35,9 @@ MAX_FACET_LIMIT = 100
 FILTER, EXCLUDE, DRILL_DOWN = 0, 1, 2
 _HEADER = json.JSONDecoder()
 QUERY = "org.apache.lucene.search.Query"
+# where a page ended, as the shim writes it: doc:score, and :value under a sort
+_SCORE_POSITION = re.compile(r"\d+:-?[\d.Ee+-]+|\d+:NaN")
+_SORT_POSITION = re.compile(r"\d+:(-?[\d.Ee+-]+|NaN):-?\d+")
 MAX_WINDOW = 10_000
 DEFAULT_TIMEOUT_S = 5.0  # Settings.search_timeout_s
 
@@ -50,6 +56,7 @@ def search(
     passage_length: int = 200,
     timeout_s: float = DEFAULT_TIMEOUT_S,
     facet_limit: int = 10,
+    cursor: str | None = None,
 ) -> SearchResult:
     """Runs ``query`` with ``filters`` and returns one page of hits with facets and passages.
 
@@ -58,6 +65,10 @@ def search(
     other values (DrillSideways).
 
     Each facet dimension lists its ``facet_limit`` most frequent values (1–100, default 10).
+
+    Deep paging goes by cursor: ``cursor="*"`` starts, and each result's ``next_cursor`` gives
+    the page after it (None after the last), past the first 10,000 hits too; a cursor belongs to
+    its query, filters and sort, and ``page`` stays 1.
 
     The search stops after ``timeout_s`` (0: no limit): what was found by then comes back with
     ``partial_results`` set; when nothing was found yet (wildcard, fuzzy or regex terms still
@@ -72,6 +83,10 @@ def search(
         raise errors.InvalidRequestError(f"pageSize must be 1–{MAX_PAGE_SIZE}, got {page_size}")
     if page < 1:
         raise errors.InvalidRequestError(f"page starts at 1, got {page}")
+    if cursor is not None and page != 1:
+        raise errors.InvalidRequestError(
+            "a cursor replaces page: leave page at 1 and pass the nextCursor of the last answer"
+        )
     if page * page_size > MAX_WINDOW:
         raise errors.InvalidRequestError(
             f"page {page} × pageSize {page_size} goes past the first {MAX_WINDOW} hits; "
@@ -92,6 +107,8 @@ def search(
 
     parsed_filters = parse_filters(filters)
     text = query_text(query, default_operator)
+    fingerprint = _fingerprint(text, default_operator, parsed_filters, sort, sort_order)
+    after = None if cursor is None else _position(cursor, fingerprint, sort)
 
     # each filter as the shim takes it: a clause, an exclusion, or values of a facet dimension
     # chosen by drill-down (so that its facet still counts the other values)
@@ -123,6 +140,7 @@ def search(
                 None if sort == "_score" else _sort(sort, sort_order),
                 page,
                 page_size,
+                after,
                 max_passages,
                 passage_length,
                 facet_limit,
@@ -151,9 +169,56 @@ def search(
         ],
         "searchTimeMs": round((time.perf_counter() - started) * 1000, 2),
     }
+    if cursor is not None:  # hasNextPage: whether a page follows this one
+        data["hasNextPage"] = answer.get("more", total > page_size)
+        if data["hasNextPage"]:
+            data["nextCursor"] = _cursor(fingerprint, answer["last"])
     if answer["partial"]:
         data["partialResults"] = True
     return SearchResult(data)
+
+
+def _fingerprint(
+    text: str, operator: str, filters: Sequence[Filter], sort: str, sort_order: str
+) -> str:
+    """What a cursor belongs to: the query, its operator, the filters and the sort."""
+    spec = json.dumps(
+        [text, operator, [to_dict(f) for f in filters], sort, sort_order],
+        sort_keys=True,
+        default=str,
+    )
+    return hashlib.sha256(spec.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _cursor(fingerprint: str, last: str) -> str:
+    return base64.urlsafe_b64encode(f"1|{fingerprint}|{last}".encode()).decode().rstrip("=")
+
+
+def _position(cursor: str, fingerprint: str, sort: str) -> str | None:
+    """The position in the results that ``cursor`` continues after (None: the start).
+
+    Raises:
+        InvalidRequestError: for text that is not a cursor of this search.
+    """
+    if cursor == "*":
+        return None
+    try:
+        padded = cursor + "=" * (-len(cursor) % 4)
+        version, owner, last = base64.urlsafe_b64decode(padded).decode().split("|")
+    except ValueError:
+        version = owner = last = ""
+    if version == "1" and owner != fingerprint:
+        raise errors.InvalidRequestError(
+            "this cursor belongs to another query, filters or sort; keep those as they were, "
+            "or start again with cursor '*'"
+        )
+    shape = _SCORE_POSITION if sort == "_score" else _SORT_POSITION
+    if version != "1" or not shape.fullmatch(last):
+        raise errors.InvalidRequestError(
+            "cursor is not one this server gave; start with cursor '*' and pass on each "
+            "answer's nextCursor"
+        )
+    return last
 
 
 def _sort(field_name: str, order: str) -> Any:

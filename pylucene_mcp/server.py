@@ -43,6 +43,7 @@ the engine matches words exactly, so expand the query yourself.
   modified_date:[2024-01-01 TO *], file_size:[1000000 TO *].
 - Narrow with filters and facets (author, language, file_extension, file_type) instead of
   re-querying; facets of a filtered dimension still show its other values.
+- Long result lists: cursor '*' and then each answer's nextCursor (page stays 1).
 - Passages show <em>matched</em> words from anywhere in the document; read more of a document
   with getDocumentDetails (filePath, offset, length).
 - When results surprise you: profileQuery (what the query became, term rarity, advice) and
@@ -174,6 +175,13 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
             list[RangeFacetIn] | None,
             Field(max_length=4, description="date or size buckets among the hits"),
         ] = None,
+        cursor: Annotated[
+            str | None,
+            Field(
+                max_length=200,
+                description="deep paging: '*' for the first page, then the answer's nextCursor",
+            ),
+        ] = None,
     ) -> dict[str, Any]:
         """Search the indexed documents with Lucene query syntax; returns ranked documents with
         passages (<em> around matches), facet counts and the applied filters. Cheap: call it
@@ -193,6 +201,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
             passage_length=passageLength,
             timeout_s=min(settings.search_timeout_s, (timeAllowedMs or 10**9) / 1000),
             facet_limit=facetLimit,
+            cursor=cursor,
         )
         data = select(result.to_dict(), fields, facets, facetMinCount)
         if facetQueries or rangeFacets:

@@ -23,10 +23,12 @@ import org.apache.lucene.queryparser.classic.ParseException;
 import org.apache.lucene.queryparser.classic.QueryParser;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ReferenceManager;
+import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TotalHits;
@@ -65,6 +67,7 @@ public final class SearchContext {
       Sort sort,
       int page,
       int pageSize,
+      ScoreDoc after,
       Query[] filterCounts,
       Query highlightQuery,
       List<Query> units,
@@ -156,6 +159,7 @@ public final class SearchContext {
       Sort sort,
       int page,
       int pageSize,
+      String after,
       int maxPassages,
       int maxChars,
       int facetLimit,
@@ -175,8 +179,8 @@ public final class SearchContext {
     }
     Request request =
         request(
-            parsed, filters, kinds, drillDims, drillValues, sort, page, pageSize, maxPassages,
-            maxChars, facetLimit);
+            parsed, filters, kinds, drillDims, drillValues, sort, page, pageSize, after,
+            maxPassages, maxChars, facetLimit);
     IndexSearcher searcher = searchers.acquire();
     try {
       ReaderState reader = readerState(searcher);
@@ -255,6 +259,7 @@ public final class SearchContext {
       Sort sort,
       int page,
       int pageSize,
+      String after,
       int maxPassages,
       int maxChars,
       int facetLimit) {
@@ -275,8 +280,32 @@ public final class SearchContext {
     }
     boolean highlight = !parsed.matchAll && maxPassages > 0;
     return new Request(
-        drillDown, sort, page, pageSize, counts, highlight ? parsed.highlightQuery : null,
-        parsed.units, Math.max(maxPassages, 1), maxChars, facetLimit);
+        drillDown, sort, page, pageSize, after == null ? null : after(after, sort), counts,
+        highlight ? parsed.highlightQuery : null, parsed.units, Math.max(maxPassages, 1),
+        maxChars, facetLimit);
+  }
+
+  /**
+   * The hit a page ends with, as {@link #search} writes it ({@code "last"}: {@code doc:score},
+   * and {@code :value} under a sort), to continue after it: {@code searchAfter}'s position.
+   *
+   * @throws IllegalArgumentException for text that is not such a position
+   */
+  static ScoreDoc after(String position, Sort sort) {
+    String[] parts = position.split(":");
+    if (parts.length != (sort == null ? 2 : 3)) {
+      throw new IllegalArgumentException("not a position of this sort: " + position);
+    }
+    int doc = Integer.parseInt(parts[0]);
+    float score = Float.parseFloat(parts[1]);
+    return sort == null
+        ? new ScoreDoc(doc, score)
+        : new FieldDoc(doc, score, new Object[] {Long.parseLong(parts[2]), score});
+  }
+
+  private static String position(ScoreDoc hit) {
+    String position = hit.doc + ":" + hit.score;
+    return hit instanceof FieldDoc field ? position + ":" + field.fields[0] : position;
   }
 
   /**
@@ -291,22 +320,23 @@ public final class SearchContext {
    */
   String search(IndexSearcher searcher, SortedSetDocValuesReaderState state, Request r)
       throws IOException {
-    int topN = r.page * r.pageSize;
+    // after a position: one hit more than the page, to tell whether another page follows
+    int topN = r.after == null ? r.page * r.pageSize : r.pageSize + 1;
     TopDocs top;
     Facets facets = null;
     if (state != null) {
       DrillSideways sideways = new DrillSideways(searcher, facetsConfig, state);
       DrillSideways.DrillSidewaysResult result =
           r.sort == null
-              ? sideways.search(r.drillDown, topN)
-              : sideways.search(r.drillDown, null, null, topN, r.sort, true);
+              ? sideways.search(r.after, r.drillDown, topN)
+              : sideways.search(r.drillDown, null, (FieldDoc) r.after, topN, r.sort, true);
       top = result.hits;
       facets = result.facets;
     } else {
       top =
           r.sort == null
-              ? searcher.search(r.drillDown, topN)
-              : searcher.search(r.drillDown, topN, r.sort, true);
+              ? searcher.searchAfter(r.after, r.drillDown, topN)
+              : searcher.searchAfter(r.after, r.drillDown, topN, r.sort, true);
     }
     boolean partial = searcher.timedOut();
     long total = top.totalHits.value();
@@ -314,8 +344,8 @@ public final class SearchContext {
       total = searcher.count(r.drillDown);
       partial = searcher.timedOut();
     }
-    int from = Math.min((r.page - 1) * r.pageSize, top.scoreDocs.length);
-    int to = Math.min(topN, top.scoreDocs.length);
+    int from = r.after == null ? Math.min((r.page - 1) * r.pageSize, top.scoreDocs.length) : 0;
+    int to = Math.min(r.after == null ? topN : r.pageSize, top.scoreDocs.length);
     int[] docIds = new int[to - from];
     float[] scores = new float[to - from];
     for (int i = from; i < to; i++) {
@@ -344,6 +374,12 @@ public final class SearchContext {
     partial |= searcher.timedOut();
     json.raw("],\"facets\":");
     PageResults.facets(json, facets, schema.facetDims, r.facetLimit);
+    if (to > from) {
+      json.raw(",\"last\":").string(position(top.scoreDocs[to - 1]));
+    }
+    if (r.after != null) {
+      json.raw(",\"more\":").raw(top.scoreDocs.length > r.pageSize ? "true" : "false");
+    }
     json.raw(",\"partial\":").raw(partial ? "true" : "false").raw("}");
     return json.raw(hits.toString()).toString();
   }

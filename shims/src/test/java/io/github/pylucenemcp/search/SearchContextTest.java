@@ -83,7 +83,7 @@ public class SearchContextTest {
                 true,
                 new Query[] {new TermQuery(DrillDownQuery.term("$facets", "language", "de"))},
                 new int[] {SearchContext.DRILL_DOWN}, new String[] {"language"},
-                new String[] {"de"}, null, 1, 10, 3, 200, 10, 5000L));
+                new String[] {"de"}, null, 1, 10, null, 3, 200, 10, 5000L));
         assertTrue(json, json.startsWith("{\"totalHits\":1,"));
         // the header, then the hits: the caller decodes those when it needs them
         assertTrue(json, json.contains(",\"partial\":false}[{\"filePath\":"));
@@ -123,7 +123,7 @@ public class SearchContextTest {
         IndexSearcher expired = new IndexSearcher(reader);
         expired.setTimeout(() -> true); // out of time before the first document
         SearchContext.Request request =
-            context.request(parsed, null, null, null, null, null, 1, 10, 1, 200, 10);
+            context.request(parsed, null, null, null, null, null, 1, 10, null, 1, 200, 10);
         String json = context.search(expired, null, request);
         assertTrue(json, json.startsWith("{\"totalHits\":0,"));
         assertTrue(json, json.endsWith(",\"partial\":true}[]"));
@@ -147,10 +147,10 @@ public class SearchContextTest {
           assertThrows(
               bad,
               ParseException.class,
-              () -> context.run(searchers, bad, true, null, null, null, null, null, 1, 10, 3, 200, 10, 0L));
+              () -> context.run(searchers, bad, true, null, null, null, null, null, 1, 10, null, 3, 200, 10, 0L));
         }
         String all =
-            utf8(context.run(searchers, "*", true, null, null, null, null, null, 1, 10, 3, 200, 10, 0L));
+            utf8(context.run(searchers, "*", true, null, null, null, null, null, 1, 10, null, 3, 200, 10, 0L));
         assertTrue(all, all.startsWith("{\"totalHits\":0,"));
       }
     }

@@ -1,0 +1,119 @@
+"""Deep paging by cursor: every document once, in the order of page-by-page paging, past the
+first 10,000 hits, stable while documents are added; a cursor of another search is refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pylucene_mcp import Index, InvalidRequestError
+from tests.mcp_client import call, connect, error
+
+
+def add(index: Index, numbers: range, words: str = "alpha") -> None:
+    with index.writer() as w:
+        for n in numbers:
+            w.add(
+                {
+                    "file_path": f"/c/{n:05}.txt",
+                    "content": f"{words} " * (1 + n % 7) + f"number {n}",
+                    "file_size": 1000 + (n % 5) * 10,  # ties: five sizes for all
+                    "language": "de" if n % 3 else "en",
+                }
+            )
+
+
+def walk(index: Index, query: str, **params: Any) -> list[str]:
+    seen: list[str] = []
+    cursor: str | None = "*"
+    while cursor is not None:
+        result = index.search(query, cursor=cursor, max_passages=0, **params)
+        seen += [hit.file_path for hit in result.documents]
+        assert result.has_next_page == (result.next_cursor is not None)
+        cursor = result.next_cursor
+    return seen
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"sort": "file_size", "sort_order": "asc"},
+        {
+            "sort": "file_size",
+            "sort_order": "desc",
+            "filters": [{"field": "language", "value": "de"}],
+        },
+    ],
+)
+def test_a_cursor_walks_every_hit_once_in_page_order(fresh_index: Index, params: dict) -> None:
+    add(fresh_index, range(47))
+    by_cursor = walk(fresh_index, "alpha", page_size=10, **params)
+    by_page = [
+        hit.file_path
+        for page in range(1, 6)
+        for hit in fresh_index.search("alpha", page=page, page_size=10, **params).documents
+    ]
+    assert by_cursor == by_page
+    assert len(set(by_cursor)) == len(by_cursor) == fresh_index.search("alpha", **params).total_hits
+
+
+def test_documents_added_between_pages_do_not_move_the_others(fresh_index: Index) -> None:
+    add(fresh_index, range(30))
+    first = fresh_index.search("*", cursor="*", page_size=10, sort="file_size", sort_order="asc")
+    seen = [hit.file_path for hit in first.documents]
+    add(fresh_index, range(100, 120))  # new documents on both sides of the position
+    fresh_index.refresh()
+    cursor = first.next_cursor
+    while cursor is not None:
+        result = fresh_index.search(
+            "*", cursor=cursor, page_size=10, sort="file_size", sort_order="asc"
+        )
+        seen += [hit.file_path for hit in result.documents]
+        cursor = result.next_cursor
+    originals = [path for path in seen if int(path[3:8]) < 100]
+    assert sorted(originals) == [f"/c/{n:05}.txt" for n in range(30)]  # each exactly once
+
+
+def test_a_cursor_of_another_search_or_a_made_up_one_is_refused(fresh_index: Index) -> None:
+    add(fresh_index, range(25))
+    cursor = fresh_index.search("alpha", cursor="*", page_size=10).next_cursor
+    assert cursor is not None
+    with pytest.raises(InvalidRequestError, match="belongs to another query, filters or sort"):
+        fresh_index.search("beta", cursor=cursor, page_size=10)
+    with pytest.raises(InvalidRequestError, match="belongs to another query, filters or sort"):
+        fresh_index.search("alpha", cursor=cursor, page_size=10, sort="file_size")
+    with pytest.raises(InvalidRequestError, match="not one this server gave"):
+        fresh_index.search("alpha", cursor="bm90IGEgY3Vyc29y", page_size=10)
+    with pytest.raises(InvalidRequestError, match="a cursor replaces page"):
+        fresh_index.search("alpha", cursor=cursor, page=2)
+    assert fresh_index.search("alpha").next_cursor is None  # only cursor paging gives one
+
+
+@pytest.mark.slow
+def test_paging_past_ten_thousand_hits_works_by_cursor(fresh_index: Index) -> None:
+    add(fresh_index, range(10_050))
+    with pytest.raises(InvalidRequestError, match="goes past the first 10000 hits"):
+        fresh_index.search("*", page=101, page_size=100)
+    seen = walk(fresh_index, "*", page_size=100)
+    assert len(seen) == len(set(seen)) == 10_050
+
+
+@pytest.mark.anyio
+async def test_the_search_tool_pages_by_cursor(fresh_index: Index) -> None:
+    add(fresh_index, range(15))
+    async with connect(fresh_index) as client:
+        first = await call(client, "search", query="alpha", pageSize=10, cursor="*")
+        assert len(first["documents"]) == 10 and first["hasNextPage"] is True
+        second = await call(
+            client, "search", query="alpha", pageSize=10, cursor=first["nextCursor"]
+        )
+        assert len(second["documents"]) == 5 and "nextCursor" not in second
+        assert not {d["filePath"] for d in first["documents"]} & {
+            d["filePath"] for d in second["documents"]
+        }
+        refused = await error(client, "search", query="beta", cursor=first["nextCursor"])
+        assert "belongs to another query" in refused
+        plain = await call(client, "search", query="alpha")
+        assert "nextCursor" not in plain  # without a cursor the answer is as it always was
