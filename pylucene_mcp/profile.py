@@ -8,6 +8,8 @@ breakdown of the top documents, and recommendations drawn from those figures.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import math
 import time
 from collections.abc import Mapping, Sequence
@@ -18,9 +20,12 @@ from pylucene_mcp import errors, jvm, schema
 from pylucene_mcp.explain import TermContribution, explain_document
 from pylucene_mcp.filters import Filter, constrain, parse_filters
 from pylucene_mcp.index import Index
-from pylucene_mcp.query import parse_query
+from pylucene_mcp.query import context, parse_query
 
 MAX_NODES = 200  # a query tree is cut here (a wildcard can rewrite into thousands of terms)
+MAX_EXPANSION = 100_000  # words of a pattern's expansion counted at most
+SAMPLE_TERMS = 5  # words of a pattern's expansion shown
+WIDE_EXPANSION = 1_000  # a pattern expanding to this many words gets a warning
 
 
 @dataclass(frozen=True)
@@ -33,6 +38,13 @@ class QueryNode:
     value: str | None = None
     slop: int | None = None
     boost: float | None = None
+    #: Lucene's estimate of the documents this part visits (profileQuery only)
+    cost: int | None = None
+    #: the words of the index a pattern (wildcard, prefix, regex, fuzzy) expands to, the first
+    #: few of them, and whether all were counted (profileQuery only)
+    expands_to: int | None = None
+    sample: tuple[str, ...] | None = None
+    expansion_complete: bool | None = None
     clauses: tuple[QueryNode, ...] | None = None
 
 
@@ -52,6 +64,18 @@ class FilterImpact:
     hits_with_filter: int
     removed: int
     selectivity: float  # the share of the query's hits the filter keeps
+    ms: float  # the time to count the query with this filter
+
+
+@dataclass(frozen=True)
+class FacetCost:
+    """What faceting adds to the search (medians of 5 runs, in ms): the search for 10 hits
+    alone, with the facets collected, counting them, and reading each dimension's top values."""
+
+    search_ms: float
+    collect_ms: float
+    count_ms: float
+    dimensions: dict[str, float]
 
 
 @dataclass(frozen=True)
@@ -76,10 +100,13 @@ class QueryProfile:
     recommendations: tuple[str, ...]
     filter_impact: tuple[FilterImpact, ...] | None = None
     document_scoring: tuple[DocumentScore, ...] | None = None
+    facet_cost: FacetCost | None = None
+    #: items left out to fit the answer's byte budget, by list (``parsed``: parts of the tree)
+    omitted: dict[str, int] | None = None
     profile_time_ms: float = field(default=0.0)
 
 
-def _tree(query: Any, occur: str | None, budget: list[int]) -> QueryNode:
+def _tree(query: Any, occur: str | None, budget: list[int], searcher: Any) -> QueryNode:
     budget[0] -= 1
     kind = str(query.getClass().getSimpleName())
     if kind == "BooleanQuery":
@@ -87,35 +114,53 @@ def _tree(query: Any, occur: str | None, budget: list[int]) -> QueryNode:
         for clause in query.clauses():
             if budget[0] <= 0:
                 break
-            clauses.append(_tree(clause.query(), str(clause.occur().name()), budget))
-        return QueryNode("BooleanQuery", occur, clauses=tuple(clauses))
-    if kind == "BoostQuery":
-        inner = _tree(query.getQuery(), occur, budget)
-        return QueryNode(
-            inner.type, occur, inner.field, inner.value, inner.slop, float(query.getBoost()),
-            inner.clauses,
-        )  # fmt: skip
-    if kind == "TermQuery":
+            clauses.append(_tree(clause.query(), str(clause.occur().name()), budget, searcher))
+        node = QueryNode("BooleanQuery", occur, clauses=tuple(clauses))
+    elif kind == "BoostQuery":
+        inner = _tree(query.getQuery(), occur, budget, searcher)
+        return dataclasses.replace(inner, boost=float(query.getBoost()))
+    elif kind in ("TermQuery", "WildcardQuery", "RegexpQuery", "FuzzyQuery"):
         term = query.getTerm()
-        return QueryNode(kind, occur, str(term.field()), str(term.text()))
-    if kind == "PhraseQuery":
+        node = QueryNode(kind, occur, str(term.field()), str(term.text()))
+    elif kind == "PhraseQuery":
         words = " ".join(str(t.text()) for t in query.getTerms())
-        return QueryNode(kind, occur, str(query.getField()), words, int(query.getSlop()))
-    if kind in ("WildcardQuery", "RegexpQuery", "FuzzyQuery"):
-        term = query.getTerm()
-        return QueryNode(kind, occur, str(term.field()), str(term.text()))
-    if kind == "PrefixQuery":
+        node = QueryNode(kind, occur, str(query.getField()), words, int(query.getSlop()))
+    elif kind == "PrefixQuery":
         prefix = query.getPrefix()
-        return QueryNode(kind, occur, str(prefix.field()), f"{prefix.text()}*")
-    if kind == "MatchAllDocsQuery":
-        return QueryNode(kind, occur)
-    text = str(query.toString())  # a leaf of another kind: its own summary, no parsing of it
-    return QueryNode(kind, occur, value=text[:200])
+        node = QueryNode(kind, occur, str(prefix.field()), f"{prefix.text()}*")
+    elif kind == "MatchAllDocsQuery":
+        node = QueryNode(kind, occur)
+    else:  # a leaf of another kind: its own summary, no parsing of it
+        node = QueryNode(kind, occur, value=str(query.toString())[:200])
+    return node if searcher is None else _with_cost(node, query, searcher)
 
 
-def query_tree(query: Any) -> QueryNode:
-    """The Lucene ``query`` as a tree of :class:`QueryNode` (cut at 200 nodes)."""
-    return _tree(query, None, [MAX_NODES])
+def _with_cost(node: QueryNode, query: Any, searcher: Any) -> QueryNode:
+    found = json.loads(
+        memoryview(
+            jvm.jclass("io.github.pylucenemcp.search.QueryCosts").of(
+                searcher, query, MAX_EXPANSION, SAMPLE_TERMS
+            )
+        ).tobytes()
+    )
+    if "terms" not in found:
+        return dataclasses.replace(node, cost=found["cost"])
+    sample = found["sample"]
+    if node.field == schema.CONTENT_REVERSED:  # the index holds these words reversed
+        sample = [word[::-1] for word in sample]
+    return dataclasses.replace(
+        node,
+        cost=found["cost"],
+        expands_to=found["terms"],
+        sample=tuple(sample),
+        expansion_complete=found["complete"],
+    )
+
+
+def query_tree(query: Any, searcher: Any = None) -> QueryNode:
+    """The Lucene ``query`` as a tree of :class:`QueryNode` (cut at 200 nodes); with
+    ``searcher``, each node with its cost and each pattern with its expansion in that index."""
+    return _tree(query, None, [MAX_NODES], searcher)
 
 
 def _leaves(node: QueryNode) -> list[QueryNode]:
@@ -156,6 +201,7 @@ def profile_query(
     default_operator: str = "AND",
     analyze_filter_impact: bool = False,
     analyze_document_scoring: bool = False,
+    analyze_facet_cost: bool = False,
     max_doc_explanations: int = 3,
 ) -> QueryProfile:
     """The profile of ``query`` (see the module docstring).
@@ -170,16 +216,17 @@ def profile_query(
         )
     parsed_filters = parse_filters(filters)
     parsed = parse_query(query, default_operator)
-    tree = query_tree(parsed.query)
-    leaves = _leaves(tree)
     term_class = jvm.jclass("org.apache.lucene.index.Term")
     with index.searcher() as searcher, jvm.java_errors(caller_input=True):
+        tree = query_tree(parsed.query, searcher)
+        leaves = _leaves(tree)
         reader = searcher.getIndexReader()
         documents = int(reader.numDocs())
         matching = int(searcher.count(parsed.query))
         filtered = constrain(parsed.query, parsed_filters)
         impacts = []
         for flt in parsed_filters:
+            counted = time.perf_counter()
             alone = int(searcher.count(constrain(parsed.query, [flt])))
             impacts.append(
                 FilterImpact(
@@ -187,6 +234,7 @@ def profile_query(
                     hits_with_filter=alone,
                     removed=matching - alone,
                     selectivity=round(alone / matching, 4) if matching else 0.0,
+                    ms=round((time.perf_counter() - counted) * 1000, 3),
                 )
             )
         after = int(searcher.count(filtered)) if parsed_filters else matching
@@ -219,6 +267,17 @@ def profile_query(
                         path, round(explained.score, 4), explained.summary, explained.terms
                     )
                 )
+        facet_cost = None
+        if analyze_facet_cost:
+            measured = json.loads(
+                memoryview(context().facetCost(index.searchers, filtered, 5)).tobytes()
+            )
+            facet_cost = FacetCost(
+                measured["searchMs"],
+                measured["collectMs"],
+                measured["countMs"],
+                measured["dimensions"],
+            )
     warnings, recommendations = _advice(query, leaves, stats, matching, documents)
     return QueryProfile(
         query=query,
@@ -233,6 +292,7 @@ def profile_query(
         recommendations=tuple(recommendations),
         filter_impact=tuple(impacts) if analyze_filter_impact else None,
         document_scoring=tuple(scoring) if scoring is not None else None,
+        facet_cost=facet_cost,
         profile_time_ms=round((time.perf_counter() - started) * 1000, 2),
     )
 
@@ -247,7 +307,19 @@ def _advice(
     warnings: list[str] = []
     recommendations: list[str] = []
     for leaf in leaves:
-        if leaf.type in ("WildcardQuery", "PrefixQuery") and leaf.value is not None:
+        if leaf.expands_to is not None and (
+            leaf.expands_to >= WIDE_EXPANSION or not leaf.expansion_complete
+        ):
+            many = f"{leaf.expands_to:,}" + ("" if leaf.expansion_complete else " or more")
+            warnings.append(
+                f"the pattern {leaf.value!r} on {leaf.field} expands to {many} words: slow, and "
+                "its hits rank by chance"
+            )
+            recommendations.append(
+                f"narrow {leaf.value!r}: more letters, or the few words you mean ORed "
+                "(suggestTerms lists them)"
+            )
+        elif leaf.type in ("WildcardQuery", "PrefixQuery") and leaf.value is not None:
             letters = leaf.value.replace("*", "").replace("?", "")
             if len(letters) <= 2:
                 warnings.append(
@@ -279,4 +351,4 @@ def _advice(
             "nothing matches: check the spelling with suggestTerms, use OR between "
             "alternatives, or trailing wildcards (sign*) for other word forms"
         )
-    return warnings, list(dict.fromkeys(recommendations))
+    return list(dict.fromkeys(warnings)), list(dict.fromkeys(recommendations))

@@ -76,9 +76,9 @@ class SearchResult(Shape):
 
     ``partial_results`` is true when the time limit cut the search short: the hits, counts and
     facets are those found in time (a lower bound), and some passages may be missing their
-    highlights. ``next_cursor`` continues a search paged by cursor. ``passages_omitted`` counts the passages left out to fit the answer's byte
-    budget. ``facet_queries`` and ``range_facets`` are there when the search tool asked for
-    them."""
+    highlights. ``next_cursor`` continues a search paged by cursor. ``passages_omitted``
+    counts the passages left out to fit the answer's byte budget. ``facet_queries`` and
+    ``range_facets`` are there when the search tool asked for them."""
 
     __slots__ = ()
     documents: tuple[Hit, ...]

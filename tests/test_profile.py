@@ -87,16 +87,72 @@ async def client(contracts: Index) -> AsyncIterator[Client]:
 
 
 @pytest.mark.anyio
-async def test_the_tool_answers_within_the_budget(client: Client) -> None:
+@pytest.mark.parametrize(
+    "query",
+    [
+        "contract OR signed OR team OR review*",
+        # many parts, each with a cost, and patterns with their samples: the largest tree
+        " OR ".join(f"{w}*" for w in ("c", "co", "con", "t", "te", "r", "re", "s", "si", "b")) * 8,
+    ],
+)
+async def test_the_tool_answers_within_the_budget(client: Client, query: str) -> None:
     profile = await call(
         client,
         "profileQuery",
-        query="contract OR signed OR team OR review*",
+        query=query,
         analyzeDocumentScoring=True,
         maxDocExplanations=10,
         analyzeFilterImpact=True,
+        analyzeFacetCost=True,
         filters=[{"field": "language", "value": "en"}],
     )
-    assert profile["matching"] == DOCS and len(profile["documentScoring"]) == 10
+    omitted = profile.get("omitted", {})
+    assert profile["matching"] == DOCS
+    assert len(profile["documentScoring"]) + omitted.get("documentScoring", 0) == 10
+    assert profile["facetCost"]["dimensions"]
+    if len(query) > 100:  # the big tree had to give up parts, and says how many
+        assert omitted["parsed"] > 0
     wire = json.dumps(profile, ensure_ascii=False, separators=(",", ":"))
     assert len(wire.encode()) <= 10_000, len(wire)
+
+
+def test_each_part_has_its_cost_and_each_pattern_its_expansion(contracts: Index) -> None:
+    profile = profile_query(contracts, "contract AND sign* AND *viewed")
+    leaves = {c.value: c for c in profile.parsed.clauses or ()}
+    assert leaves["contract"].cost == DOCS  # a term visits its documents
+    assert leaves["contract"].expands_to is None
+    signs = leaves["sign*"]
+    assert (signs.expands_to, signs.sample, signs.expansion_complete) == (1, ("signed",), True)
+    assert signs.cost is not None and signs.cost >= 1  # Lucene's estimate for a pattern: a bound
+    # a leading wildcard runs on the reversed words: the sample shows them as written
+    reviewed = next(c for c in profile.parsed.clauses or () if c.field == "content_reversed")
+    assert reviewed.sample == ("reviewed",) and reviewed.cost is not None
+    # a conjunction visits no more than its cheapest required part
+    assert profile.parsed.cost == min(c.cost or 0 for c in profile.parsed.clauses or ())
+
+
+def test_a_pattern_that_expands_to_thousands_of_words_is_named(fresh_index: Index) -> None:
+    with fresh_index.writer() as w:
+        for n in range(1_200):
+            w.add({"file_path": f"/w/{n}.txt", "content": f"word{n:04} filler"})
+    profile = profile_query(fresh_index, "word*")
+    (leaf,) = [profile.parsed]
+    assert leaf.expands_to == 1_200 and leaf.sample == ("word0000", "word0001", "word0002",
+                                                        "word0003", "word0004")  # fmt: skip
+    assert any("expands to 1,200 words" in w for w in profile.warnings)
+    assert any("narrow 'word*'" in r for r in profile.recommendations)
+
+
+def test_facet_cost_and_filter_times_are_measured(contracts: Index) -> None:
+    german = [{"field": "language", "value": "de"}]
+    profile = profile_query(
+        contracts, "contract", filters=german, analyze_facet_cost=True, analyze_filter_impact=True
+    )
+    cost = profile.facet_cost
+    assert cost is not None
+    assert set(cost.dimensions) == {"author", "language", "file_extension", "file_type"}
+    assert min(cost.search_ms, cost.collect_ms, cost.count_ms, *cost.dimensions.values()) >= 0
+    assert cost.collect_ms > 0 and cost.count_ms > 0  # the language facet is indexed: counted
+    (impact,) = profile.filter_impact or ()
+    assert impact.hits_with_filter == DOCS // 4 and impact.ms >= 0
+    assert profile_query(contracts, "contract").facet_cost is None

@@ -2,18 +2,54 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
 from typing import Annotated, Any
 
 from pydantic import Field
 
 from pylucene_mcp.miss import MissExplanation, explain_miss
 from pylucene_mcp.profile import QueryProfile, profile_query
+from pylucene_mcp.results import compact_size
 from pylucene_mcp.service import Service
+from pylucene_mcp.shapes import to_dict
 from pylucene_mcp.tools.models import SearchFilter, filter_specs
-from pylucene_mcp.tools.output import answers
+from pylucene_mcp.tools.output import ANSWER_BUDGET_BYTES, answers
 
 ToolSpec = tuple[Callable[..., Any], Any]
+
+
+def _lists(data: dict[str, Any]) -> Iterator[tuple[str, list[Any]]]:
+    """The lists of a profile that can give up items, each with the name ``omitted`` counts
+    them under: every clause list of the tree, the term statistics, the scored documents and
+    their terms."""
+    nodes = [data["parsed"]]
+    while nodes:
+        node = nodes.pop()
+        if node.get("clauses"):
+            yield "parsed", node["clauses"]
+            nodes.extend(node["clauses"])
+    yield "terms", data["terms"]
+    for scored in data.get("documentScoring", ()):
+        yield "documentScoring.terms", scored["terms"]
+    yield "documentScoring", data.get("documentScoring", [])
+
+
+def fit_profile(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
+    """Leaves items out of the longest lists (in bytes) of a profile until it fits ``max_bytes``
+    of compact JSON, each list keeping its first item; ``omitted`` counts what went."""
+    size = compact_size(data)
+    omitted: Counter[str] = Counter()
+    while size > max_bytes:
+        lists = [(name, items) for name, items in _lists(data) if len(items) > 1]
+        if not lists:
+            break
+        name, longest = max(lists, key=lambda entry: compact_size(entry[1]))
+        size -= compact_size(longest.pop()) + 1
+        omitted[name] += 1
+    if omitted:
+        data["omitted"] = dict(omitted)
+    return data
 
 
 def debug_tools(
@@ -31,21 +67,26 @@ def debug_tools(
         defaultOperator: Annotated[str, Field(pattern="^(AND|OR)$")] = "AND",
         analyzeFilterImpact: bool = False,
         analyzeDocumentScoring: bool = False,
+        analyzeFacetCost: bool = False,
         maxDocExplanations: Annotated[int, Field(ge=1, le=10)] = 3,
-    ) -> QueryProfile:
-        """What a query becomes in Lucene and why it ranks as it does: the parsed tree, the
-        rewrites applied (leading wildcard, transliteration), each term's documents and idf,
-        the totals, warnings and recommendations; optionally what each filter removes and the
-        BM25 breakdown of the top documents. Use it when results surprise you."""
-        return profile_query(
+    ) -> dict[str, Any]:
+        """What a query becomes in Lucene and why it ranks as it does: the parsed tree with each
+        part's estimated cost (documents visited) and each pattern's expansion (how many words,
+        the first few), the rewrites applied (leading wildcard, transliteration), each term's
+        documents and idf, the totals, warnings and recommendations; optionally what each filter
+        removes, the BM25 breakdown of the top documents and the time faceting adds. Use it
+        when results surprise you."""
+        profile = profile_query(
             svc.index(),
             query,
             filters=filter_specs(filters),
             default_operator=defaultOperator,
             analyze_filter_impact=analyzeFilterImpact,
             analyze_document_scoring=analyzeDocumentScoring,
+            analyze_facet_cost=analyzeFacetCost,
             max_doc_explanations=maxDocExplanations,
         )
+        return fit_profile(to_dict(profile), ANSWER_BUDGET_BYTES)
 
     @tool_errors
     @answers(MissExplanation)

@@ -4,6 +4,7 @@ import io.github.pylucenemcp.queryparser.ContentQueryParser;
 import io.github.pylucenemcp.schema.FieldSchema;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -12,8 +13,11 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.facet.DrillDownQuery;
 import org.apache.lucene.facet.DrillSideways;
 import org.apache.lucene.facet.Facets;
+import org.apache.lucene.facet.FacetsCollector;
+import org.apache.lucene.facet.FacetsCollectorManager;
 import org.apache.lucene.facet.FacetsConfig;
 import org.apache.lucene.facet.sortedset.DefaultSortedSetDocValuesReaderState;
+import org.apache.lucene.facet.sortedset.SortedSetDocValuesFacetCounts;
 import org.apache.lucene.facet.sortedset.SortedSetDocValuesReaderState;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.ExitableDirectoryReader;
@@ -190,6 +194,68 @@ public final class SearchContext {
     } finally {
       searchers.release(searcher);
     }
+  }
+
+  /**
+   * What faceting adds to a search of {@code query}, for profileQuery: the median time of
+   * {@code repeats} runs of the search for 10 hits alone, with the facets collected, of counting
+   * the collected facets, and of reading each dimension's top values: {@code {"searchMs",
+   * "collectMs", "countMs", "dimensions": {dim: ms}}}.
+   */
+  public byte[] facetCost(ReferenceManager<IndexSearcher> searchers, Query query, int repeats)
+      throws IOException {
+    IndexSearcher current = searchers.acquire();
+    try {
+      ReaderState reader = readerState(current);
+      SortedSetDocValuesReaderState state = reader.facets;
+      IndexSearcher searcher = new IndexSearcher(reader.limited); // the state's reader
+      searcher.setSimilarity(current.getSimilarity());
+      long[] search = new long[repeats];
+      long[] collect = new long[repeats];
+      long[] count = new long[repeats];
+      long[][] dims = new long[schema.facetDims.size()][repeats];
+      for (int i = 0; i < repeats; i++) {
+        long start = System.nanoTime();
+        searcher.search(query, 10);
+        search[i] = System.nanoTime() - start;
+        start = System.nanoTime();
+        FacetsCollector collected =
+            FacetsCollectorManager.search(searcher, query, 10, new FacetsCollectorManager())
+                .facetsCollector();
+        collect[i] = System.nanoTime() - start;
+        if (state == null) {
+          continue;
+        }
+        start = System.nanoTime();
+        Facets facets = new SortedSetDocValuesFacetCounts(state, collected);
+        count[i] = System.nanoTime() - start;
+        for (int d = 0; d < dims.length; d++) {
+          start = System.nanoTime();
+          try {
+            facets.getTopChildren(10, schema.facetDims.get(d));
+          } catch (IllegalArgumentException e) {
+            // no document has this dimension yet
+          }
+          dims[d][i] = System.nanoTime() - start;
+        }
+      }
+      Json json = new Json().raw("{\"searchMs\":").decimal(medianMs(search));
+      json.raw(",\"collectMs\":").decimal(medianMs(collect));
+      json.raw(",\"countMs\":").decimal(medianMs(count)).raw(",\"dimensions\":{");
+      for (int d = 0; d < dims.length; d++) {
+        json.raw(d == 0 ? "" : ",").string(schema.facetDims.get(d)).raw(":");
+        json.decimal(medianMs(dims[d]));
+      }
+      return json.raw("}}").toString().getBytes(StandardCharsets.UTF_8);
+    } finally {
+      searchers.release(current);
+    }
+  }
+
+  private static double medianMs(long[] nanos) {
+    long[] sorted = nanos.clone();
+    Arrays.sort(sorted);
+    return Math.round(sorted[sorted.length / 2] / 1_000.0) / 1_000.0;
   }
 
   /**
