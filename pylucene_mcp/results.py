@@ -71,6 +71,17 @@ class RangeBucket(Shape):
     count: int
 
 
+class Action(Shape):
+    """A next call the answer suggests (the search tool's ``actions``): ``tool`` with the
+    ``arguments`` to change (``same_arguments``: the others as in this call) and why."""
+
+    __slots__ = ()
+    why: str
+    tool: str
+    arguments: dict[str, Any]
+    same_arguments: bool
+
+
 class SearchResult(Shape):
     """A page of hits with the facet counts and the filters that produced it.
 
@@ -78,7 +89,8 @@ class SearchResult(Shape):
     facets are those found in time (a lower bound), and some passages may be missing their
     highlights. ``next_cursor`` continues a search paged by cursor. ``passages_omitted``
     counts the passages left out to fit the answer's byte budget. ``facet_queries`` and
-    ``range_facets`` are there when the search tool asked for them."""
+    ``range_facets`` are there when the search tool asked for them, ``actions`` (``_actions``)
+    when it asked for suggested next calls."""
 
     __slots__ = ()
     documents: tuple[Hit, ...]
@@ -95,6 +107,8 @@ class SearchResult(Shape):
     next_cursor: str | None
     partial_results: bool
     passages_omitted: int | None
+    actions: tuple[Action, ...] | None
+    json_keys: ClassVar[dict[str, str]] = {"actions": "_actions"}
 
     def to_dict(self, max_bytes: int | None = None) -> dict[str, Any]:
         """The JSON the MCP ``search`` tool returns; with ``max_bytes``, fitted to that many

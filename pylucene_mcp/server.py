@@ -24,6 +24,7 @@ from pylucene_mcp.config import Settings
 from pylucene_mcp.protocol import StrictArguments
 from pylucene_mcp.results import SearchResult
 from pylucene_mcp.service import Service
+from pylucene_mcp.tools.actions import search_actions
 from pylucene_mcp.tools.models import RangeFacetIn, SearchFilter, filter_specs
 from pylucene_mcp.tools.output import ANSWER_BUDGET_BYTES, answers, listing
 
@@ -182,6 +183,9 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
                 description="deep paging: '*' for the first page, then the answer's nextCursor",
             ),
         ] = None,
+        actions: Annotated[
+            bool, Field(description="suggest next calls in _actions (page, drill-down, read)")
+        ] = False,
     ) -> dict[str, Any]:
         """Search the indexed documents with Lucene query syntax; returns ranked documents with
         passages (<em> around matches), facet counts and the applied filters. Cheap: call it
@@ -217,6 +221,8 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
                 data["facetQueries"] = named
             if ranges:
                 data["rangeFacets"] = to_dict(ranges)
+        if actions:
+            data["_actions"] = search_actions(data, specs)
         return fit_passages(data, ANSWER_BUDGET_BYTES)
 
     @_tool_errors

@@ -81,6 +81,8 @@ class Shape:
     __slots__ = ("_data", "_read")
     #: the fields the wire always carries (None: every field whose type is not optional)
     wire_required: ClassVar[tuple[str, ...] | None] = None
+    #: JSON keys that are not the field's name in camelCase
+    json_keys: ClassVar[dict[str, str]] = {}
 
     def __init__(self, data: dict[str, Any]) -> None:
         object.__setattr__(self, "_data", data)
@@ -188,7 +190,8 @@ def _readers(cls: type[Shape]) -> dict[str, Reader]:
 def _build_readers(cls: type[Shape]) -> dict[str, Reader]:
     readers: dict[str, Reader] = {}
     for name, hint in _hints(cls).items():
-        key, convert, default = camel(name), _convert(hint), _missing(hint)
+        key = cls.json_keys.get(name, camel(name))
+        convert, default = _convert(hint), _missing(hint)
 
         def read(
             data: dict[str, Any],
@@ -238,12 +241,14 @@ def _build_wire_type(cls: type) -> Any:
             keys[f.metadata.get("json", camel(f.name))] = wire
     else:
         required = getattr(cls, "wire_required", None)
+        renamed: dict[str, str] = getattr(cls, "json_keys", {})
         for name in _hints(cls):
             optional, bare = _optional(hints[name])
             absent = optional or bare is bool or bare is Any
             if required is not None:
                 absent = name not in required
-            keys[camel(name)] = NotRequired[_wire(bare)] if absent else _wire(bare)
+            key = renamed.get(name, camel(name))
+            keys[key] = NotRequired[_wire(bare)] if absent else _wire(bare)
     return TypedDict(f"{cls.__name__}Json", keys)  # type: ignore[operator]
 
 

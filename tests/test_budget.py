@@ -56,11 +56,13 @@ async def client(long_documents: Index) -> AsyncIterator[Client]:
         yield connected
 
 
+@pytest.mark.parametrize("extra", [{}, {"actions": True, "cursor": "*"}])
 async def test_a_default_search_over_long_documents_stays_within_10_kb_each_way(
-    client: Client,
+    client: Client, extra: dict[str, object]
 ) -> None:
     result = await client.call_tool(
-        "search", {"query": "contract OR Vertrag OR tenant OR Mieter", "defaultOperator": "OR"}
+        "search",
+        {"query": "contract OR Vertrag OR tenant OR Mieter", "defaultOperator": "OR", **extra},
     )
     assert not result.is_error
     structured = result.structured_content

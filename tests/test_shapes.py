@@ -122,3 +122,11 @@ def test_json_keys_are_camel_case_and_a_dataclass_leaves_none_out(report: Index)
     assert details["filePath"] == "/shapes/report.pdf" and details["hasMore"] is True
     assert details["pageCount"] == 2
     assert "pageCount" not in to_dict(dataclasses.replace(found, page_count=None))
+
+
+def test_a_shape_can_name_a_json_key_itself(report: Index) -> None:
+    assert "_actions" in wire_type(SearchResult).__optional_keys__
+    result = SearchResult({"documents": [], "_actions": [{"why": "w", "tool": "search",
+                                                          "arguments": {}, "sameArguments": True}]})  # fmt: skip
+    (action,) = result.actions or ()
+    assert (action.tool, action.same_arguments) == ("search", True)
