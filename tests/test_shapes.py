@@ -126,7 +126,7 @@ def test_json_keys_are_camel_case_and_a_dataclass_leaves_none_out(report: Index)
 
 def test_a_shape_can_name_a_json_key_itself(report: Index) -> None:
     assert "_actions" in wire_type(SearchResult).__optional_keys__
-    result = SearchResult({"documents": [], "_actions": [{"why": "w", "tool": "search",
-                                                          "arguments": {}, "sameArguments": True}]})  # fmt: skip
-    (action,) = result.actions or ()
-    assert (action.tool, action.same_arguments) == ("search", True)
+    action = {"why": "w", "tool": "search", "arguments": {}, "sameArguments": True}
+    result = SearchResult({"documents": [], "_actions": [action]})
+    (read,) = result.actions or ()
+    assert (read.tool, read.same_arguments) == ("search", True)
