@@ -18,7 +18,7 @@ from pylucene_mcp import analysis, documents, jvm, schema
 from pylucene_mcp.filters import Filter, constrain, filter_query, parse_filters
 from pylucene_mcp.index import Index, document_id, path_query
 from pylucene_mcp.profile import QueryNode, query_tree
-from pylucene_mcp.query import parse_query
+from pylucene_mcp.query import QUOTE_CHARS, parse_query, quote
 
 FIRST_PAGE = 10
 RANK_WINDOW = 10_000
@@ -47,6 +47,8 @@ class MissExplanation:
     last_shown_score: float | None
     reasons: tuple[MissReason, ...]
     summary: str
+    #: reasons left out to fit the answer's byte budget
+    omitted: dict[str, int] | None = None
 
 
 def _only(path: str, query: Any) -> Any:
@@ -163,7 +165,7 @@ def explain_miss(
                 )
     return MissExplanation(
         file_path=path,
-        query=query,
+        query=query if len(query) <= QUOTE_CHARS else quote(query),
         matches_query=matches,
         passes_filters=passes,
         rank=rank,
@@ -251,6 +253,9 @@ def _closest_distance(words: list[str], terms: list[str]) -> int:
     return best
 
 
+SUMMARY_REASONS = 3  # reasons the one-line summary names
+
+
 def _summary(matches: bool, passes: bool, rank: int | None, reasons: list[MissReason]) -> str:
     if matches and passes:
         if rank is not None and rank <= FIRST_PAGE:
@@ -258,4 +263,6 @@ def _summary(matches: bool, passes: bool, rank: int | None, reasons: list[MissRe
         if rank is None:
             return f"it matches but ranks below the first {RANK_WINDOW} results"
         return reasons[-1].detail
-    return "; ".join(r.detail for r in reasons) or "it does not match"
+    shown = "; ".join(r.detail for r in reasons[:SUMMARY_REASONS]) or "it does not match"
+    more = len(reasons) - SUMMARY_REASONS
+    return shown + (f"; and {more} more (see reasons)" if more > 0 else "")

@@ -3,6 +3,7 @@ pattern that reaches nothing, a low rank; and through the SDK's client."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 
 import pytest
@@ -89,3 +90,15 @@ async def test_the_tool_answers_in_camel_case(client: Client) -> None:
     assert miss["matchesQuery"] is False and miss["passesFilters"] is True
     assert miss["reasons"][0]["kind"] == "missing_term"
     assert "rank" not in miss
+
+
+@pytest.mark.anyio
+async def test_many_missing_words_fit_the_budget_and_say_how_many_were_left_out(
+    client: Client,
+) -> None:
+    words = " AND ".join(f"absentword{n:03}{'x' * 30}" for n in range(150))
+    miss = await call(client, "explainMiss", query=f"contract AND {words}", filePath=LEASE)
+    shown = len(miss["reasons"])
+    assert miss["omitted"]["reasons"] == 150 - shown and shown >= 1
+    assert miss["reasons"][0]["kind"] == "missing_term"
+    assert len(json.dumps(miss, ensure_ascii=False, separators=(",", ":")).encode()) <= 10_000

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Annotated, Any
 
@@ -10,11 +9,10 @@ from pydantic import Field
 
 from pylucene_mcp.miss import MissExplanation, explain_miss
 from pylucene_mcp.profile import QueryProfile, profile_query
-from pylucene_mcp.results import compact_size
 from pylucene_mcp.service import Service
 from pylucene_mcp.shapes import to_dict
 from pylucene_mcp.tools.models import SearchFilter, filter_specs
-from pylucene_mcp.tools.output import ANSWER_BUDGET_BYTES, answers
+from pylucene_mcp.tools.output import ANSWER_BUDGET_BYTES, answers, fit_lists
 
 ToolSpec = tuple[Callable[..., Any], Any]
 
@@ -35,20 +33,24 @@ def _lists(data: dict[str, Any]) -> Iterator[tuple[str, list[Any]]]:
     yield "documentScoring", data.get("documentScoring", [])
 
 
+# bytes kept free for the "omitted" counts that a fitted answer gains
+OMITTED_ROOM = 100
+
+
 def fit_profile(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
-    """Leaves items out of the longest lists (in bytes) of a profile until it fits ``max_bytes``
-    of compact JSON, each list keeping its first item; ``omitted`` counts what went."""
-    size = compact_size(data)
-    omitted: Counter[str] = Counter()
-    while size > max_bytes:
-        lists = [(name, items) for name, items in _lists(data) if len(items) > 1]
-        if not lists:
-            break
-        name, longest = max(lists, key=lambda entry: compact_size(entry[1]))
-        size -= compact_size(longest.pop()) + 1
-        omitted[name] += 1
+    """A profile fitted to ``max_bytes`` (:func:`fit_lists`); ``omitted`` counts what went."""
+    omitted = fit_lists(data, max_bytes - OMITTED_ROOM, _lists)
     if omitted:
-        data["omitted"] = dict(omitted)
+        data["omitted"] = omitted
+    return data
+
+
+def fit_miss(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
+    """An explanation fitted to ``max_bytes``: the first reasons stay, ``omitted`` counts the
+    others."""
+    omitted = fit_lists(data, max_bytes - OMITTED_ROOM, lambda d: [("reasons", d["reasons"])])
+    if omitted:
+        data["omitted"] = omitted
     return data
 
 
@@ -95,18 +97,19 @@ def debug_tools(
         filePath: Annotated[str, Field(min_length=1, max_length=4096)],
         filters: Annotated[list[SearchFilter] | None, Field(max_length=20)] = None,
         defaultOperator: Annotated[str, Field(pattern="^(AND|OR)$")] = "AND",
-    ) -> MissExplanation:
+    ) -> dict[str, Any]:
         """Why an indexed document is not in a query's results, or ranks low: the filter that
         excludes it (and its value), a required word it does not contain (with the closest
         words it has), a phrase whose words are too far apart (their distance), a pattern that
         reaches none of its words, or its rank and score against the first page."""
-        return explain_miss(
+        explained = explain_miss(
             svc.index(),
             query,
             filePath,
             filters=filter_specs(filters),
             default_operator=defaultOperator,
         )
+        return fit_miss(to_dict(explained), ANSWER_BUDGET_BYTES)
 
     read_only = {"read_only": True}
     return {

@@ -13,18 +13,40 @@ import functools
 import inspect
 import json
 import types
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from typing import Annotated, Any, TypeVar
 
 from mcp_types import CallToolResult, TextContent
 from typing_extensions import TypedDict, is_typeddict
 
+from pylucene_mcp.results import compact_size
 from pylucene_mcp.shapes import to_dict, wire_type
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 # Every answer at its defaults fits this many bytes of compact JSON (DESIGN.md, "Budgets").
 ANSWER_BUDGET_BYTES = 10_000
+
+
+def fit_lists(
+    data: dict[str, Any],
+    max_bytes: int,
+    lists: Callable[[dict[str, Any]], Iterable[tuple[str, list[Any]]]],
+) -> dict[str, int]:
+    """Leaves items out of the longest (in bytes) of the named ``lists`` of ``data`` until it
+    fits ``max_bytes`` of compact JSON, each list keeping its first item. Returns how many went
+    from the lists of each name."""
+    size = compact_size(data)
+    omitted: Counter[str] = Counter()
+    while size > max_bytes:
+        candidates = [(name, items) for name, items in lists(data) if len(items) > 1]
+        if not candidates:
+            break
+        name, longest = max(candidates, key=lambda entry: compact_size(entry[1]))
+        size -= compact_size(longest.pop()) + 1
+        omitted[name] += 1
+    return dict(omitted)
 
 
 def listing(name: str, key: str, item: type) -> Any:

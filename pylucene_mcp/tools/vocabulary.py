@@ -8,10 +8,9 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from pylucene_mcp import vocabulary
-from pylucene_mcp.results import compact_size
 from pylucene_mcp.service import Service
 from pylucene_mcp.shapes import to_dict
-from pylucene_mcp.tools.output import ANSWER_BUDGET_BYTES, answers
+from pylucene_mcp.tools.output import ANSWER_BUDGET_BYTES, answers, fit_lists
 
 ToolSpec = tuple[Callable[..., Any], Any]
 
@@ -19,13 +18,7 @@ ToolSpec = tuple[Callable[..., Any], Any]
 def fit_groups(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
     """Lists fewer documents per duplicate group until the answer fits ``max_bytes`` of compact
     JSON: the longest lists first, every group keeping one (its ``size`` still counts all)."""
-    size = compact_size(data)
-    groups = data["groups"]
-    while size > max_bytes:
-        longest = max(groups, key=lambda g: len(g["documents"]), default=None)
-        if longest is None or len(longest["documents"]) <= 1:
-            break
-        size -= compact_size(longest["documents"].pop()) + 1
+    fit_lists(data, max_bytes, lambda d: [("documents", g["documents"]) for g in d["groups"]])
     return data
 
 
