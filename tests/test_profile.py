@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 from mcp import Client
 
 from pylucene_mcp import Index, InvalidRequestError
 from pylucene_mcp.profile import profile_query
+from tests.conftest import FIGURES
 from tests.mcp_client import call, connect
 
 DOCS = 200
@@ -156,3 +160,22 @@ def test_facet_cost_and_filter_times_are_measured(contracts: Index) -> None:
     (impact,) = profile.filter_impact or ()
     assert impact.hits_with_filter == DOCS // 4 and impact.ms >= 0
     assert profile_query(contracts, "contract").facet_cost is None
+
+
+@pytest.mark.slow
+def test_the_profile_benchmark_runs_short(tmp_path: Path) -> None:
+    """bench/profile_latency.py on 3,000 documents (the bench runs 100,000)."""
+    bench = Path(__file__).resolve().parents[1] / "bench"
+    done = subprocess.run(
+        [sys.executable, "profile_latency.py", "--docs", "3000", "--runs", "3"],
+        cwd=bench,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = [line for line in done.stdout.splitlines() if line.startswith("profileQuery on")]
+    assert len(lines) == 2, done.stdout
+    FIGURES["profileQuery, 3,000 documents (bench/profile_latency.py)"] = "; ".join(
+        line.split(": ", 1)[1] for line in lines
+    )
