@@ -33,6 +33,7 @@ test-java: $(JAR_STAMP)  ## the shims' JUnit tests (through Gradle)
 	$(GRADLE) $(GRADLE_FLAGS) junit
 
 test-python: $(SETUP_STAMP) $(JAR_STAMP)  ## pytest, slow tests included (a plain `pytest` skips them)
+	@./scripts/ensure-chromium >&2 || echo "no chromium: the MCP Apps browser tests will be skipped" >&2
 	$(PYTHON) -m pytest -m "slow or not slow"
 
 test-install: dist  ## the wheel in a fresh virtualenv with no system Java: version, doctor, crawl, serve

@@ -25,6 +25,7 @@ from pylucene_mcp.protocol import StrictArguments
 from pylucene_mcp.results import SearchResult
 from pylucene_mcp.service import Service
 from pylucene_mcp.tools.actions import search_actions
+from pylucene_mcp.tools.apps import register_apps, ui_meta
 from pylucene_mcp.tools.models import RangeFacetIn, SearchFilter, filter_specs
 from pylucene_mcp.tools.output import ANSWER_BUDGET_BYTES, answers, listing
 
@@ -58,11 +59,14 @@ HitField = Literal[
 FacetDimension = Literal["author", "language", "file_extension", "file_type"]
 
 
+# the MCP App that shows a tool's answer in hosts that support them (tools/apps.py)
+TOOL_APPS = {"search": "search-results", "indexAdmin": "index-admin"}
+
 TOOL_GROUPS = {
     "search": ("search",),
     "info": ("getIndexStats", "listIndexedFields", "getDocumentDetails"),
     "debug": ("profileQuery", "explainMiss"),
-    "admin": ("optimizeIndex", "purgeIndex", "unlockIndex", "getIndexAdminStatus"),
+    "admin": ("indexAdmin", "optimizeIndex", "purgeIndex", "unlockIndex", "getIndexAdminStatus"),
     "observability": ("suggestTerms", "getTopTerms", "findDuplicates"),
     "crawler": (
         "startCrawl",
@@ -280,9 +284,11 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
                 name=name,
                 title=tool_annotations.title,
                 annotations=tool_annotations,
+                meta=ui_meta(TOOL_APPS[name]) if name in TOOL_APPS else None,
                 structured_output=True,
             )
             checked[name] = _arguments(fn)
+    register_apps(server)
     server.middleware.append(StrictArguments(checked))
     return server
 

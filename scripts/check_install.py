@@ -168,6 +168,11 @@ def run_inside(work: Path) -> int:
         names = {t["name"] for t in tools["result"]["tools"]}
         checks.check("serve: tools/list", {"search", "startCrawl"} <= names, sorted(names))
         print(f"        spawn -> tools/list answer: {listed_s * 1000:.0f} ms")
+        app = peer.request("resources/read", {"uri": "ui://pylucene-mcp/search-results.html"})
+        html = app.get("result", {}).get("contents", [{}])[0].get("text", "")
+        checks.check(
+            "serve: the wheel's MCP App reads whole", "ui/initialize" in html, str(app)[:300]
+        )
         for kind, word in WORDS.items():
             answer = peer.request(
                 "tools/call", {"name": "search", "arguments": {"query": word}}, timeout=120

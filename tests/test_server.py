@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -36,6 +37,7 @@ async def test_tools_are_listed_with_annotations_and_constraints(client: Client)
         "profileQuery",
         "explainMiss",
         "getIndexAdminStatus",
+        "indexAdmin",
     }
     assert read_only <= set(tools) and "startCrawl" in tools
     for tool in tools.values():
@@ -150,3 +152,36 @@ async def test_search_parameters_of_solr_mcp_209(client: Client) -> None:
     assert any(v["count"] < 3 for values in everything["facets"].values() for v in values)
     timed = await call(client, "search", query="*vertrag*", timeAllowedMs=60_000)
     assert timed["totalHits"] == 3 and "partialResults" not in timed
+
+
+# a reference to something outside the page: a remote src/href, url(), or an @import
+REMOTE = r"""(src|href)\s*=\s*["']?https?:|url\(\s*["']?https?:|@import"""
+
+
+@pytest.mark.anyio
+async def test_apps_are_resources_that_tools_point_to_and_load_nothing_remote(
+    client: Client,
+) -> None:
+    tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+    pointed = {
+        name: (tool.meta or {}).get("ui", {}).get("resourceUri")
+        for name, tool in tools.items()
+        if (tool.meta or {}).get("ui")
+    }
+    assert pointed == {
+        "search": "ui://pylucene-mcp/search-results.html",
+        "indexAdmin": "ui://pylucene-mcp/index-admin.html",
+    }
+    listed = {str(r.uri): r for r in (await client.list_resources()).resources}
+    for uri in pointed.values():
+        assert listed[uri].mime_type == "text/html;profile=mcp-app"
+        (content,) = (await client.read_resource(uri)).contents
+        html = content.text  # type: ignore[union-attr]
+        assert html.startswith("<!DOCTYPE html>") and "/*" + "BRIDGE_JS*/" not in html
+        assert "ui/initialize" in html and "--color-background-primary" in html
+        # nothing from elsewhere: the host's default CSP allows no remote resource
+        assert not re.search(REMOTE, html)
+    # a host without apps gets the same answer as before
+    assert "documents" in await call(client, "search", query="vertrag")
+    view = await call(client, "indexAdmin")
+    assert view["stats"]["documentCount"] > 0 and view["crawler"]["status"] == "IDLE"

@@ -11,14 +11,22 @@ from pydantic import Field
 
 from pylucene_mcp import errors
 from pylucene_mcp.admin import Operation
+from pylucene_mcp.info import IndexStats, index_stats
 from pylucene_mcp.service import Service
 from pylucene_mcp.shapes import to_dict
-from pylucene_mcp.tools.output import answers, listing
+from pylucene_mcp.tools.crawler import StatusOut, crawler_status
+from pylucene_mcp.tools.output import answers, listing, record
 
 ToolSpec = tuple[Callable[..., Any], Any]
 
 
 OperationsOut = listing("OperationsOut", "operations", Operation)
+
+
+# what the index administration app shows
+AdminViewOut = record(
+    "AdminViewOut", {"stats": IndexStats, "crawler": StatusOut, "operations": [Operation]}
+)
 
 
 def _unconfirmed(tool: str, what: str) -> errors.InvalidRequestError:
@@ -75,7 +83,20 @@ def admin_tools(
         found = [admin.status(operationId)] if operationId else admin.operations()
         return {"operations": [to_dict(op) for op in found[:20]]}
 
+    @tool_errors
+    @answers(AdminViewOut)
+    def indexAdmin() -> dict[str, Any]:
+        """The index at a glance, for a person: statistics, the crawl and its progress, the
+        administration operations of this server; hosts with MCP Apps show it as a panel with
+        Optimize, Purge and Unlock buttons behind a confirmation."""
+        return {
+            "stats": to_dict(index_stats(svc.index())),
+            "crawler": crawler_status(svc),
+            "operations": [to_dict(op) for op in svc.admin().operations()[:20]],
+        }
+
     return {
+        "indexAdmin": (indexAdmin, annotations("Index administration", read_only=True)),
         "optimizeIndex": (
             optimizeIndex,
             annotations("Optimize the index", read_only=False, idempotent=True),

@@ -84,6 +84,20 @@ def _report(report: CrawlReport | None) -> dict[str, Any] | None:
     return data
 
 
+def crawler_status(svc: Service) -> StatusOut:
+    """The crawler's state, its folders and a running crawl's progress."""
+    crawler = svc.crawler()
+    current = crawler.current
+    data: StatusOut = {
+        "status": crawler.status.value,
+        "directories": list(svc.settings.directories),
+    }
+    if current is not None:
+        data["processed"] = current.processed
+        data["toExtract"] = current.to_extract
+    return data
+
+
 def _progress_token(ctx: Context) -> Any:
     try:
         meta = ctx.request_context.meta
@@ -102,16 +116,7 @@ def crawler_tools(
     """The crawler tools and their annotations."""
 
     def status() -> StatusOut:
-        crawler = svc.crawler()
-        current = crawler.current
-        data: StatusOut = {
-            "status": crawler.status.value,
-            "directories": list(svc.settings.directories),
-        }
-        if current is not None:
-            data["processed"] = current.processed
-            data["toExtract"] = current.to_extract
-        return data
+        return crawler_status(svc)
 
     @answers(StartOut)
     async def startCrawl(

@@ -49,9 +49,21 @@ def fit_lists(
     return dict(omitted)
 
 
+def record(name: str, parts: dict[str, Any]) -> Any:
+    """The ``TypedDict`` ``name`` of ``parts``: key → a shape (its :func:`wire_type`), a
+    ``TypedDict``, or ``[shape]`` for a list of them; every part required."""
+
+    def wire(part: Any) -> Any:
+        if isinstance(part, list):
+            return types.GenericAlias(list, (wire(part[0]),))
+        return part if is_typeddict(part) else wire_type(part)
+
+    return TypedDict(name, {key: wire(part) for key, part in parts.items()})  # type: ignore[operator]
+
+
 def listing(name: str, key: str, item: type) -> Any:
     """The ``TypedDict`` of ``{key: [item, ...]}``."""
-    return TypedDict(name, {key: types.GenericAlias(list, (wire_type(item),))})  # type: ignore[operator]
+    return record(name, {key: [item]})
 
 
 def answer(value: Any) -> CallToolResult:

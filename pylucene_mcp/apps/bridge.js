@@ -1,0 +1,118 @@
+// The MCP Apps bridge (io.modelcontextprotocol/ui, 2026-01-26): JSON-RPC over postMessage
+// with the host. ui/initialize, then ui/notifications/initialized; the host then sends the
+// tool's input and result; tools/call goes through the host to this app's server.
+const mcp = (() => {
+  let nextId = 1;
+  const pending = new Map();
+  const handlers = {};
+  const post = (message) => window.parent.postMessage({ jsonrpc: "2.0", ...message }, "*");
+  window.addEventListener("message", (event) => {
+    const message = event.data;
+    if (!message || message.jsonrpc !== "2.0") return;
+    if (message.method === undefined && pending.has(message.id)) {
+      const { resolve, reject } = pending.get(message.id);
+      pending.delete(message.id);
+      if (message.error) reject(new Error(message.error.message));
+      else resolve(message.result);
+      return;
+    }
+    const handler = handlers[message.method];
+    const result = handler ? handler(message.params || {}) : undefined;
+    if (message.id !== undefined) {
+      if (handler) post({ id: message.id, result: result || {} });
+      else post({ id: message.id, error: { code: -32601, message: "not supported" } });
+    }
+  });
+  const request = (method, params) =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      post({ id, method, params });
+    });
+  const notify = (method, params) => post({ method, params });
+  const on = (method, handler) => {
+    handlers[method] = handler;
+  };
+  function applyContext(context) {
+    const root = document.documentElement;
+    if (context.theme) root.dataset.theme = context.theme;
+    const variables = (context.styles && context.styles.variables) || {};
+    for (const [name, value] of Object.entries(variables)) {
+      if (value) root.style.setProperty(name, value);
+    }
+  }
+  // Starts the app; each tool result the host passes goes to render (an error to #status).
+  async function start(name, render) {
+    on("ui/notifications/tool-result", (result) => {
+      if (result.isError) say((result.content || []).map((b) => b.text).join(" "), "error");
+      else render(result.structuredContent);
+    });
+    const result = await request("ui/initialize", {
+      appInfo: { name, version: "0.1.0" },
+      appCapabilities: { availableDisplayModes: ["inline"] },
+      protocolVersion: "2026-01-26",
+    });
+    applyContext(result.hostContext || {});
+    on("ui/notifications/host-context-changed", applyContext);
+    on("ui/resource-teardown", () => ({}));
+    notify("ui/notifications/initialized", {});
+    new ResizeObserver(() => {
+      const box = document.documentElement.getBoundingClientRect();
+      notify("ui/notifications/size-changed", { width: box.width, height: box.height });
+    }).observe(document.documentElement);
+  }
+  // A tool's structured answer; a tool error becomes an Error with the tool's own words.
+  async function callTool(name, args) {
+    const result = await request("tools/call", { name, arguments: args });
+    if (result.isError) {
+      const text = (result.content || []).map((block) => block.text || "").join(" ");
+      throw new Error(text || name + " failed");
+    }
+    return result.structuredContent;
+  }
+  return { on, start, callTool };
+})();
+
+// Text with <em> marks as DOM nodes: the document's own text never becomes markup.
+function marked(text) {
+  const out = document.createDocumentFragment();
+  text.split(/(<em>.*?<\/em>)/).forEach((part) => {
+    if (part.startsWith("<em>") && part.endsWith("</em>")) {
+      const em = document.createElement("em");
+      em.textContent = part.slice(4, -5);
+      out.append(em);
+    } else if (part) {
+      out.append(document.createTextNode(part));
+    }
+  });
+  return out;
+}
+
+function element(tag, attributes, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes || {})) {
+    if (name === "onclick") node.addEventListener("click", value);
+    else if (value !== undefined && value !== null) node.setAttribute(name, value);
+  }
+  node.append(...children.filter((child) => child !== null && child !== undefined));
+  return node;
+}
+
+function bytes(size) {
+  if (size === undefined || size === null) return "";
+  const units = ["B", "KB", "MB", "GB", "TB"];
+  let value = size;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return (unit === 0 ? value : value.toFixed(1)) + " " + units[unit];
+}
+
+// A line in the app's status area (#status): progress, a result, or an error.
+function say(text, kind) {
+  const status = document.getElementById("status");
+  status.textContent = text;
+  status.className = "status " + (kind || "");
+}

@@ -1,0 +1,260 @@
+"""The MCP Apps, end to end in headless Chromium: a small host page loads each app from the
+server's ``ui://`` resource into a sandboxed iframe under the spec's default CSP and speaks the
+app bridge to the real server over stdio. The test clicks through the apps as a person would
+and checks the effect on the index through the server itself.
+
+Chromium is Debian's (``/usr/bin/chromium``, installed by ``.ci/run``), driven by Playwright for
+Python without a browser download. Without it the test is skipped, unless
+``PYLUCENE_MCP_REQUIRE_BROWSER`` is set (CI sets it). Screenshots go to the test's temporary
+folder; with ``PYLUCENE_MCP_UPDATE_SCREENSHOTS=1`` they also replace those in ``docs/images/``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pylucene_mcp import Index
+from tests.corpus import build_index
+from tests.stdio_peer import StdioPeer, handshake
+
+CHROMIUM = Path("/usr/bin/chromium")
+DOCS_IMAGES = Path(__file__).resolve().parents[1] / "docs" / "images"
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+# the host page: loads an app in a sandboxed iframe (an opaque origin, apart from the host's),
+# answers ui/initialize with a theme, then passes the tool's input and result, and forwards the
+# app's tools/call to the real server (window.mcpCall, a Python function)
+HOST = """<!DOCTYPE html><html><body style="margin:0">
+<script>
+window.calls = [];
+window.startApp = (html, tool, args, theme) => new Promise((started) => {
+  const csp = "<meta http-equiv='Content-Security-Policy' content=\\"default-src 'none'; " +
+    "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; " +
+    "media-src data:; connect-src 'none'; object-src 'none'; frame-src 'none'\\">";
+  const frame = document.createElement("iframe");
+  frame.setAttribute("sandbox", "allow-scripts");
+  frame.style = "border:0;width:900px;height:600px";
+  frame.srcdoc = html.replace("<head>", "<head>" + csp);
+  const post = (message) => frame.contentWindow.postMessage({jsonrpc: "2.0", ...message}, "*");
+  window.addEventListener("message", async (event) => {
+    if (event.source !== frame.contentWindow) return;
+    const m = event.data;
+    if (m.method === "ui/initialize") {
+      post({id: m.id, result: {protocolVersion: "2026-01-26",
+        hostInfo: {name: "pylucene-mcp test host", version: "1"},
+        hostCapabilities: {serverTools: {}}, hostContext: {theme, displayMode: "inline"}}});
+    } else if (m.method === "ui/notifications/initialized") {
+      post({method: "ui/notifications/tool-input", params: {arguments: args}});
+      post({method: "ui/notifications/tool-result", params: await window.mcpCall(tool, args)});
+      started();
+    } else if (m.method === "tools/call") {
+      window.calls.push(m.params.name);
+      post({id: m.id, result: await window.mcpCall(m.params.name, m.params.arguments)});
+    } else if (m.method === "ui/notifications/size-changed") {
+      window.appHeight = Math.max(600, Math.ceil(m.params.height));
+      frame.style.height = window.appHeight + "px";
+    } else if (m.id !== undefined) {
+      post({id: m.id, error: {code: -32601, message: "not supported by the test host"}});
+    }
+  });
+  document.body.append(frame);
+});
+</script></body></html>"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        if os.environ.get("PYLUCENE_MCP_REQUIRE_BROWSER"):
+            pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium")
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        yield launched
+        launched.close()
+
+
+class Host:
+    """The test host: one page, one app, the real server over stdio."""
+
+    def __init__(self, browser: Any, index_path: Path, home: Path) -> None:
+        self.peer = StdioPeer(index_path, home)
+        handshake(self.peer, "2025-11-25")
+        self.page = browser.new_page(viewport={"width": 920, "height": 640})
+        self.console: list[str] = []
+        self.page.on("console", lambda message: self.console.append(message.text))
+        self.page.expose_function("mcpCall", self.call)
+        self.page.set_content(HOST)
+
+    def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        answer = self.peer.request("tools/call", {"name": name, "arguments": arguments})
+        if "error" in answer:
+            message = answer["error"]["message"]
+            return {"isError": True, "content": [{"type": "text", "text": message}]}
+        result: dict[str, Any] = answer["result"]
+        return result
+
+    def open(self, tool: str, arguments: dict[str, Any], theme: str = "light") -> Any:
+        """Opens the app of ``tool`` (read from its ``_meta.ui``), as a host does."""
+        tools = self.peer.request("tools/list")["result"]["tools"]
+        uri = next(t for t in tools if t["name"] == tool)["_meta"]["ui"]["resourceUri"]
+        read = self.peer.request("resources/read", {"uri": uri})["result"]["contents"][0]
+        assert read["mimeType"] == "text/html;profile=mcp-app"
+        self.page.evaluate(
+            "([html, tool, args, theme]) => window.startApp(html, tool, args, theme)",
+            [read["text"], tool, arguments, theme],
+        )
+        return self.page.frame_locator("iframe")
+
+    def close(self) -> None:
+        self.page.close()
+        self.peer.close()
+        # the app ran under the host's strict CSP and broke none of it
+        assert not [line for line in self.console if "Content Security Policy" in line]
+
+
+def shot(host: Host, tmp_path: Path, name: str) -> None:
+    """A picture of the app as the host shows it, once the frame has the app's height."""
+    target = tmp_path / f"{name}.png"
+    host.page.wait_for_function(
+        "() => document.querySelector('iframe').getBoundingClientRect().height >= window.appHeight"
+    )
+    # a frame of another origin is painted only inside the viewport: make room for all of it
+    height = host.page.evaluate("window.appHeight")
+    host.page.set_viewport_size({"width": 920, "height": height})
+    host.page.locator("iframe").screenshot(path=str(target))
+    if os.environ.get("PYLUCENE_MCP_UPDATE_SCREENSHOTS"):
+        DOCS_IMAGES.mkdir(exist_ok=True)
+        shutil.copyfile(target, DOCS_IMAGES / f"{name}.png")
+
+
+@pytest.fixture
+def corpus_index(tmp_path: Path) -> Path:
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    index = Index.open(tmp_path / "index")
+    build_index(index, folder)
+    with index.writer() as writer:  # deleted documents, which Optimize drops for good
+        for n in range(30):
+            writer.add({"file_path": f"/scratch/{n}.txt", "content": f"note {n}", "file_size": n})
+    with index.writer() as writer:  # few: Lucene merges a segment of many deletions at once
+        for n in (3, 7):
+            writer.delete(f"/scratch/{n}.txt")
+    index.close()
+    return tmp_path / "index"
+
+
+@pytest.fixture
+def host(browser: Any, corpus_index: Path, tmp_path: Path) -> Iterator[Host]:
+    opened = Host(browser, corpus_index, tmp_path / "home")
+    yield opened
+    opened.close()
+
+
+def stats(host: Host) -> dict[str, Any]:
+    found: dict[str, Any] = host.call("getIndexStats", {})["structuredContent"]
+    return found
+
+
+def test_index_admin_optimizes_and_purges_behind_a_confirmation(host: Host, tmp_path: Path) -> None:
+    before = stats(host)
+    assert before["deletedDocuments"] > 0
+    app = host.open("indexAdmin", {})
+    documents = app.get_by_test_id("documents")
+    assert documents.inner_text() == f"{before['documentCount']:,}"
+    assert app.get_by_test_id("deleted").inner_text() == str(before["deletedDocuments"])
+    assert app.get_by_test_id("crawl-status").inner_text() == "IDLE"
+    shot(host, tmp_path, "index-admin")
+
+    app.get_by_role("button", name="Optimize").click()
+    dialog = app.get_by_role("dialog")
+    assert "one segment" in dialog.inner_text()
+    app.get_by_role("button", name="Confirm").click()
+    app.get_by_text("optimize done").wait_for()
+    assert stats(host)["deletedDocuments"] == 0  # the server's own figure
+    assert app.get_by_test_id("deleted").inner_text() == "0"
+
+    app.get_by_role("button", name="Purge").click()
+    app.get_by_role("button", name="Cancel").click()  # a person changes their mind
+    app.get_by_text("purge cancelled").wait_for()
+    assert stats(host)["documentCount"] == before["documentCount"]
+    app.get_by_role("button", name="Purge").click()
+    app.get_by_role("button", name="Confirm").click()
+    app.get_by_text("purge done").wait_for()
+    assert stats(host)["documentCount"] == 0
+    assert documents.inner_text() == "0"
+    calls = host.page.evaluate("window.calls")
+    assert {"optimizeIndex", "purgeIndex", "getIndexAdminStatus", "indexAdmin"} <= set(calls)
+
+
+def test_index_admin_follows_the_hosts_dark_theme(host: Host, tmp_path: Path) -> None:
+    app = host.open("indexAdmin", {}, theme="dark")
+    app.get_by_test_id("documents").wait_for()
+    background = app.locator("body").evaluate("b => getComputedStyle(b).backgroundColor")
+    red, green, blue = (int(c) for c in background[4:-1].split(",")[:3])
+    assert max(red, green, blue) < 80, background  # dark
+    shot(host, tmp_path, "index-admin-dark")
+
+
+def test_search_results_filter_sort_narrow_and_preview(host: Host, tmp_path: Path) -> None:
+    arguments = {"query": "*vertrag* OR contract OR agreement OR report", "pageSize": 20}
+    answer = host.call("search", arguments)["structuredContent"]
+    app = host.open("search", arguments)
+    rows = app.locator("#hits tr")
+    rows.first.wait_for()
+    assert rows.count() == len(answer["documents"])
+    assert app.get_by_test_id("total").inner_text() == f"{answer['totalHits']} hits"
+    shot(host, tmp_path, "search-results")
+
+    # the filter box keeps the rows whose text holds the words
+    app.get_by_label("filter this page").fill("vertrag")
+    expected = [
+        d["filePath"]
+        for d in answer["documents"]
+        if "vertrag" in json.dumps(d, ensure_ascii=False).lower()
+    ]
+    assert 0 < len(expected) < len(answer["documents"])
+    assert sorted(rows.evaluate_all("rs => rs.map(r => r.dataset.path)")) == sorted(expected)
+    app.get_by_label("filter this page").fill("")
+
+    # a click on the Size header sorts the page by size, twice: descending
+    size_of = {d["filePath"]: d["fileSize"] for d in answer["documents"]}
+    app.get_by_role("columnheader", name="Size").click()
+    app.get_by_role("columnheader", name="Size").click()
+    shown = [size_of[p] for p in rows.evaluate_all("rs => rs.map(r => r.dataset.path)")]
+    assert shown == sorted(size_of.values(), reverse=True)
+
+    # a facet value narrows the search on the server
+    language = answer["facets"]["language"][0]
+    app.locator(f"[data-facet='language={language['value']}']").click()
+    app.get_by_test_id("total").filter(has_text=f"{language['count']} hits").wait_for()
+    narrowed = host.call(
+        "search", {**arguments, "filters": [{"field": "language", "value": language["value"]}]}
+    )["structuredContent"]
+    assert narrowed["totalHits"] == language["count"]
+    assert rows.count() == len(narrowed["documents"]) == min(language["count"], 20)
+    assert app.get_by_text(f"language: {language['value']}").is_visible()
+
+    # a preview reads the document through getDocumentDetails
+    first = rows.first.get_attribute("data-path")
+    rows.first.get_by_role("button", name="Preview").click()
+    preview = app.get_by_test_id("preview")
+    preview.wait_for()
+    details = host.call("getDocumentDetails", {"filePath": first, "length": 3000})
+    assert details["structuredContent"]["content"][:60] in preview.inner_text()
+    assert "getDocumentDetails" in host.page.evaluate("window.calls")
