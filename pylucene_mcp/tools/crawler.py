@@ -15,7 +15,7 @@ from typing_extensions import TypedDict
 from pylucene_mcp.crawler.pipeline import CrawlReport
 from pylucene_mcp.service import Service
 from pylucene_mcp.shapes import camel, to_dict
-from pylucene_mcp.tools.output import answers
+from pylucene_mcp.tools.output import answers, fit_counted
 
 ToolSpec = tuple[Callable[..., Any], Any]
 
@@ -35,6 +35,7 @@ STOP_WAIT_S = 1.0
 class StartOut(StatusOut):
     message: str
     report: NotRequired[dict[str, Any]]
+    omitted: NotRequired[dict[str, int]]  # failures left out to fit the answer's byte budget
 
 
 class TikaOut(TypedDict):
@@ -47,6 +48,7 @@ class StatsOut(StatusOut):
     last: NotRequired[dict[str, Any]]
     processingNow: list[str]
     tikaServer: TikaOut
+    omitted: NotRequired[dict[str, int]]  # failures left out to fit the answer's byte budget
 
 
 class DirectoryOut(TypedDict):
@@ -82,6 +84,20 @@ def _report(report: CrawlReport | None) -> dict[str, Any] | None:
         if key in data:
             data[key] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(data[key]))
     return data
+
+
+def fit_failures(data: dict[str, Any]) -> dict[str, Any]:
+    """An answer with crawl reports fitted to the byte budget: the reports' failure lists (up
+    to 200 kept per crawl) give up their last entries first; ``omitted`` counts them."""
+
+    def lists(answer: dict[str, Any]) -> list[tuple[str, list[Any]]]:
+        return [
+            (f"{key}.failures", answer[key]["failures"])
+            for key in ("current", "last", "report")
+            if isinstance(answer.get(key), dict) and answer[key].get("failures")
+        ]
+
+    return fit_counted(data, lists)
 
 
 def crawler_status(svc: Service) -> StatusOut:
@@ -144,7 +160,8 @@ def crawler_tools(
             await ctx.report_progress(report.processed, max(report.to_extract, 1))
             await anyio.sleep(0.25)
         await ctx.report_progress(report.processed, max(report.to_extract, 1))
-        return {**status(), "message": "crawl finished", "report": _report(report) or {}}
+        finished = {**status(), "message": "crawl finished", "report": _report(report) or {}}
+        return fit_failures(finished)  # type: ignore[return-value]
 
     @tool_errors
     @answers(StatusOut)
@@ -196,7 +213,7 @@ def crawler_tools(
         for key, report in (("current", crawler.current), ("last", crawler.last)):
             if report is not None:
                 stats[key] = _report(report)
-        return stats  # type: ignore[return-value]
+        return fit_failures(stats)  # type: ignore[return-value]
 
     @tool_errors
     @answers(DirectoriesOut)

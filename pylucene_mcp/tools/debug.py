@@ -12,7 +12,7 @@ from pylucene_mcp.profile import QueryProfile, profile_query
 from pylucene_mcp.service import Service
 from pylucene_mcp.shapes import to_dict
 from pylucene_mcp.tools.models import SearchFilter, filter_specs
-from pylucene_mcp.tools.output import ANSWER_BUDGET_BYTES, answers, fit_lists
+from pylucene_mcp.tools.output import ANSWER_BUDGET_BYTES, answers, fit_counted
 
 ToolSpec = tuple[Callable[..., Any], Any]
 
@@ -33,25 +33,16 @@ def _lists(data: dict[str, Any]) -> Iterator[tuple[str, list[Any]]]:
     yield "documentScoring", data.get("documentScoring", [])
 
 
-# bytes kept free for the "omitted" counts that a fitted answer gains
-OMITTED_ROOM = 100
-
-
 def fit_profile(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
-    """A profile fitted to ``max_bytes`` (:func:`fit_lists`); ``omitted`` counts what went."""
-    omitted = fit_lists(data, max_bytes - OMITTED_ROOM, _lists)
-    if omitted:
-        data["omitted"] = omitted
-    return data
+    """A profile fitted to ``max_bytes``: the longest lists give up items first, each keeping
+    its first; ``omitted`` counts what went."""
+    return fit_counted(data, _lists, max_bytes)
 
 
 def fit_miss(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
     """An explanation fitted to ``max_bytes``: the first reasons stay, ``omitted`` counts the
     others."""
-    omitted = fit_lists(data, max_bytes - OMITTED_ROOM, lambda d: [("reasons", d["reasons"])])
-    if omitted:
-        data["omitted"] = omitted
-    return data
+    return fit_counted(data, lambda d: [("reasons", d["reasons"])], max_bytes)
 
 
 def debug_tools(

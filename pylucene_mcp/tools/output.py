@@ -49,6 +49,22 @@ def fit_lists(
     return dict(omitted)
 
 
+# bytes kept free for the "omitted" counts that a fitted answer gains
+OMITTED_ROOM = 100
+
+
+def fit_counted(
+    data: dict[str, Any],
+    lists: Callable[[dict[str, Any]], Iterable[tuple[str, list[Any]]]],
+    max_bytes: int = ANSWER_BUDGET_BYTES,
+) -> dict[str, Any]:
+    """``data`` fitted by :func:`fit_lists`, with ``omitted`` counting what went, by list."""
+    omitted = fit_lists(data, max_bytes - OMITTED_ROOM, lists)
+    if omitted:
+        data["omitted"] = omitted
+    return data
+
+
 def record(name: str, parts: dict[str, Any]) -> Any:
     """The ``TypedDict`` ``name`` of ``parts``: key → a shape (its :func:`wire_type`), a
     ``TypedDict``, or ``[shape]`` for a list of them; every part required."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -199,3 +200,22 @@ def test_directories_from_the_environment_are_not_rewritten(tmp_path: Path) -> N
     with pytest.raises(errors.ConfigError, match="PYLUCENE_MCP_DIRECTORIES"):
         Service(settings).add_directory(str(tmp_path), crawl_now=False)
     assert not (tmp_path / "config.yaml").exists()
+
+
+async def test_a_crawl_with_hundreds_of_failures_reports_within_the_budget(
+    client: Client, home: Path
+) -> None:
+    broken = home / "broken"
+    broken.mkdir()
+    for n in range(260):  # each a failure with its long path and reason kept (200 at most)
+        (broken / f"{n:03}-{'long-name-' * 8}.txt").symlink_to(home / "nowhere" / str(n))
+    await configure(client, home, "broken")
+    finished = await call(client, "startCrawl", wait=True)
+    assert finished["report"]["failed"] == 260
+    stats = await call(client, "getCrawlerStats")
+    for answer in (finished, stats):
+        size = len(json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode())
+        assert size <= 10_000, size
+    kept = stats["last"]["failures"]
+    assert 1 <= len(kept) < 200 and "symbolic link" in kept[0]["reason"]
+    assert len(kept) + stats["omitted"]["last.failures"] == 200  # what the crawl keeps
