@@ -22,7 +22,7 @@ from pydantic import Field
 from pylucene_mcp import __version__, errors, info
 from pylucene_mcp.config import Settings
 from pylucene_mcp.protocol import StrictArguments
-from pylucene_mcp.results import SearchResult
+from pylucene_mcp.results import SearchResult, compact_size
 from pylucene_mcp.service import Service
 from pylucene_mcp.tools.actions import search_actions
 from pylucene_mcp.tools.apps import register_apps, ui_meta
@@ -60,6 +60,8 @@ FacetDimension = Literal["author", "language", "file_extension", "file_type"]
 
 
 # the MCP App that shows a tool's answer in hosts that support them (tools/apps.py)
+DETAILS_LENGTH = 5000  # getDocumentDetails' default slice, in characters
+
 TOOL_APPS = {"search": "search-results", "indexAdmin": "index-admin"}
 
 TOOL_GROUPS = {
@@ -110,6 +112,19 @@ def _tool_errors(fn: F) -> F:
             raise ToolError(str(exc)) from exc
 
     return wrapper  # type: ignore[return-value]
+
+
+def fit_content(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
+    """Document details whose text slice is cut to fit ``max_bytes`` of compact JSON (text in
+    scripts of several bytes a character passes 10 KB long before 5,000 characters)."""
+    over = compact_size(data) - max_bytes
+    if over <= 0:
+        return data
+    encoded = data["content"].encode("utf-8")
+    kept = encoded[: max(len(encoded) - over - 16, 0)].decode("utf-8", errors="ignore")
+    while compact_size({**data, "content": kept}) > max_bytes and kept:
+        kept = kept[: -max(len(kept) // 50, 1)]
+    return {**data, "content": kept, "length": len(kept), "hasMore": True}
 
 
 def enabled_tools(settings: Settings) -> set[str]:
@@ -249,11 +264,14 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
     def getDocumentDetails(
         filePath: Annotated[str, Field(min_length=1, max_length=4096)],
         offset: Annotated[int, Field(ge=0)] = 0,
-        length: Annotated[int, Field(ge=1, le=100_000)] = 5000,
-    ) -> info.DocumentDetails:
+        length: Annotated[int, Field(ge=1, le=100_000)] = DETAILS_LENGTH,
+    ) -> dict[str, Any]:
         """The stored metadata of one indexed document and a slice of its text (offset/length
-        in characters; hasMore says whether more follows). Only documents in the index."""
-        return info.document_details(svc.index(), filePath, offset=offset, length=length)
+        in characters; hasMore says whether more follows; at the default length the slice is
+        shortened to fit 10 KB). Only documents in the index."""
+        details = info.document_details(svc.index(), filePath, offset=offset, length=length)
+        data: dict[str, Any] = to_dict(details)
+        return fit_content(data, ANSWER_BUDGET_BYTES) if length == DETAILS_LENGTH else data
 
     from pylucene_mcp.tools.admin import admin_tools
     from pylucene_mcp.tools.crawler import crawler_tools

@@ -12,7 +12,7 @@ import pytest
 from mcp import Client
 
 from pylucene_mcp import Index
-from tests.mcp_client import connect
+from tests.mcp_client import call, connect
 
 pytestmark = pytest.mark.anyio
 
@@ -90,3 +90,20 @@ async def test_a_search_that_fits_keeps_every_passage(client: Client) -> None:
     assert structured is not None
     assert [len(d["passages"]) for d in structured["documents"]] == [3, 3, 3]
     assert "passagesOmitted" not in structured
+
+
+async def test_document_details_at_the_default_length_fit_and_continue(fresh_index: Index) -> None:
+    text = "東京の図書館は月曜日に休みます。" * 400  # 6,400 characters of 3 bytes each
+    with fresh_index.writer() as w:
+        w.add({"file_path": "/ja/library.txt", "content": text})
+    async with connect(fresh_index) as client:
+        first = await call(client, "getDocumentDetails", filePath="/ja/library.txt")
+        size = len(json.dumps(first, ensure_ascii=False, separators=(",", ":")).encode())
+        assert size <= BUDGET and first["hasMore"] is True
+        assert first["length"] == len(first["content"]) < 5000
+        rest = await call(
+            client, "getDocumentDetails", filePath="/ja/library.txt", offset=first["length"]
+        )
+        assert text.startswith(first["content"] + rest["content"][:100])
+        asked = await call(client, "getDocumentDetails", filePath="/ja/library.txt", length=6400)
+        assert asked["content"] == text  # a length asked for is given whole
