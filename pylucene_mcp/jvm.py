@@ -309,7 +309,13 @@ def jarray(kind: str, values: Any) -> Any:
     """A Java array of ``kind`` ("int", "String" …) holding ``values``."""
     import jpype
 
-    types = {"int": jpype.JInt, "long": jpype.JLong, "String": jpype.JString, "float": jpype.JFloat}
+    types = {
+        "int": jpype.JInt,
+        "long": jpype.JLong,
+        "String": jpype.JString,
+        "float": jpype.JFloat,
+        "boolean": jpype.JBoolean,
+    }
     return jpype.JArray(types.get(kind) or jclass(kind))(values)
 
 

@@ -14,13 +14,17 @@ and the MCP tools keep using; every wrapper has a ``java`` attribute for what it
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, Literal
 
 from pylucene_mcp import errors, jvm
+from pylucene_mcp.explain import Explanation
+
+QUERY = "org.apache.lucene.search.Query"
 
 Spec = str | Mapping[str, Mapping[str, str]]
 
@@ -97,6 +101,44 @@ class FieldSpec:
         return cls("text", stored, analyzer)
 
 
+@dataclass(frozen=True)
+class ResearchHit:
+    """One document found: its Lucene id, score and stored fields."""
+
+    doc: int
+    score: float
+    fields: dict[str, str]
+
+
+@dataclass(frozen=True)
+class ResearchResults:
+    """The best ``k`` documents of a search, and how many matched in all."""
+
+    total_hits: int
+    hits: tuple[ResearchHit, ...]
+
+    def __len__(self) -> int:
+        return len(self.hits)
+
+    def __iter__(self) -> Iterator[ResearchHit]:
+        return iter(self.hits)
+
+    def _repr_html_(self) -> str:
+        """A table in Jupyter: rank, Lucene id, score and the stored fields."""
+        names = list(dict.fromkeys(name for hit in self.hits for name in hit.fields))
+        head = "".join(f"<th>{escape(n)}</th>" for n in ["#", "doc", "score", *names])
+        rows = "".join(
+            f"<tr><td>{rank}</td><td>{hit.doc}</td><td>{hit.score:.4f}</td>"
+            + "".join(f"<td>{escape(hit.fields.get(n, ''))[:200]}</td>" for n in names)
+            + "</tr>"
+            for rank, hit in enumerate(self.hits, 1)
+        )
+        return (
+            f"<p>{self.total_hits} hits, {len(self.hits)} shown</p>"
+            f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+        )
+
+
 class ResearchIndex:
     """A Lucene index with a schema of your own and one similarity."""
 
@@ -120,6 +162,7 @@ class ResearchIndex:
             config.setSimilarity(similarity)
             self.java = j("org.apache.lucene.index.IndexWriter")(directory, config)
         self._directory = directory
+        self._reader: Any = None
 
     @classmethod
     def create(
@@ -131,27 +174,37 @@ class ResearchIndex:
         folder.mkdir(parents=True, exist_ok=True)
         return cls(folder, fields, similarity or Similarity.bm25())
 
-    def add_many(self, documents: Iterable[Mapping[str, str]]) -> int:
-        """Adds the documents (mappings of field name to text) and commits; returns how many."""
-        j = jvm.jclass
-        store = j("org.apache.lucene.document.Field$Store")
-        count = 0
+    def add_many(self, documents: Iterable[Mapping[str, str]], batch: int = 2_000) -> int:
+        """Adds the documents (mappings of field name to text) and commits; returns how many.
+        They cross into Java ``batch`` at a time, as one array of values (``BulkWriter``)."""
+        names = list(self.fields)
+        position = {name: i for i, name in enumerate(names)}
         with jvm.java_errors(caller_input=True):
+            bulk = jvm.jclass("io.github.pylucenemcp.research.BulkWriter")(
+                self.java,
+                jvm.jarray("String", names),
+                jvm.jarray("boolean", [self.fields[n].kind == "text" for n in names]),
+                jvm.jarray("boolean", [self.fields[n].stored for n in names]),
+            )
+            count = 0
+            row: list[str | None] = []
             for document in documents:
-                doc = j("org.apache.lucene.document.Document")()
+                values: list[str | None] = [None] * len(names)
                 for name, value in document.items():
-                    spec = self.fields.get(name)
-                    if spec is None:
+                    if name not in position:
                         raise errors.UnknownFieldError(
-                            f"unknown field '{name}'; this index has: {', '.join(self.fields)}",
+                            f"unknown field '{name}'; this index has: {', '.join(names)}",
                             name,
-                            list(self.fields),
+                            names,
                         )
-                    kind = "StringField" if spec.kind == "keyword" else "TextField"
-                    flag = store.YES if spec.stored else store.NO
-                    doc.add(j(f"org.apache.lucene.document.{kind}")(name, str(value), flag))
-                self.java.addDocument(doc)
+                    values[position[name]] = str(value)
+                row.extend(values)
                 count += 1
+                if count % batch == 0:
+                    bulk.add(jvm.jarray("String", row))
+                    row = []
+            if row:
+                bulk.add(jvm.jarray("String", row))
             self.java.commit()
         return count
 
@@ -207,8 +260,93 @@ class ResearchIndex:
                 reader.close()
         return run
 
+    def query(self, text: str, field: str | None = None, operator: str = "OR") -> Any:
+        """``text`` in Lucene's classic syntax as a ``Query`` (a Java object you may also build
+        yourself), parsed with this index's analyzers; unfielded words go to ``field`` (the
+        first text field by default)."""
+        default = field or next(n for n, s in self.fields.items() if s.kind == "text")
+        parser = jvm.jclass("org.apache.lucene.queryparser.classic.QueryParser")(
+            default, self.analyzer
+        )
+        occur = jvm.jclass("org.apache.lucene.queryparser.classic.QueryParser$Operator")
+        parser.setDefaultOperator(occur.AND if operator == "AND" else occur.OR)
+        with jvm.java_errors(caller_input=True):
+            return parser.parse(text)
+
+    def search(
+        self,
+        query: str | Any,
+        *,
+        k: int = 10,
+        field: str | None = None,
+        similarity: Any = None,
+    ) -> ResearchResults:
+        """The ``k`` best documents for ``query`` (text, see :meth:`query`, or a Lucene
+        ``Query``), scored with ``similarity`` for this search only (the index's by default)."""
+        lucene_query = self.query(query, field) if isinstance(query, str) else query
+        with jvm.java_errors(caller_input=True):
+            searcher = self._searcher(similarity)
+            top = searcher.search(lucene_query, k)
+            stored = searcher.storedFields()
+            hits = tuple(
+                ResearchHit(int(h.doc), float(h.score), self._stored(stored.document(h.doc)))
+                for h in top.scoreDocs
+            )
+            return ResearchResults(int(searcher.count(lucene_query)), hits)
+
+    def explain(
+        self, query: str | Any, doc: int, *, field: str | None = None, similarity: Any = None
+    ) -> Explanation:
+        """Why document ``doc`` scores what it scores for ``query``: Lucene's explanation as a
+        tree of dataclasses (the same as ``profileQuery`` gives)."""
+        lucene_query = self.query(query, field) if isinstance(query, str) else query
+        with jvm.java_errors(caller_input=True):
+            return Explanation.of(self._searcher(similarity).explain(lucene_query, doc))
+
+    def delete(self, query: str | Any, field: str | None = None) -> int:
+        """Deletes the documents that match ``query`` and commits; returns how many went."""
+        lucene_query = self.query(query, field) if isinstance(query, str) else query
+        with jvm.java_errors(caller_input=True):
+            count = int(self._searcher(None).count(lucene_query))
+            self.java.deleteDocuments(jvm.jarray(QUERY, [lucene_query]))
+            self.java.commit()
+        return count
+
+    def __iter__(self) -> Iterator[dict[str, str]]:
+        """The stored fields of every document, in index order."""
+        with jvm.java_errors():
+            reader = self._searcher(None).getIndexReader()
+            live = jvm.jclass("org.apache.lucene.index.MultiBits").getLiveDocs(reader)
+            stored = reader.storedFields()
+            for doc in range(int(reader.maxDoc())):
+                if live is None or live.get(doc):
+                    yield self._stored(stored.document(doc))
+
+    def _searcher(self, similarity: Any) -> Any:
+        """A searcher over the writer's latest changes, with its own similarity: setting one
+        never changes another search's scoring."""
+        j = jvm.jclass
+        reader = self._reader
+        if reader is None:
+            reader = j("org.apache.lucene.index.DirectoryReader").open(self.java)
+        else:
+            newer = j("org.apache.lucene.index.DirectoryReader").openIfChanged(reader, self.java)
+            if newer is not None:
+                reader.decRef()
+                reader = newer
+        self._reader = reader
+        searcher = j("org.apache.lucene.search.IndexSearcher")(reader)
+        searcher.setSimilarity(similarity or self.similarity)
+        return searcher
+
+    @staticmethod
+    def _stored(document: Any) -> dict[str, str]:
+        return {str(f.name()): str(f.stringValue()) for f in document.getFields()}
+
     def close(self) -> None:
         with jvm.java_errors():
+            if self._reader is not None:
+                self._reader.decRef()
             self.java.close()
             self._directory.close()
 

@@ -1,0 +1,73 @@
+"""Research indexes: a schema of one's own, bulk indexing, search with a similarity per
+search, raw queries, explanations as data, deletion by query, iteration and notebook tables."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pylucene_mcp import UnknownFieldError, jvm
+from pylucene_mcp.research import Analyzer, FieldSpec, ResearchIndex, Similarity
+
+DOCS = [
+    {"id": "d1", "title": "Apple pie <best>", "body": "apple apple pie with cinnamon"},
+    {"id": "d2", "title": "Pear tart", "body": "a pear tart and one apple"},
+    {"id": "d3", "title": "Plum cake", "body": "plums, sugar and butter"},
+]
+
+
+@pytest.fixture
+def recipes(tmp_path: Path) -> Iterator[ResearchIndex]:
+    english = Analyzer.custom("standard", ["lowercase", "porterStem"])
+    index = ResearchIndex.create(
+        tmp_path / "recipes",
+        {
+            "id": FieldSpec.keyword(),
+            "title": FieldSpec.text(english, stored=True),
+            "body": FieldSpec.text(english),
+        },
+        Similarity.bm25(0.9, 0.4),
+    )
+    assert index.add_many(DOCS, batch=2) == 3  # two batches across the boundary
+    yield index
+    index.close()
+
+
+def test_bulk_indexing_keeps_every_field_and_refuses_unknown_ones(recipes: ResearchIndex) -> None:
+    assert len(recipes) == 3
+    assert [d["id"] for d in recipes] == ["d1", "d2", "d3"]
+    assert "body" not in next(iter(recipes))  # not stored
+    with pytest.raises(UnknownFieldError, match="this index has: id, title, body"):
+        recipes.add_many([{"id": "d4", "category": "dessert"}])
+
+
+def test_search_ranks_by_the_index_similarity_or_one_given_for_the_search(
+    recipes: ResearchIndex,
+) -> None:
+    found = recipes.search("apples", field="body")  # stemmed like the field
+    assert [h.fields["id"] for h in found] == ["d1", "d2"] and found.total_hits == 2
+    bm25 = found.hits[0].score
+    dirichlet = recipes.search("apples", field="body", similarity=Similarity.lm_dirichlet(100))
+    assert dirichlet.hits[0].score != pytest.approx(bm25)
+    again = recipes.search("apples", field="body")
+    assert again.hits[0].score == pytest.approx(bm25)  # the other search changed nothing
+
+
+def test_a_raw_lucene_query_and_its_explanation_as_data(recipes: ResearchIndex) -> None:
+    term = jvm.jclass("org.apache.lucene.index.Term")("body", "appl")
+    raw = jvm.jclass("org.apache.lucene.search.TermQuery")(term)
+    found = recipes.search(raw)
+    assert [h.fields["id"] for h in found] == ["d1", "d2"]
+    explained = recipes.explain(raw, found.hits[0].doc)
+    assert explained.match and math.isclose(explained.value, found.hits[0].score, rel_tol=1e-6)
+    assert "appl" in explained.description
+
+
+def test_delete_by_query_and_the_notebook_table(recipes: ResearchIndex) -> None:
+    table = recipes.search("title:pie OR title:tart")._repr_html_()
+    assert "<table>" in table and "&lt;best&gt;" in table and "<best>" not in table
+    assert recipes.delete("pie", field="title") == 1
+    assert len(recipes) == 2 and [d["id"] for d in recipes] == ["d2", "d3"]
