@@ -503,3 +503,12 @@ def test_a_query_with_too_many_clauses_says_so_without_echoing_it(index: Index) 
         index.search(" OR ".join(f"w{n}" for n in range(3000)))
     assert "split it into several searches" in str(info.value)
     assert len(str(info.value)) < 600
+
+
+def test_the_python_search_takes_the_tools_names_too(index: Index) -> None:
+    by_python = index.search("*", page_size=2, sort="file_size", sort_order="asc")
+    by_tool = index.search("*", pageSize=2, sort="file_size", sortOrder="asc", timeAllowedMs=2000)
+    assert [h.file_path for h in by_tool.documents] == [h.file_path for h in by_python.documents]
+    assert by_tool.page_size == 2
+    with pytest.raises(InvalidRequestError, match="no parameter 'pagesize'.*pageSize"):
+        index.search("*", pagesize=2)
