@@ -13,8 +13,9 @@ and the MCP tools keep using; every wrapper has a ``java`` attribute for what it
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Sized
 from dataclasses import dataclass
 from html import escape
 from html.parser import HTMLParser
@@ -52,6 +53,30 @@ class Analyzer:
             for spec in filters:
                 builder.addTokenFilter(*_factory(spec))
             return builder.build()
+
+    @staticmethod
+    def product(name: str) -> Any:
+        """One of the product's own chains, by the name of its field's kind: ``content``
+        (ICU NFKC, folding, ligatures; no stemming), ``reversed`` (content with reversed tokens),
+        ``translit_de`` (German transliteration), ``keyword`` and ``caseless_keyword``.
+
+        Raises:
+            InvalidRequestError: for another name.
+        """
+        chains = {
+            "content": "content",
+            "reversed": "reversed",
+            "translit_de": "translitDe",
+            "keyword": "keyword",
+            "caseless_keyword": "caselessKeyword",
+        }
+        if name not in chains:
+            raise errors.InvalidRequestError(
+                f"no product chain {name!r}; there are {', '.join(chains)}"
+            )
+        analyzers = jvm.jclass("io.github.pylucenemcp.analysis.Analyzers")
+        with jvm.java_errors():
+            return getattr(analyzers, chains[name])()
 
 
 def _factory(spec: Spec) -> tuple[str, Any]:
@@ -174,9 +199,26 @@ class ResearchIndex:
         folder.mkdir(parents=True, exist_ok=True)
         return cls(folder, fields, similarity or Similarity.bm25())
 
-    def add_many(self, documents: Iterable[Mapping[str, str]], batch: int = 2_000) -> int:
+    def add_many(
+        self, documents: Iterable[Mapping[str, str]], batch: int = 2_000, progress: bool = False
+    ) -> int:
         """Adds the documents (mappings of field name to text) and commits; returns how many.
-        They cross into Java ``batch`` at a time, as one array of values (``BulkWriter``)."""
+        They cross into Java ``batch`` at a time, as one array of values (``BulkWriter``); with
+        ``progress``, a progress bar counts them (on stderr, or in the notebook)."""
+        if progress:
+            from rich.progress import Progress
+
+            total = len(documents) if isinstance(documents, Sized) else None
+            with Progress(transient=True) as bar:
+                task = bar.add_task("indexing", total=total)
+
+                def counted() -> Iterator[Mapping[str, str]]:
+                    for n, document in enumerate(documents, 1):
+                        yield document
+                        if n % 500 == 0:
+                            bar.update(task, completed=n)
+
+                return self.add_many(counted(), batch)
         names = list(self.fields)
         position = {name: i for i, name in enumerate(names)}
         with jvm.java_errors(caller_input=True):
@@ -228,37 +270,28 @@ class ResearchIndex:
         return out
 
     def batch_search(
-        self, topics: Mapping[str, str], field: str, id_field: str, k: int = 1000
+        self,
+        topics: Mapping[str, str],
+        field: str,
+        id_field: str,
+        k: int = 1000,
+        *,
+        similarity: Any = None,
+        threads: int = 2,
     ) -> dict[str, list[tuple[str, float]]]:
         """Each topic's text as a bag of words (one SHOULD clause per analyzed term) on
-        ``field``: its ``k`` best documents as (id, score)."""
-        j = jvm.jclass
-        occur = j("org.apache.lucene.search.BooleanClause$Occur").SHOULD
-        wanted = jvm.jset([id_field])
-        run: dict[str, list[tuple[str, float]]] = {}
+        ``field``: its ``k`` best documents as (id, score). One call into Java for all of them,
+        run on ``threads`` Java threads (Python's interpreter lock is free meanwhile)."""
+        batch = jvm.jclass("io.github.pylucenemcp.research.BatchSearch")
+        ids = list(topics)
         with jvm.java_errors(caller_input=True):
-            reader = j("org.apache.lucene.index.DirectoryReader").open(self.java)
-            try:
-                searcher = j("org.apache.lucene.search.IndexSearcher")(reader)
-                searcher.setSimilarity(self.similarity)
-                stored = searcher.storedFields()
-                for qid, text in topics.items():
-                    builder = j("org.apache.lucene.search.BooleanQuery$Builder")()
-                    for term in self.terms(text, field):
-                        builder.add(
-                            j("org.apache.lucene.search.TermQuery")(
-                                j("org.apache.lucene.index.Term")(field, term)
-                            ),
-                            occur,
-                        )
-                    hits = searcher.search(builder.build(), k).scoreDocs
-                    run[qid] = [
-                        (str(stored.document(h.doc, wanted).get(id_field)), float(h.score))
-                        for h in hits
-                    ]
-            finally:
-                reader.close()
-        return run
+            queries = batch.bagsOfWords(
+                self.analyzer, field, jvm.jarray("String", [topics[i] for i in ids])
+            )
+            answer = batch.run(self._searcher(similarity), queries, k, id_field, threads)
+        found = json.loads(memoryview(answer).tobytes())
+        pairs = zip(ids, found, strict=True)
+        return {qid: [(doc, float(score)) for doc, score in hits] for qid, hits in pairs}
 
     def query(self, text: str, field: str | None = None, operator: str = "OR") -> Any:
         """``text`` in Lucene's classic syntax as a ``Query`` (a Java object you may also build

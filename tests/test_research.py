@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pylucene_mcp import UnknownFieldError, jvm
+from pylucene_mcp import InvalidRequestError, UnknownFieldError, jvm
 from pylucene_mcp.research import Analyzer, FieldSpec, ResearchIndex, Similarity
 
 DOCS = [
@@ -71,3 +71,33 @@ def test_delete_by_query_and_the_notebook_table(recipes: ResearchIndex) -> None:
     assert "<table>" in table and "&lt;best&gt;" in table and "<best>" not in table
     assert recipes.delete("pie", field="title") == 1
     assert len(recipes) == 2 and [d["id"] for d in recipes] == ["d2", "d3"]
+
+
+def test_batch_search_runs_every_topic_on_java_threads_in_topic_order(
+    recipes: ResearchIndex,
+) -> None:
+    topics = {"q1": "apples", "q2": "plum cake", "q3": "nothing here"}
+    one = recipes.batch_search(topics, "body", "id", k=5, threads=1)
+    two = recipes.batch_search(topics, "body", "id", k=5, threads=2)
+    assert one == two and list(two) == ["q1", "q2", "q3"]
+    assert [doc for doc, _ in two["q1"]] == ["d1", "d2"] and two["q3"] == []
+    lm = recipes.batch_search(topics, "body", "id", similarity=Similarity.lm_dirichlet(100))
+    assert lm["q1"][0][1] != pytest.approx(two["q1"][0][1])
+
+
+def test_long_indexing_can_show_a_progress_bar(recipes: ResearchIndex) -> None:
+    more = [{"id": f"x{n}", "body": f"extra note {n}"} for n in range(1200)]
+    assert recipes.add_many(more, batch=500, progress=True) == 1200
+    assert len(recipes) == 1203
+
+
+def test_the_products_chains_by_name(tmp_path: Path) -> None:
+    index = ResearchIndex.create(
+        tmp_path / "folded", {"body": FieldSpec.text(Analyzer.product("content"))}
+    )
+    try:
+        assert index.terms("Müller’s ﬁnance", "body") == ["muller's", "finance"]
+    finally:
+        index.close()
+    with pytest.raises(InvalidRequestError, match="there are content, reversed"):
+        Analyzer.product("stemmed")
