@@ -26,6 +26,7 @@ from pylucene_mcp import errors, jvm
 from pylucene_mcp.explain import Explanation
 
 QUERY = "org.apache.lucene.search.Query"
+_WHOLE = re.compile(r"\s*-?\d{1,18}\s*")
 
 Spec = str | Mapping[str, Mapping[str, str]]
 
@@ -111,19 +112,29 @@ class Similarity:
 
 @dataclass(frozen=True)
 class FieldSpec:
-    """One field of a research index: a single exact ``keyword`` or analyzed ``text``."""
+    """One field of a research index: analyzed ``text`` (term vectors on request), one exact
+    ``keyword`` (sorted doc values on request) or a ``long`` (points for ranges, numeric doc
+    values for sorting); any may be stored."""
 
-    kind: Literal["keyword", "text"]
+    kind: Literal["keyword", "text", "long"]
     stored: bool = True
     analyzer: Any = None
+    term_vectors: bool = False
+    doc_values: bool = False
 
     @classmethod
-    def keyword(cls, stored: bool = True) -> FieldSpec:
-        return cls("keyword", stored)
+    def keyword(cls, stored: bool = True, doc_values: bool = False) -> FieldSpec:
+        return cls("keyword", stored, doc_values=doc_values)
 
     @classmethod
-    def text(cls, analyzer: Any = None, stored: bool = False) -> FieldSpec:
-        return cls("text", stored, analyzer)
+    def text(
+        cls, analyzer: Any = None, stored: bool = False, term_vectors: bool = False
+    ) -> FieldSpec:
+        return cls("text", stored, analyzer, term_vectors=term_vectors)
+
+    @classmethod
+    def long(cls, stored: bool = True, doc_values: bool = True) -> FieldSpec:
+        return cls("long", stored, doc_values=doc_values)
 
 
 @dataclass(frozen=True)
@@ -222,11 +233,14 @@ class ResearchIndex:
         names = list(self.fields)
         position = {name: i for i, name in enumerate(names)}
         with jvm.java_errors(caller_input=True):
+            specs = [self.fields[n] for n in names]
             bulk = jvm.jclass("io.github.pylucenemcp.research.BulkWriter")(
                 self.java,
                 jvm.jarray("String", names),
-                jvm.jarray("boolean", [self.fields[n].kind == "text" for n in names]),
-                jvm.jarray("boolean", [self.fields[n].stored for n in names]),
+                jvm.jarray("String", [spec.kind for spec in specs]),
+                jvm.jarray("boolean", [spec.stored for spec in specs]),
+                jvm.jarray("boolean", [spec.term_vectors for spec in specs]),
+                jvm.jarray("boolean", [spec.doc_values for spec in specs]),
             )
             count = 0
             row: list[str | None] = []
@@ -238,6 +252,10 @@ class ResearchIndex:
                             f"unknown field '{name}'; this index has: {', '.join(names)}",
                             name,
                             names,
+                        )
+                    if self.fields[name].kind == "long" and not _WHOLE.fullmatch(str(value)):
+                        raise errors.InvalidRequestError(
+                            f"field '{name}' holds whole numbers, not {value!r}"
                         )
                     values[position[name]] = str(value)
                 row.extend(values)
@@ -355,6 +373,21 @@ class ResearchIndex:
                 if live is None or live.get(doc):
                     yield self._stored(stored.document(doc))
 
+    def term_vector(self, doc: int, field: str) -> dict[str, int]:
+        """The terms of ``field`` in document ``doc`` with their frequencies (a field indexed
+        with ``term_vectors=True``; empty otherwise)."""
+        with jvm.java_errors(caller_input=True):
+            reader = self._searcher(None).getIndexReader()
+            terms = reader.termVectors().get(doc, field)
+            found: dict[str, int] = {}
+            if terms is not None:
+                iterator = terms.iterator()
+                term = iterator.next()
+                while term is not None:
+                    found[str(term.utf8ToString())] = int(iterator.totalTermFreq())
+                    term = iterator.next()
+            return found
+
     def _searcher(self, similarity: Any) -> Any:
         """A searcher over the writer's latest changes, with its own similarity: setting one
         never changes another search's scoring."""
@@ -374,7 +407,11 @@ class ResearchIndex:
 
     @staticmethod
     def _stored(document: Any) -> dict[str, str]:
-        return {str(f.name()): str(f.stringValue()) for f in document.getFields()}
+        out = {}
+        for stored in document.getFields():
+            number = stored.numericValue()
+            out[str(stored.name())] = str(stored.stringValue() if number is None else number)
+        return out
 
     def close(self) -> None:
         with jvm.java_errors():

@@ -101,3 +101,33 @@ def test_the_products_chains_by_name(tmp_path: Path) -> None:
         index.close()
     with pytest.raises(InvalidRequestError, match="there are content, reversed"):
         Analyzer.product("stemmed")
+
+
+def test_numbers_doc_values_and_term_vectors(tmp_path: Path) -> None:
+    index = ResearchIndex.create(
+        tmp_path / "papers",
+        {
+            "id": FieldSpec.keyword(doc_values=True),
+            "year": FieldSpec.long(),
+            "body": FieldSpec.text(Analyzer.custom("standard", ["lowercase"]), term_vectors=True),
+        },
+    )
+    try:
+        index.add_many(
+            [
+                {"id": "p1", "year": 1999, "body": "graph graph search"},
+                {"id": "p2", "year": "2004", "body": "search engines"},
+                {"id": "p3", "year": 2011, "body": "graph theory"},
+            ]
+        )
+        points = jvm.jclass("org.apache.lucene.document.LongPoint")
+        recent = index.search(points.newRangeQuery("year", 2000, 2020))
+        assert sorted(h.fields["id"] for h in recent) == ["p2", "p3"]
+        assert recent.hits[0].fields["year"] in {"2004", "2011"}  # stored numbers come back
+        first = index.search("graph").hits[0]
+        assert index.term_vector(first.doc, "body") == {"graph": 2, "search": 1}
+        assert index.term_vector(first.doc, "id") == {}  # no vectors for that field
+        with pytest.raises(InvalidRequestError, match="'year' holds whole numbers, not 'soon'"):
+            index.add_many([{"id": "p4", "year": "soon"}])
+    finally:
+        index.close()

@@ -3,40 +3,67 @@ package io.github.pylucenemcp.research;
 import java.io.IOException;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
+import org.apache.lucene.document.FieldType;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.document.SortedDocValuesField;
+import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * Adds documents of a research index many at a time: Python hands over a batch as one flat
  * array of values (row after row, one value per field, null where a document has none), so
  * that indexing crosses the JPype boundary once per batch instead of several times per field.
+ *
+ * <p>A field is {@code text} (analyzed; term vectors on request), {@code keyword} (one exact
+ * token; sorted doc values on request) or {@code long} (a {@link LongPoint} for ranges; numeric
+ * doc values on request); any of them may be stored.
  */
 public final class BulkWriter {
   private final IndexWriter writer;
   private final String[] names;
-  private final boolean[] analyzed;
-  private final Field.Store[] stores;
+  private final String[] kinds;
+  private final boolean[] stored;
+  private final boolean[] docValues;
+  private final FieldType[] textTypes;
 
-  /**
-   * @param analyzed per field: a {@link TextField} (analyzed) or a {@link StringField} (one
-   *     exact token)
-   * @param stored per field: whether its value is stored
-   */
-  public BulkWriter(IndexWriter writer, String[] names, boolean[] analyzed, boolean[] stored) {
-    if (names.length != analyzed.length || names.length != stored.length) {
-      throw new IllegalArgumentException("names, analyzed and stored differ in length");
+  public BulkWriter(
+      IndexWriter writer,
+      String[] names,
+      String[] kinds,
+      boolean[] stored,
+      boolean[] termVectors,
+      boolean[] docValues) {
+    int n = names.length;
+    if (kinds.length != n || stored.length != n || termVectors.length != n || docValues.length != n) {
+      throw new IllegalArgumentException("the field descriptions differ in length");
     }
     this.writer = writer;
     this.names = names.clone();
-    this.analyzed = analyzed.clone();
-    this.stores = new Field.Store[stored.length];
-    for (int i = 0; i < stored.length; i++) {
-      stores[i] = stored[i] ? Field.Store.YES : Field.Store.NO;
+    this.kinds = kinds.clone();
+    this.stored = stored.clone();
+    this.docValues = docValues.clone();
+    this.textTypes = new FieldType[n];
+    for (int i = 0; i < n; i++) {
+      if (!kinds[i].equals("text") && !kinds[i].equals("keyword") && !kinds[i].equals("long")) {
+        throw new IllegalArgumentException("field kind is text, keyword or long, not " + kinds[i]);
+      }
+      FieldType type = new FieldType(stored[i] ? TextField.TYPE_STORED : TextField.TYPE_NOT_STORED);
+      type.setStoreTermVectors(termVectors[i]);
+      type.setStoreTermVectorPositions(termVectors[i]);
+      type.freeze();
+      textTypes[i] = type;
     }
   }
 
-  /** Adds {@code values.length / names.length} documents; returns how many. */
+  /**
+   * Adds {@code values.length / names.length} documents; returns how many.
+   *
+   * @throws NumberFormatException for a {@code long} field's value that is not a whole number
+   */
   public int add(String[] values) throws IOException {
     if (values.length % names.length != 0) {
       throw new IllegalArgumentException(
@@ -45,18 +72,37 @@ public final class BulkWriter {
     int rows = values.length / names.length;
     for (int row = 0; row < rows; row++) {
       Document document = new Document();
-      for (int field = 0; field < names.length; field++) {
-        String value = values[row * names.length + field];
-        if (value == null) {
-          continue;
+      for (int f = 0; f < names.length; f++) {
+        String value = values[row * names.length + f];
+        if (value != null) {
+          add(document, f, value);
         }
-        document.add(
-            analyzed[field]
-                ? new TextField(names[field], value, stores[field])
-                : new StringField(names[field], value, stores[field]));
       }
       writer.addDocument(document);
     }
     return rows;
+  }
+
+  private void add(Document document, int f, String value) {
+    String name = names[f];
+    switch (kinds[f]) {
+      case "text" -> document.add(new Field(name, value, textTypes[f]));
+      case "keyword" -> {
+        document.add(new StringField(name, value, stored[f] ? Field.Store.YES : Field.Store.NO));
+        if (docValues[f]) {
+          document.add(new SortedDocValuesField(name, new BytesRef(value)));
+        }
+      }
+      default -> {
+        long number = Long.parseLong(value.strip());
+        document.add(new LongPoint(name, number));
+        if (docValues[f]) {
+          document.add(new NumericDocValuesField(name, number));
+        }
+        if (stored[f]) {
+          document.add(new StoredField(name, number));
+        }
+      }
+    }
   }
 }
