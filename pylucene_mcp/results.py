@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from html import escape
 from typing import Any, ClassVar
 
 from pylucene_mcp.filters import Filter
@@ -115,6 +116,24 @@ class SearchResult(Shape):
         bytes of compact JSON (see :func:`fit_passages`)."""
         data = super().to_dict()
         return data if max_bytes is None else fit_passages(data, max_bytes)
+
+    def _repr_html_(self) -> str:
+        """The page as a table in Jupyter: rank, document, score, best passage (its <em> marks
+        kept, the document's own text escaped)."""
+        rows = []
+        for rank, hit in enumerate(self.documents, (self.page - 1) * self.page_size + 1):
+            best = hit.passages[0].text if hit.passages else ""
+            passage = escape(best).replace("&lt;em&gt;", "<em>").replace("&lt;/em&gt;", "</em>")
+            name = escape(hit.title or hit.file_name or hit.file_path)
+            rows.append(
+                f"<tr><td>{rank}</td><td>{name}<br><small>{escape(hit.file_path)}</small></td>"
+                f"<td>{hit.score:.3f}</td><td>{passage}</td></tr>"
+            )
+        return (
+            f"<p>{self.total_hits} hits, page {self.page} of {max(self.total_pages, 1)}</p>"
+            "<table><thead><tr><th>#</th><th>document</th><th>score</th><th>passage</th></tr>"
+            f"</thead><tbody>{''.join(rows)}</tbody></table>"
+        )
 
 
 def compact_size(value: Any) -> int:

@@ -130,3 +130,12 @@ def test_a_shape_can_name_a_json_key_itself(report: Index) -> None:
     result = SearchResult({"documents": [], "_actions": [action]})
     (read,) = result.actions or ()
     assert (read.tool, read.same_arguments) == ("search", True)
+
+
+def test_a_page_renders_as_a_table_in_jupyter(report: Index) -> None:
+    with report.writer() as w:
+        w.add({"file_path": "/shapes/<script>.txt", "content": "revenue <b>bold</b> claims"})
+    table = report.search("revenue")._repr_html_()
+    assert table.startswith("<p>2 hits, page 1 of 1</p><table>")
+    assert "<em>Revenue</em>" in table or "<em>revenue</em>" in table  # the marks stay marks
+    assert "<script>" not in table and "&lt;script&gt;" in table and "<b>" not in table
