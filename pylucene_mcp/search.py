@@ -107,8 +107,10 @@ def search(
 
     parsed_filters = parse_filters(filters)
     text = query_text(query, default_operator)
-    fingerprint = _fingerprint(text, default_operator, parsed_filters, sort, sort_order)
-    after = None if cursor is None else _position(cursor, fingerprint, sort)
+    fingerprint = after = None
+    if cursor is not None:  # what a cursor belongs to, and where it continues
+        fingerprint = _fingerprint(text, default_operator, parsed_filters, sort, sort_order)
+        after = _position(cursor, fingerprint, sort)
 
     # each filter as the shim takes it: a clause, an exclusion, or values of a facet dimension
     # chosen by drill-down (so that its facet still counts the other values)
@@ -169,7 +171,7 @@ def search(
         ],
         "searchTimeMs": round((time.perf_counter() - started) * 1000, 2),
     }
-    if cursor is not None:  # hasNextPage: whether a page follows this one
+    if fingerprint is not None:  # paged by cursor; hasNextPage: whether a page follows
         data["hasNextPage"] = answer.get("more", total > page_size)
         if data["hasNextPage"]:
             data["nextCursor"] = _cursor(fingerprint, answer["last"])
