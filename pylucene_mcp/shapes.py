@@ -103,7 +103,11 @@ class Shape:
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return bool(self._data == other._data)
+        return bool(self.to_dict() == other.to_dict())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles (and copies) as its class and its JSON."""
+        return (type(self), (self.to_dict(),))
 
     __hash__ = None  # type: ignore[assignment]
 

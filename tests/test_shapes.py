@@ -4,6 +4,7 @@ the tools' output schemas, and a result is read lazily from that JSON."""
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from pydantic import TypeAdapter, ValidationError
 from pylucene_mcp import Hit, Index, Passage, SearchResult
 from pylucene_mcp.info import DocumentDetails, document_details
 from pylucene_mcp.results import fit_passages
-from pylucene_mcp.shapes import camel, field_names, to_dict, wire_type
+from pylucene_mcp.shapes import Encoded, camel, field_names, to_dict, wire_type
 
 EVERY_FIELD = {
     "file_path": "/shapes/report.pdf",
@@ -139,3 +140,15 @@ def test_a_page_renders_as_a_table_in_jupyter(report: Index) -> None:
     assert table.startswith("<p>2 hits, page 1 of 1</p><table>")
     assert "<em>Revenue</em>" in table or "<em>revenue</em>" in table  # the marks stay marks
     assert "<script>" not in table and "&lt;script&gt;" in table and "<b>" not in table
+
+
+def test_results_pickle_copy_and_compare_whether_read_or_not(report: Index) -> None:
+    import copy
+    import pickle
+
+    data = report.search("revenue").to_dict()
+    unread = SearchResult({**data, "documents": Encoded(json.dumps(data["documents"]))})
+    assert unread == SearchResult(data)  # hits still JSON text on one side
+    restored = pickle.loads(pickle.dumps(unread))
+    assert restored.documents[0].file_path == "/shapes/report.pdf"
+    assert copy.deepcopy(restored.documents[0]) == restored.documents[0]
