@@ -209,6 +209,8 @@ class Index:
         )
         self._reopener.setName("pylucene-mcp-nrt-reopen")
         self._reopener.setDaemon(True)
+        # a writer that closes itself (a full disk) ends the thread quietly: _rollback restarts it
+        jvm.jclass("io.github.pylucenemcp.search.QuietOnClose").on(self._reopener)
         self._reopener.start()
 
     def _set_commit_data(self) -> None:
