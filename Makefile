@@ -48,9 +48,12 @@ lint: $(SETUP_STAMP)  ## ruff
 typecheck: $(SETUP_STAMP)  ## mypy --strict on the package
 	$(PYTHON) -m mypy
 
-bench: $(SETUP_STAMP) $(JAR_STAMP)  ## start-up time and search latency through MCP (prints figures)
+bench: $(SETUP_STAMP) $(JAR_STAMP)  ## the benchmarks of bench/README.md (prints figures; long)
 	$(PYTHON) bench/startup.py
 	$(PYTHON) bench/search_latency.py
+	cd bench && $(PYTHON) boundary.py
+	cd bench && $(PYTHON) profile_latency.py
+	cd bench && $(PYTHON) research_indexing.py
 	$(PYTHON) bench/crawl.py
 
 serve: $(SETUP_STAMP) $(JAR_STAMP)  ## run the MCP server on stdio (index: ~/.pylucene-mcp/index)
