@@ -51,9 +51,9 @@ typecheck: $(SETUP_STAMP)  ## mypy --strict on the package
 bench: $(SETUP_STAMP) $(JAR_STAMP)  ## the benchmarks of bench/README.md (prints figures; long)
 	$(PYTHON) bench/startup.py
 	$(PYTHON) bench/search_latency.py
-	cd bench && $(PYTHON) boundary.py
-	cd bench && $(PYTHON) profile_latency.py
-	cd bench && $(PYTHON) research_indexing.py
+	$(PYTHON) bench/boundary.py
+	$(PYTHON) bench/profile_latency.py
+	$(PYTHON) bench/research_indexing.py
 	$(PYTHON) bench/crawl.py
 
 serve: $(SETUP_STAMP) $(JAR_STAMP)  ## run the MCP server on stdio (index: ~/.pylucene-mcp/index)
