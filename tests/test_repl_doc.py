@@ -35,7 +35,7 @@ def test_every_snippet_of_the_repl_guide_runs(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr[-3000:]
     printed = done.stdout
-    assert "1 hits" in printed  # the raw Lucene block
+    assert printed.count("1 hits") == 2  # the two raw Lucene blocks
     figures = re.search(r"'AP': ([\d.]+).*'P@30': ([\d.]+)", printed)
     assert figures is not None, printed[-2000:]
     assert abs(float(figures[1]) - 0.3123) <= 0.002 and abs(float(figures[2]) - 0.1942) <= 0.002
