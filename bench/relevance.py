@@ -1,0 +1,103 @@
+"""Relevance of query forms on CACM with the product's own analysis (no stemming), measured
+before any of them is built into the product (issue 10: "each feature must raise MAP or
+known-item success, or it is left out").
+
+The 64 CACM title queries, analysed by the product's ``content`` chain, become one query each in
+several forms; each runs on the same research index (BM25 k1=0.9 b=0.4, top 1,000), and
+``ir-measures`` scores the runs (MAP, P@10, nDCG@10):
+
+- ``terms``: the words ORed (the baseline an AI client starts from);
+- ``prefix, constant``: every word of four letters or more as a trailing wildcard (``word*``),
+  the way an AI client writes for word forms, with Lucene's default constant-score rewrite —
+  what the product does today (every match of a pattern scores alike);
+- ``prefix, ranked``: the same patterns rewritten to their 50 best terms, scored by those
+  terms' statistics (``TopTermsBlendedFreqScoringRewrite``);
+- ``terms + prefix ranked``: the exact word and its ranked pattern, so an exact match ranks first.
+
+    python bench/relevance.py [--cacm PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import tarfile
+import tempfile
+from pathlib import Path
+
+from _common import ROOT
+
+from pylucene_mcp import jvm
+from pylucene_mcp.research import (
+    Analyzer,
+    FieldSpec,
+    ResearchIndex,
+    Similarity,
+    evaluate,
+    html_text,
+    read_qrels,
+    read_topics,
+)
+
+MEASURES = ("AP", "P@10", "nDCG@10")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cacm", type=Path, default=ROOT.parent / "shared/eval/cacm")
+    args = parser.parse_args()
+    jvm.start()
+    with tarfile.open(args.cacm / "cacm.tar.gz") as tar:
+        docs = [
+            {"id": Path(m.name).stem, "contents": html_text(tar.extractfile(m).read().decode())}
+            for m in tar.getmembers()
+            if m.name.endswith(".html") and tar.extractfile(m) is not None
+        ]
+    topics = read_topics(args.cacm / "topics.cacm.txt")
+    qrels = read_qrels(args.cacm / "qrels.cacm.txt")
+    j = jvm.jclass
+    should = j("org.apache.lucene.search.BooleanClause$Occur").SHOULD
+    term = j("org.apache.lucene.index.Term")
+    term_query = j("org.apache.lucene.search.TermQuery")
+    prefix_query = j("org.apache.lucene.search.PrefixQuery")
+    ranked = j("org.apache.lucene.search.MultiTermQuery$TopTermsBlendedFreqScoringRewrite")(50)
+
+    def form(words: list[str], exact: bool, prefix: str | None) -> object:
+        bag = j("org.apache.lucene.search.BooleanQuery$Builder")()
+        for word in words:
+            pattern = prefix is not None and len(word) >= 4
+            if exact or not pattern:
+                bag.add(term_query(term("contents", word)), should)
+            if pattern:
+                query = prefix_query(term("contents", word))
+                if prefix == "ranked":
+                    query = prefix_query(term("contents", word), ranked)
+                bag.add(query, should)
+        return bag.build()
+
+    forms = {
+        "terms": (True, None),
+        "prefix, constant": (False, "constant"),
+        "prefix, ranked": (False, "ranked"),
+        "terms + prefix ranked": (True, "ranked"),
+    }
+    with tempfile.TemporaryDirectory() as work:
+        index = ResearchIndex.create(
+            Path(work) / "cacm",
+            {"id": FieldSpec.keyword(), "contents": FieldSpec.text(Analyzer.product("content"))},
+            Similarity.bm25(0.9, 0.4),
+        )
+        index.add_many(docs)
+        print(f"{'query form':24} " + " ".join(f"{m:>8}" for m in MEASURES))
+        for name, (exact, prefix) in forms.items():
+            run = {}
+            for qid, text in topics.items():
+                words = index.terms(text, "contents")
+                found = index.search(form(words, exact, prefix), k=1000)
+                run[qid] = [(hit.fields["id"], hit.score) for hit in found]
+            figures = evaluate(run, qrels, MEASURES)
+            print(f"{name:24} " + " ".join(f"{figures[m]:8.4f}" for m in MEASURES))
+        index.close()
+
+
+if __name__ == "__main__":
+    main()
