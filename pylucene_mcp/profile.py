@@ -26,6 +26,9 @@ MAX_NODES = 200  # a query tree is cut here (a wildcard can rewrite into thousan
 MAX_EXPANSION = 100_000  # words of a pattern's expansion counted at most
 SAMPLE_TERMS = 5  # words of a pattern's expansion shown
 WIDE_EXPANSION = 1_000  # a pattern expanding to this many words gets a warning
+# patterns this long rank by their best terms (ContentQueryParser.RANKED_PATTERN_*)
+RANKED_PATTERN_LETTERS = 4
+RANKED_PATTERN_TERMS = 50
 
 
 @dataclass(frozen=True)
@@ -311,9 +314,15 @@ def _advice(
             leaf.expands_to >= WIDE_EXPANSION or not leaf.expansion_complete
         ):
             many = f"{leaf.expands_to:,}" + ("" if leaf.expansion_complete else " or more")
+            spelled = len((leaf.value or "").replace("*", "").replace("?", ""))
+            ranking = (
+                f"only its {RANKED_PATTERN_TERMS} best words rank its hits"
+                if spelled >= RANKED_PATTERN_LETTERS
+                else "its hits all score alike"
+            )
             warnings.append(
-                f"the pattern {leaf.value!r} on {leaf.field} expands to {many} words: slow, and "
-                "its hits rank by chance"
+                f"the pattern {leaf.value!r} on {leaf.field} expands to {many} words: slow, "
+                f"and {ranking}"
             )
             recommendations.append(
                 f"narrow {leaf.value!r}: more letters, or the few words you mean ORed "

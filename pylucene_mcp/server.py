@@ -35,7 +35,8 @@ INSTRUCTIONS = """\
 Full-text search (Apache Lucene) over the user's indexed documents. You are the semantic layer:
 the engine matches words exactly, so expand the query yourself.
 - No stemming and no synonyms: write OR-expansions, e.g. (contract OR agreement OR Vertrag).
-- Trailing wildcards instead of stemming: sign* finds sign, signed, signature.
+- Trailing wildcards instead of stemming: sign* finds sign, signed, signature (patterns of four
+  letters or more rank their matches; shorter ones score all alike).
 - German compounds: infix wildcards, *vertrag* finds Arbeitsvertrag and Vertragsbedingungen;
   a leading wildcard *vertrag is cheap.
 - Phrases and proximity: "signed contract", "contract signed"~3. Fuzzy: Mayer~1.
