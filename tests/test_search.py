@@ -445,6 +445,30 @@ def test_term_coverage_counts_the_query_terms_in_a_passage(fresh_index: Index) -
     assert coverage[("reading",)] == 0.5
 
 
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ('"contract was signed"', 1.0),  # a phrase matches as one span
+        ("sign*", 1.0),  # a pattern's match is the word it reached
+        ('"contract signed"~3 AND parties', 1.0),
+        ("sign* OR quokka", 0.5),
+        ("Mueller", 1.0),  # the transliteration twin
+    ],
+)
+def test_term_coverage_counts_phrases_and_patterns(
+    fresh_index: Index, query: str, expected: float
+) -> None:
+    with fresh_index.writer() as w:
+        w.add(
+            {
+                "file_path": "/d/c.txt",
+                "content": "The contract was signed by both parties. Herr Müller agreed.",
+            }
+        )
+    (hit,) = fresh_index.search(query, default_operator="OR").documents
+    assert max(p.term_coverage for p in hit.passages) == expected
+
+
 def test_passage_length_and_count_can_be_set(index: Index) -> None:
     result = index.search("archive", max_passages=1, passage_length=80)
     hit = result.documents[0]

@@ -36,7 +36,8 @@ public final class Highlighting {
       return new Object[docIds.length];
     }
     StructuredPassageFormatter formatter =
-        new StructuredPassageFormatter(new QueryUnits(units, matchFields), maxChars);
+        new StructuredPassageFormatter(
+            new QueryUnits(units, matchFields, analyzer, field), maxChars);
     ObjectHighlighter highlighter =
         new ObjectHighlighter(
             UnifiedHighlighter.builder(searcher, analyzer)

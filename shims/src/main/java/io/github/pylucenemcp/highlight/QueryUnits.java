@@ -1,10 +1,15 @@
 package io.github.pylucenemcp.highlight;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.Query;
@@ -18,8 +23,21 @@ import org.apache.lucene.util.automaton.ByteRunAutomaton;
  */
 public final class QueryUnits {
   private final List<Predicate<BytesRef>> units = new ArrayList<>();
+  private final Analyzer analyzer;
+  private final String field;
 
   public QueryUnits(List<Query> queries, Set<String> fields) {
+    this(queries, fields, null, null);
+  }
+
+  /**
+   * With {@code analyzer}, a passage's matched words are also analysed as {@code field} is and
+   * tested: a phrase's match is the whole phrase, and a pattern's match term is not always the
+   * word it matched, so the words themselves count too.
+   */
+  public QueryUnits(List<Query> queries, Set<String> fields, Analyzer analyzer, String field) {
+    this.analyzer = analyzer;
+    this.field = field;
     for (Query query : queries) {
       List<Predicate<BytesRef>> tests = new ArrayList<>();
       query.visit(
@@ -61,15 +79,44 @@ public final class QueryUnits {
 
   /** The number of units that at least one of these terms belongs to. */
   public int covered(BytesRef[] terms, int count) {
+    return covered(terms, count, List.of());
+  }
+
+  /**
+   * The number of units that at least one of these terms, or of the terms the analyzer makes of
+   * the matched {@code words}, belongs to.
+   */
+  public int covered(BytesRef[] terms, int count, List<String> words) {
+    List<BytesRef> all = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      all.add(terms[i]);
+    }
+    if (analyzer != null) {
+      for (String word : words) {
+        all.addAll(analyzed(word));
+      }
+    }
     int covered = 0;
     for (Predicate<BytesRef> unit : units) {
-      for (int i = 0; i < count; i++) {
-        if (unit.test(terms[i])) {
-          covered++;
-          break;
-        }
+      if (all.stream().anyMatch(unit)) {
+        covered++;
       }
     }
     return covered;
+  }
+
+  private List<BytesRef> analyzed(String text) {
+    List<BytesRef> out = new ArrayList<>();
+    try (TokenStream stream = analyzer.tokenStream(field, text)) {
+      CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
+      stream.reset();
+      while (stream.incrementToken()) {
+        out.add(new BytesRef(term));
+      }
+      stream.end();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out;
   }
 }

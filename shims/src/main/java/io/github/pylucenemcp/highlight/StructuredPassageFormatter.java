@@ -99,7 +99,12 @@ public final class StructuredPassageFormatter extends PassageFormatter {
       text.append(ELLIPSIS);
     }
     String shown = text.toString().replaceAll("\\s+", " ").strip();
-    float coverage = units.size() == 0 ? 0f : (float) units.covered(p.getMatchTerms(), n) / units.size();
+    List<String> words = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      words.add(content.substring(starts[i], Math.min(ends[i], content.length())));
+    }
+    float coverage =
+        units.size() == 0 ? 0f : (float) units.covered(p.getMatchTerms(), n, words) / units.size();
     float position = content.isEmpty() ? 0f : (float) ps / content.length();
     return new PassageInfo(
         shown,
