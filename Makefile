@@ -54,6 +54,8 @@ bench: $(SETUP_STAMP) $(JAR_STAMP)  ## the benchmarks of bench/README.md (prints
 	$(PYTHON) bench/boundary.py
 	$(PYTHON) bench/profile_latency.py
 	$(PYTHON) bench/research_indexing.py
+	$(PYTHON) bench/relevance.py
+	$(PYTHON) bench/known_item.py
 	$(PYTHON) bench/crawl.py
 
 serve: $(SETUP_STAMP) $(JAR_STAMP)  ## run the MCP server on stdio (index: ~/.pylucene-mcp/index)

@@ -124,11 +124,11 @@ def facet_counts(
     plans = [(r, _edges(r)) for r in ranges]
     parsed_filters = parse_filters(filters)
     parsed = parse_query(query, default_operator)
-    extra = {name: parse_query(text, default_operator).query for name, text in named.items()}
+    extra = {name: parse_query(text, default_operator).match_query for name, text in named.items()}
     long_point = jvm.jclass("org.apache.lucene.document.LongPoint")
     with index.searcher() as searcher, jvm.java_errors(caller_input=True):
         query_counts = {
-            name: int(searcher.count(constrain(parsed.query, parsed_filters, q)))
+            name: int(searcher.count(constrain(parsed.match_query, parsed_filters, q)))
             for name, q in extra.items()
         }
         range_counts: dict[str, list[RangeBucket]] = {}
@@ -141,7 +141,7 @@ def facet_counts(
                     if facet.field in schema.DATE_FIELDS
                     else (low, high)
                 )
-                count = int(searcher.count(constrain(parsed.query, parsed_filters, bounded)))
+                count = int(searcher.count(constrain(parsed.match_query, parsed_filters, bounded)))
                 buckets.append(RangeBucket({"from": shown[0], "to": shown[1], "count": count}))
             range_counts[facet.field] = buckets
     return query_counts, range_counts

@@ -165,7 +165,9 @@ def explain(
     parsed = parse_query(query, default_operator)
     path = documents.normalize_path(file_path)
     with index.searcher() as searcher:
-        return explain_document(searcher, parsed.query, document_id(searcher, path), path, query)
+        return explain_document(
+            searcher, parsed.match_query, document_id(searcher, path), path, query
+        )
 
 
 def explain_document(

@@ -126,7 +126,7 @@ def explain_miss(
                         ", ".join(values),
                     )
                 )
-        matches = int(searcher.count(_only(path, parsed.query))) > 0
+        matches = int(searcher.count(_only(path, parsed.match_query))) > 0
         content = str(stored.get(schema.CONTENT) or "")
         tree = query_tree(parsed.query)
         if not matches:
@@ -147,7 +147,9 @@ def explain_miss(
                 )
         rank = score = last_score = None
         if matches and passes:
-            hits = searcher.search(constrain(parsed.query, parsed_filters), RANK_WINDOW).scoreDocs
+            hits = searcher.search(
+                constrain(parsed.match_query, parsed_filters), RANK_WINDOW
+            ).scoreDocs
             for position, hit in enumerate(hits, start=1):
                 if hit.doc == doc_id:
                     rank, score = position, round(float(hit.score), 4)

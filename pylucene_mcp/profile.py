@@ -225,12 +225,12 @@ def profile_query(
         leaves = _leaves(tree)
         reader = searcher.getIndexReader()
         documents = int(reader.numDocs())
-        matching = int(searcher.count(parsed.query))
-        filtered = constrain(parsed.query, parsed_filters)
+        matching = int(searcher.count(parsed.match_query))
+        filtered = constrain(parsed.match_query, parsed_filters)
         impacts = []
         for flt in parsed_filters:
             counted = time.perf_counter()
-            alone = int(searcher.count(constrain(parsed.query, [flt])))
+            alone = int(searcher.count(constrain(parsed.match_query, [flt])))
             impacts.append(
                 FilterImpact(
                     filter={k: v for k, v in flt.__dict__.items() if v is not None},
@@ -264,7 +264,9 @@ def profile_query(
             stored = searcher.storedFields()
             for hit in searcher.search(filtered, max_doc_explanations).scoreDocs:
                 path = str(stored.document(hit.doc).get(schema.FILE_PATH))
-                explained = explain_document(searcher, parsed.query, int(hit.doc), path, query)
+                explained = explain_document(
+                    searcher, parsed.match_query, int(hit.doc), path, query
+                )
                 scoring.append(
                     DocumentScore(
                         path, round(explained.score, 4), explained.summary, explained.terms

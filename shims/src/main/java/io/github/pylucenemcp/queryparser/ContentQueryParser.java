@@ -51,7 +51,16 @@ public final class ContentQueryParser extends QueryParser {
   private final List<Query> units = new ArrayList<>();
 
   public ContentQueryParser(FieldSchema schema, Analyzer analyzer, boolean highlight) {
-    super(schema.content, analyzer);
+    this(schema, analyzer, highlight, schema.content);
+  }
+
+  /**
+   * A parser whose unfielded words go to {@code defaultField} (one of the fields the schema
+   * also searches) instead of the content; fielded parts parse as always.
+   */
+  public ContentQueryParser(
+      FieldSchema schema, Analyzer analyzer, boolean highlight, String defaultField) {
+    super(defaultField, analyzer);
     this.schema = schema;
     this.contentField = schema.content;
     this.highlight = highlight;

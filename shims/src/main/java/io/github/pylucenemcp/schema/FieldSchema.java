@@ -27,6 +27,8 @@ public final class FieldSchema {
   public final Map<String, String> hitFields;
   /** Every field a query may name. */
   public final Set<String> queryable;
+  /** Fields that unfielded words also match, with their weight (title, file name). */
+  public final Map<String, Float> alsoSearched;
 
   private FieldSchema(Builder b) {
     content = require(b.content, "content");
@@ -39,6 +41,7 @@ public final class FieldSchema {
     dates = Set.copyOf(b.dates);
     facetDims = List.copyOf(b.facetDims);
     hitFields = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.hitFields));
+    alsoSearched = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.alsoSearched));
     Set<String> all = new HashSet<>(text);
     all.addAll(keyword);
     all.addAll(longs);
@@ -75,8 +78,19 @@ public final class FieldSchema {
     private final Set<String> dates = new HashSet<>();
     private final List<String> facetDims = new ArrayList<>();
     private final Map<String, String> hitFields = new LinkedHashMap<>();
+    private final Map<String, Float> alsoSearched = new LinkedHashMap<>();
 
     private Builder() {}
+
+    /**
+     * Unfielded words and phrases also match {@code field}, weighted by {@code boost}: a
+     * document whose title lives only in its metadata is found by it, and a title match
+     * outranks a passing mention in the text.
+     */
+    public Builder alsoSearch(String field, float boost) {
+      alsoSearched.put(field, boost);
+      return this;
+    }
 
     /** The analyzed content field, its reversed twin and its German transliteration twin. */
     public Builder content(String content, String reversed, String translit) {

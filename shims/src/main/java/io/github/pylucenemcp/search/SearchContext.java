@@ -27,6 +27,7 @@ import org.apache.lucene.queryparser.classic.ParseException;
 import org.apache.lucene.queryparser.classic.QueryParser;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchAllDocsQuery;
@@ -43,16 +44,24 @@ import org.apache.lucene.search.TotalHits;
  * parser per parse, nothing mutable.
  */
 public final class SearchContext {
-  /** A query parsed twice: for searching and for highlighting, with the highlight's units. */
+  /**
+   * A query parsed for searching and for highlighting, with the highlight's units. {@code query}
+   * is the query on the content (its rewrites, what profileQuery and explainMiss take apart);
+   * {@code matchQuery} is what a search matches and scores: the content query, or the same
+   * query on each field the schema also searches (title, file name), weighted.
+   */
   public static final class Parsed {
     public final Query query;
+    public final Query matchQuery;
     public final Query highlightQuery;
     public final List<Query> units;
     /** {@code *} or {@code *:*}: every document, nothing to highlight. */
     public final boolean matchAll;
 
-    Parsed(Query query, Query highlightQuery, List<Query> units, boolean matchAll) {
+    Parsed(
+        Query query, Query matchQuery, Query highlightQuery, List<Query> units, boolean matchAll) {
       this.query = query;
+      this.matchQuery = matchQuery;
       this.highlightQuery = highlightQuery;
       this.units = units;
       this.matchAll = matchAll;
@@ -114,12 +123,31 @@ public final class SearchContext {
     String trimmed = text.strip();
     if (trimmed.equals("*") || trimmed.equals("*:*")) {
       Query all = MatchAllDocsQuery.INSTANCE;
-      return new Parsed(all, all, List.of(), true);
+      return new Parsed(all, all, all, List.of(), true);
     }
     Query query = parser(and, false).parse(text);
     ContentQueryParser highlighter = parser(and, true);
     Query highlight = highlighter.parse(text);
-    return new Parsed(query, highlight, highlighter.getUnits(), false);
+    return new Parsed(query, alsoSearched(query, text, and), highlight, highlighter.getUnits(), false);
+  }
+
+  /** {@code query}, or it ORed with the same text parsed for each field also searched. */
+  private Query alsoSearched(Query query, String text, boolean and) throws ParseException {
+    if (query == null || schema.alsoSearched.isEmpty()) {
+      return query;
+    }
+    BooleanQuery.Builder any = new BooleanQuery.Builder().add(query, Occur.SHOULD);
+    boolean added = false;
+    for (Map.Entry<String, Float> field : schema.alsoSearched.entrySet()) {
+      ContentQueryParser parser = new ContentQueryParser(schema, analyzer, false, field.getKey());
+      parser.setDefaultOperator(and ? QueryParser.Operator.AND : QueryParser.Operator.OR);
+      Query other = parser.parse(text);
+      if (other != null && !other.equals(query)) {  // a query without unfielded words is the same
+        any.add(new BoostQuery(other, field.getValue()), Occur.SHOULD);
+        added = true;
+      }
+    }
+    return added ? any.build() : query;
   }
 
   /**
@@ -330,7 +358,7 @@ public final class SearchContext {
       int maxChars,
       int facetLimit) {
     Query[] given = filters == null ? new Query[0] : filters;
-    BooleanQuery.Builder base = new BooleanQuery.Builder().add(parsed.query, Occur.MUST);
+    BooleanQuery.Builder base = new BooleanQuery.Builder().add(parsed.matchQuery, Occur.MUST);
     Query[] counts = new Query[given.length];
     for (int i = 0; i < given.length; i++) {
       Occur occur = kinds[i] == EXCLUDE ? Occur.MUST_NOT : Occur.FILTER;
@@ -338,7 +366,7 @@ public final class SearchContext {
         base.add(given[i], occur);
       }
       counts[i] =
-          new BooleanQuery.Builder().add(parsed.query, Occur.MUST).add(given[i], occur).build();
+          new BooleanQuery.Builder().add(parsed.matchQuery, Occur.MUST).add(given[i], occur).build();
     }
     DrillDownQuery drillDown = new DrillDownQuery(facetsConfig, base.build());
     for (int i = 0; drillDims != null && i < drillDims.length; i++) {

@@ -1,0 +1,60 @@
+"""Unfielded words also match the title (×2): a document whose title lives only in its
+metadata is found by it, and a title match outranks a passing mention. The tools that explain a
+search agree with it."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from pylucene_mcp import Index
+from pylucene_mcp.miss import explain_miss
+from pylucene_mcp.profile import profile_query
+
+FILLER = "The committee met on Tuesday and discussed the budget of the archive. " * 6
+
+
+@pytest.fixture
+def manuals(fresh_index: Index) -> Index:
+    with fresh_index.writer() as w:
+        w.add(
+            {
+                "file_path": "/m/biblatex.pdf",
+                "title": "The BibLaTeX Package",  # only in the metadata
+                "content": "Sophisticated bibliographies in LaTeX. " + FILLER,
+            }
+        )
+        w.add(
+            {
+                "file_path": "/m/notes.txt",
+                "content": FILLER + "Someone mentioned the biblatex package once.",
+            }
+        )
+        w.add({"file_path": "/m/other.txt", "language": "de", "content": FILLER})
+        for n, title in enumerate(["Annual report", "Meeting minutes", "Travel policy"]):
+            w.add({"file_path": f"/m/titled{n}.pdf", "title": title, "content": FILLER})
+    return fresh_index
+
+
+def test_a_title_in_the_metadata_finds_its_document_first(manuals: Index) -> None:
+    result = manuals.search("biblatex package")
+    assert [h.file_path for h in result.documents] == ["/m/biblatex.pdf", "/m/notes.txt"]
+    phrase = manuals.search('"bibLaTeX package"')
+    assert [h.file_path for h in phrase.documents] == ["/m/biblatex.pdf", "/m/notes.txt"]
+    # the whole query matches the content or the whole query the title: words do not mix
+    assert manuals.search("biblatex AND sophisticated").total_hits == 0
+
+
+def test_the_explaining_tools_agree_with_the_search(manuals: Index) -> None:
+    (hit,) = [h for h in manuals.search("biblatex").documents if h.file_path == "/m/biblatex.pdf"]
+    explained = manuals.explain("biblatex", "/m/biblatex.pdf")
+    assert math.isclose(explained.score, hit.score, rel_tol=1e-3)
+    assert any(t.field == "title" for t in explained.terms)
+    assert profile_query(manuals, "biblatex").matching == 2
+    assert explain_miss(manuals, "biblatex", "/m/biblatex.pdf").matches_query is True
+
+
+def test_a_fielded_query_is_not_doubled(manuals: Index) -> None:
+    assert manuals.search("language:de").total_hits == 1
+    assert manuals.search("title:biblatex").total_hits == 1
