@@ -23,7 +23,7 @@ import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
-from typing import Any
+from typing import Any, Self
 
 from pylucene_mcp import analysis, documents, errors, index_lock, jvm, schema
 from pylucene_mcp.config import private_dir
@@ -167,7 +167,7 @@ class Index:
         create: bool = True,
         read_only: bool = False,
         refresh_interval_s: float = 1.0,
-    ) -> Index:
+    ) -> Self:
         """Opens the index at ``path``, creating it when ``create`` is true.
 
         ``read_only`` opens it without a writer (no lock), so it can be searched while another

@@ -57,6 +57,7 @@ def search(
     timeout_s: float = DEFAULT_TIMEOUT_S,
     facet_limit: int = 10,
     cursor: str | None = None,
+    **tool_names: Any,
 ) -> SearchResult:
     """Runs ``query`` with ``filters`` and returns one page of hits with facets and passages.
 
@@ -74,10 +75,15 @@ def search(
     ``partial_results`` set; when nothing was found yet (wildcard, fuzzy or regex terms still
     being expanded), ``SearchTimeoutError`` says how to make the query cheaper.
 
+    The MCP tool's names are taken too (``pageSize=20``, ``sortOrder``, ``defaultOperator``,
+    ``maxPassages``, ``passageLength``, ``facetLimit``, ``timeAllowedMs``).
+
     Raises:
         QuerySyntaxError, UnknownFieldError, InvalidFilterError, InvalidRequestError,
         SearchTimeoutError.
     """
+    if tool_names:
+        return search(index, query, **_python_names(locals(), tool_names))
     started = time.perf_counter()
     if not 1 <= page_size <= MAX_PAGE_SIZE:
         raise errors.InvalidRequestError(f"pageSize must be 1–{MAX_PAGE_SIZE}, got {page_size}")
@@ -221,6 +227,37 @@ def _position(cursor: str, fingerprint: str, sort: str) -> str | None:
             "answer's nextCursor"
         )
     return last
+
+
+# the search tool's parameter names that differ from the Python ones
+TOOL_NAMES = {
+    "sortOrder": "sort_order",
+    "pageSize": "page_size",
+    "defaultOperator": "default_operator",
+    "maxPassages": "max_passages",
+    "passageLength": "passage_length",
+    "facetLimit": "facet_limit",
+}
+
+
+def _python_names(given: dict[str, Any], tool_names: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of a :func:`search` call (``given``, its locals) with the tool's
+    names in ``tool_names`` put in their Python places."""
+    params = {
+        k: v for k, v in given.items() if k not in ("index", "query", "tool_names", "started")
+    }
+    for name, value in tool_names.items():
+        if name == "timeAllowedMs":
+            params["timeout_s"] = value / 1000
+        elif name in TOOL_NAMES:
+            params[TOOL_NAMES[name]] = value
+        else:
+            raise errors.InvalidRequestError(
+                f"search() takes no parameter {name!r}; it takes "
+                f"{', '.join(params)} (or the tool's names: {', '.join(TOOL_NAMES)}, "
+                "timeAllowedMs)"
+            )
+    return params
 
 
 def _sort(field_name: str, order: str) -> Any:
