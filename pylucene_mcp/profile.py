@@ -26,9 +26,6 @@ MAX_NODES = 200  # a query tree is cut here (a wildcard can rewrite into thousan
 MAX_EXPANSION = 100_000  # words of a pattern's expansion counted at most
 SAMPLE_TERMS = 5  # words of a pattern's expansion shown
 WIDE_EXPANSION = 1_000  # a pattern expanding to this many words gets a warning
-# patterns this long rank by their best terms (ContentQueryParser.RANKED_PATTERN_*)
-RANKED_PATTERN_LETTERS = 4
-RANKED_PATTERN_TERMS = 50
 
 
 @dataclass(frozen=True)
@@ -316,10 +313,12 @@ def _advice(
             leaf.expands_to >= WIDE_EXPANSION or not leaf.expansion_complete
         ):
             many = f"{leaf.expands_to:,}" + ("" if leaf.expansion_complete else " or more")
+            # how the parser ranks a pattern: its own rule, read from it
+            parser = jvm.jclass("io.github.pylucenemcp.queryparser.ContentQueryParser")
             spelled = len((leaf.value or "").replace("*", "").replace("?", ""))
             ranking = (
-                f"only its {RANKED_PATTERN_TERMS} best words rank its hits"
-                if spelled >= RANKED_PATTERN_LETTERS
+                f"only its {parser.RANKED_PATTERN_TERMS} best words rank its hits"
+                if spelled >= parser.RANKED_PATTERN_LETTERS
                 else "its hits all score alike"
             )
             warnings.append(
