@@ -1,10 +1,15 @@
-"""Shared set-up of the benchmarks: the fixture corpus indexed into a temporary folder."""
+"""Shared set-up of the benchmarks: the fixture corpus indexed into a temporary folder, and the
+CACM abstracts read from their archive."""
 
 from __future__ import annotations
 
+import html
+import re
 import statistics
 import sys
+import tarfile
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,6 +26,20 @@ def fixture_index(folder: Path | None = None) -> Path:
     build_index(index, base)
     index.close()
     return base / "index"
+
+
+def cacm_pages(archive: Path) -> Iterator[tuple[str, str, list[str]]]:
+    """Each CACM abstract of ``archive`` (``cacm.tar.gz``): its file name (``CACM-0001.html``),
+    its HTML, and the non-empty lines of its text (the first is the paper's title)."""
+    with tarfile.open(archive) as tar:
+        for member in tar.getmembers():
+            raw = tar.extractfile(member) if member.name.endswith(".html") else None
+            if raw is None:
+                continue
+            page = raw.read().decode("utf-8", "replace")
+            text = html.unescape(re.sub(r"<[^>]+>", " ", page))
+            lines = [line.strip() for line in text.splitlines() if line.strip()]
+            yield Path(member.name).name, page, lines
 
 
 def summary(name: str, samples_ms: list[float]) -> str:

@@ -15,17 +15,14 @@ from __future__ import annotations
 
 import argparse
 import gc
-import html
 import os
-import re
 import statistics
 import subprocess
-import tarfile
 import tempfile
 import time
 from pathlib import Path
 
-from _common import ROOT
+from _common import ROOT, cacm_pages
 
 QUERIES = [
     "computer",
@@ -66,25 +63,15 @@ def compile_work(out: Path) -> None:
 
 
 def cacm_docs(archive: Path) -> list[dict[str, str]]:
-    docs = []
-    with tarfile.open(archive) as tar:
-        for member in tar.getmembers():
-            if not member.name.endswith(".html"):
-                continue
-            raw = tar.extractfile(member)
-            assert raw is not None
-            text = html.unescape(re.sub(r"<[^>]+>", " ", raw.read().decode("utf-8", "replace")))
-            lines = [line.strip() for line in text.splitlines() if line.strip()]
-            name = Path(member.name).name
-            docs.append(
-                {
-                    "file_path": f"/cacm/{name}",
-                    "title": lines[0] if lines else name,
-                    "content": "\n".join(lines),
-                    "language": "en",
-                }
-            )
-    return docs
+    return [
+        {
+            "file_path": f"/cacm/{name}",
+            "title": lines[0] if lines else name,
+            "content": "\n".join(lines),
+            "language": "en",
+        }
+        for name, _, lines in cacm_pages(archive)
+    ]
 
 
 def main() -> None:

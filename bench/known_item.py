@@ -14,13 +14,10 @@ reciprocal rank, for the unfielded words on ``contents`` alone (the product unti
 from __future__ import annotations
 
 import argparse
-import html
-import re
-import tarfile
 import tempfile
 from pathlib import Path
 
-from _common import ROOT
+from _common import ROOT, cacm_pages
 
 from pylucene_mcp import jvm
 from pylucene_mcp.research import Analyzer, FieldSpec, ResearchIndex, Similarity
@@ -32,17 +29,12 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=500)
     args = parser.parse_args()
     jvm.start()
-    docs = []
-    with tarfile.open(args.cacm / "cacm.tar.gz") as tar:
-        for member in tar.getmembers():
-            raw = tar.extractfile(member) if member.name.endswith(".html") else None
-            if raw is None:
-                continue
-            text = html.unescape(re.sub(r"<[^>]+>", "", raw.read().decode()))
-            lines = [line.strip() for line in text.splitlines() if line.strip()]
-            if len(lines) > 1:
-                title, rest = lines[0], "\n".join(lines[1:])
-                docs.append({"id": Path(member.name).stem, "title": title, "contents": rest})
+    # the title (the first line) only in a title field, as metadata
+    docs = [
+        {"id": Path(name).stem, "title": lines[0], "contents": "\n".join(lines[1:])}
+        for name, _, lines in cacm_pages(args.cacm / "cacm.tar.gz")
+        if len(lines) > 1
+    ]
     content = Analyzer.product("content")
     j = jvm.jclass
     should = j("org.apache.lucene.search.BooleanClause$Occur").SHOULD

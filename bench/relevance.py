@@ -24,12 +24,10 @@ several forms; each runs on the same research index (BM25 k1=0.9 b=0.4, top 1,00
 from __future__ import annotations
 
 import argparse
-import re
-import tarfile
 import tempfile
 from pathlib import Path
 
-from _common import ROOT
+from _common import ROOT, cacm_pages
 
 from pylucene_mcp import jvm
 from pylucene_mcp.research import (
@@ -51,17 +49,11 @@ def main() -> None:
     parser.add_argument("--cacm", type=Path, default=ROOT.parent / "shared/eval/cacm")
     args = parser.parse_args()
     jvm.start()
-    with tarfile.open(args.cacm / "cacm.tar.gz") as tar:
-        docs = []
-        for member in tar.getmembers():
-            raw = tar.extractfile(member) if member.name.endswith(".html") else None
-            if raw is None:
-                continue
-            page = raw.read().decode()
-            lines = [line.strip() for line in re.sub(r"<[^>]+>", "", page).splitlines()]
-            title = next((line for line in lines if line), "")
-            # the title stays in the text too, as in most documents
-            docs.append({"id": Path(member.name).stem, "title": title, "contents": html_text(page)})
+    # the title (the first line) stays in the text too, as in most documents
+    docs = [
+        {"id": Path(name).stem, "title": lines[0] if lines else "", "contents": html_text(page)}
+        for name, page, lines in cacm_pages(args.cacm / "cacm.tar.gz")
+    ]
     topics = read_topics(args.cacm / "topics.cacm.txt")
     qrels = read_qrels(args.cacm / "qrels.cacm.txt")
     j = jvm.jclass
