@@ -1,11 +1,21 @@
 package io.github.pylucenemcp.analysis;
 
+import com.ibm.icu.text.Normalizer2;
 import java.io.IOException;
+import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.net.URL;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import morfologik.stemming.Dictionary;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.LowerCaseFilter;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.icu.ICUNormalizer2CharFilter;
+import org.apache.lucene.analysis.miscellaneous.ASCIIFoldingFilter;
+import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.analysis.custom.CustomAnalyzer;
 import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
@@ -21,6 +31,9 @@ import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
  *   <li>{@code content_translit_de}: lowercase, then German normalization before folding, so that
  *       "Mueller" and "Müller" both become "muller", "Strasse"/"Straße" "strasse", "Kaese"/"Käse"
  *       "kase".
+ *   <li>{@code content_lemma_en}, {@code content_lemma_de}: content's chain with each word
+ *       replaced by its dictionary lemmas before lowercasing ({@link LemmaFilter}), so that
+ *       "locks" and "locked" both become "lock", "Häuser" "haus".
  * </ul>
  */
 public final class Analyzers {
@@ -60,6 +73,70 @@ public final class Analyzers {
     }
   }
 
+  /** The languages that have a lemma dictionary: ISO 639-1 code → its LanguageTool resource. */
+  private static final Map<String, String> DICTIONARIES =
+      Map.of(
+          "en", "org/languagetool/resource/en/english.dict",
+          "de", "org/languagetool/resource/de/german.dict");
+
+  private static final Map<String, Dictionary> LOADED = new ConcurrentHashMap<>();
+
+  /** The languages {@link #lemma} knows. */
+  public static Set<String> lemmaLanguages() {
+    return DICTIONARIES.keySet();
+  }
+
+  private static Dictionary dictionary(String language) {
+    String resource = DICTIONARIES.get(language);
+    if (resource == null) {
+      throw new IllegalArgumentException(
+          "no lemma dictionary for language '" + language + "'; there are: " + DICTIONARIES.keySet());
+    }
+    return LOADED.computeIfAbsent(
+        language,
+        l -> {
+          URL url = Analyzers.class.getClassLoader().getResource(resource);
+          if (url == null) {
+            throw new IllegalStateException(resource + " is not on the class path");
+          }
+          try {
+            return Dictionary.read(url);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
+  }
+
+  /**
+   * The analyzer of a lemma field: NFKC, the standard tokenizer, each word's lemmas from the
+   * dictionary of {@code language} ("en" or "de"), lowercase, ASCII folding.
+   */
+  public static Analyzer lemma(String language) {
+    Dictionary dictionary = dictionary(language);
+    return new Analyzer() {
+      @Override
+      protected Reader initReader(String fieldName, Reader reader) {
+        return new ICUNormalizer2CharFilter(reader, NFKC);
+      }
+
+      @Override
+      protected TokenStreamComponents createComponents(String fieldName) {
+        StandardTokenizer tokenizer = new StandardTokenizer();
+        TokenStream stream = new LemmaFilter(tokenizer, dictionary);
+        stream = new ASCIIFoldingFilter(new LowerCaseFilter(stream));
+        return new TokenStreamComponents(tokenizer, stream);
+      }
+
+      @Override
+      protected TokenStream normalize(String fieldName, TokenStream in) {
+        return new ASCIIFoldingFilter(new LowerCaseFilter(in));
+      }
+    };
+  }
+
+  private static final Normalizer2 NFKC =
+      Normalizer2.getInstance(null, "nfkc", Normalizer2.Mode.COMPOSE);
+
   /** Exact keyword fields (file_path): the whole value is one token, as it is. */
   public static Analyzer keyword() {
     return new KeywordAnalyzer();
@@ -92,7 +169,21 @@ public final class Analyzers {
       String translitField,
       Set<String> keywordFields,
       Set<String> caselessFields) {
+    return perField(reversedField, translitField, keywordFields, caselessFields, Map.of());
+  }
+
+  /**
+   * As {@link #perField(String, String, Set, Set)}, with the lemma fields: field → language
+   * ({@code content_lemma_en} → "en").
+   */
+  public static Analyzer perField(
+      String reversedField,
+      String translitField,
+      Set<String> keywordFields,
+      Set<String> caselessFields,
+      Map<String, String> lemmaFields) {
     Map<String, Analyzer> fields = new HashMap<>();
+    lemmaFields.forEach((field, language) -> fields.put(field, lemma(language)));
     fields.put(reversedField, reversed());
     fields.put(translitField, translitDe());
     Analyzer keyword = keyword();

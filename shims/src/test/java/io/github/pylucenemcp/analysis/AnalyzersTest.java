@@ -1,6 +1,7 @@
 package io.github.pylucenemcp.analysis;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -8,6 +9,7 @@ import java.util.List;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
 import org.junit.Test;
 
 public class AnalyzersTest {
@@ -41,5 +43,47 @@ public class AnalyzersTest {
     Analyzer a = Analyzers.translitDe();
     assertEquals(tokens(a, "Müller Straße Käse"), tokens(a, "Mueller Strasse Kaese"));
     assertEquals(List.of("muller", "strasse", "kase"), tokens(a, "Mueller Strasse Kaese"));
+  }
+
+  @Test
+  public void englishLemmasMeetRegularAndIrregularForms() throws IOException {
+    Analyzer a = Analyzers.lemma("en");
+    assertEquals(
+        List.of("lock", "font", "encoding", "exception", "child", "go", "mouse"),
+        tokens(a, "locks fonts encodings Exceptions children went mice"));
+    // "locked" is also an adjective of its own: both readings, at one position
+    assertEquals(List.of("locked", "lock"), tokens(a, "locked"));
+  }
+
+  @Test
+  public void germanLemmasFoldAfterTheLookup() throws IOException {
+    Analyzer a = Analyzers.lemma("de");
+    // Häuser → Haus → haus; a lowercase noun is looked up capitalized; ging → gehen
+    assertEquals(List.of("haus", "haus", "vertrag", "gehen"), tokens(a, "Häuser häuser Verträge ging"));
+  }
+
+  @Test
+  public void anUnknownWordStaysAndAnAmbiguousOneKeepsItsPosition() throws IOException {
+    Analyzer a = Analyzers.lemma("en");
+    assertEquals(List.of("xyzzyq", "42"), tokens(a, "Xyzzyq 42"));
+    List<String> saw = new ArrayList<>();
+    List<Integer> increments = new ArrayList<>();
+    try (TokenStream ts = a.tokenStream("f", "I saw it")) {
+      CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+      PositionIncrementAttribute inc = ts.addAttribute(PositionIncrementAttribute.class);
+      ts.reset();
+      while (ts.incrementToken()) {
+        saw.add(term.toString());
+        increments.add(inc.getPositionIncrement());
+      }
+      ts.end();
+    }
+    assertTrue(saw.toString(), saw.contains("see") && saw.contains("saw"));
+    assertEquals(saw.size() - 3, increments.stream().filter(i -> i == 0).count());
+  }
+
+  @Test(expected = IllegalArgumentException.class)
+  public void aLanguageWithoutDictionaryIsRefused() {
+    Analyzers.lemma("fr");
   }
 }

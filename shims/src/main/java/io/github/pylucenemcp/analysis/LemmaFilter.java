@@ -1,0 +1,109 @@
+package io.github.pylucenemcp.analysis;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import morfologik.stemming.Dictionary;
+import morfologik.stemming.DictionaryLookup;
+import morfologik.stemming.WordData;
+import org.apache.lucene.analysis.TokenFilter;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
+
+/**
+ * Replaces each word by its lemmas from a Morfologik dictionary ("locks", "locked" → "lock";
+ * "went" → "go"; "Häuser" → "Haus"). A word with several lemmas ("saw" → "saw", "see") gives
+ * them all at its position; a word the dictionary does not know stays as it is. The word is
+ * looked up as written, then lowercased ("Exceptions" at a sentence's start), then capitalized
+ * (a German noun typed in lowercase: "häuser").
+ */
+public final class LemmaFilter extends TokenFilter {
+  /** At most this many lemmas per word: the rest of an ambiguous word's readings are dropped. */
+  public static final int MAX_LEMMAS = 4;
+
+  /** Longer words are compounds, numbers or noise that no dictionary holds: not looked up. */
+  private static final int MAX_WORD = 40;
+
+  private final DictionaryLookup lookup;
+  private final CharTermAttribute term = addAttribute(CharTermAttribute.class);
+  private final PositionIncrementAttribute increment =
+      addAttribute(PositionIncrementAttribute.class);
+  private final List<String> pending = new ArrayList<>();
+  private int next;
+  private State state;
+
+  public LemmaFilter(TokenStream input, Dictionary dictionary) {
+    super(input);
+    this.lookup = new DictionaryLookup(dictionary);
+  }
+
+  @Override
+  public boolean incrementToken() throws IOException {
+    if (next < pending.size()) {
+      restoreState(state);
+      term.setEmpty().append(pending.get(next++));
+      increment.setPositionIncrement(0);
+      return true;
+    }
+    if (!input.incrementToken()) {
+      return false;
+    }
+    pending.clear();
+    next = 0;
+    lemmas(term.toString(), pending);
+    if (!pending.isEmpty()) {
+      term.setEmpty().append(pending.get(0));
+      next = 1;
+      if (pending.size() > 1) {
+        state = captureState();
+      }
+    }
+    return true;
+  }
+
+  /** The lemmas of {@code word} into {@code out}, none when the dictionary does not know it. */
+  private void lemmas(String word, List<String> out) {
+    if (word.length() > MAX_WORD || !Character.isLetter(word.charAt(0))) {
+      return;
+    }
+    Set<String> found = new LinkedHashSet<>();
+    if (!find(word, found)) {
+      String lower = word.toLowerCase(Locale.ROOT);
+      if (!(!lower.equals(word) && find(lower, found))) {
+        String capital = Character.toUpperCase(lower.charAt(0)) + lower.substring(1);
+        if (!capital.equals(word)) {
+          find(capital, found);
+        }
+      }
+    }
+    for (String lemma : found) {
+      if (out.size() == MAX_LEMMAS) {
+        break;
+      }
+      out.add(lemma);
+    }
+  }
+
+  private boolean find(String word, Set<String> found) {
+    List<WordData> entries = lookup.lookup(word);
+    for (WordData entry : entries) {
+      CharSequence stem = entry.getStem();
+      if (stem != null && stem.length() > 0) {
+        found.add(stem.toString());
+      }
+    }
+    return !entries.isEmpty();
+  }
+
+  @Override
+  public void reset() throws IOException {
+    super.reset();
+    pending.clear();
+    next = 0;
+    state = null;
+  }
+}
