@@ -30,6 +30,7 @@ def schema_analyzer() -> Any:
         schema.CONTENT_TRANSLIT_DE,
         jvm.jset(exact),
         jvm.jset(schema.CASELESS_FIELDS),
+        jvm.jmap(schema.LEMMA_FIELDS),
     )
 
 

@@ -110,9 +110,11 @@ def facet_counts(
     facet_queries: Mapping[str, str] | None = None,
     range_facets: Sequence[RangeFacet | Mapping[str, Any]] = (),
     default_operator: str = "AND",
+    word_forms: bool = True,
 ) -> tuple[dict[str, int], dict[str, list[RangeBucket]]]:
     """The counts of ``facet_queries`` (name → count) and of each range facet's buckets
-    (field → buckets, ``to`` excluded), over the hits of ``query`` with ``filters``.
+    (field → buckets, ``to`` excluded), over the hits of ``query`` with ``filters`` (parsed as
+    :func:`~pylucene_mcp.search.search` parses it, ``word_forms`` too).
 
     Raises:
         QuerySyntaxError, UnknownFieldError, InvalidFilterError, InvalidRequestError.
@@ -123,8 +125,11 @@ def facet_counts(
     ranges = [RangeFacet.of(r) for r in range_facets]
     plans = [(r, _edges(r)) for r in ranges]
     parsed_filters = parse_filters(filters)
-    parsed = parse_query(query, default_operator)
-    extra = {name: parse_query(text, default_operator).match_query for name, text in named.items()}
+    parsed = parse_query(query, default_operator, word_forms=word_forms)
+    extra = {
+        name: parse_query(text, default_operator, word_forms=word_forms).match_query
+        for name, text in named.items()
+    }
     long_point = jvm.jclass("org.apache.lucene.document.LongPoint")
     with index.searcher() as searcher, jvm.java_errors(caller_input=True):
         query_counts = {

@@ -8,6 +8,7 @@ hash; it knows the schema and calls Java through :mod:`pylucene_mcp.jvm`.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import mimetypes
 import time
@@ -128,8 +129,11 @@ def _build(values: Mapping[str, Any], facets_config: Any) -> Any:
             document.add(text_field(name, value, store_yes))
     content = jvm.jclass("java.lang.String")(values[schema.CONTENT])
     document.add(j("org.apache.lucene.document.Field")(schema.CONTENT, content, _content_type()))
-    for shadow in schema.SHADOW_FIELDS:
+    for shadow in (schema.CONTENT_REVERSED, schema.CONTENT_TRANSLIT_DE):
         document.add(text_field(shadow, content, store_no))
+    field = j("org.apache.lucene.document.Field")
+    for lemma in schema.lemma_fields_of(schema.keyword_value("language", values["language"])):
+        document.add(field(lemma, content, _lemma_type()))
     for name in schema.KEYWORD_FIELDS:
         for value in _as_list(values.get(name)):
             document.add(string_field(name, schema.keyword_value(name, value), store_yes))
@@ -180,20 +184,25 @@ def _as_list(value: Any) -> list[str]:
     return [str(value)]
 
 
-_CONTENT_TYPE: list[Any] = []
+@functools.cache
+def _with_offsets(stored: bool) -> Any:
+    """Tokenized, with offsets in the postings, stored or not."""
+    text_field = jvm.jclass("org.apache.lucene.document.TextField")
+    field_type = jvm.jclass("org.apache.lucene.document.FieldType")(
+        text_field.TYPE_STORED if stored else text_field.TYPE_NOT_STORED
+    )
+    field_type.setIndexOptions(
+        jvm.jclass("org.apache.lucene.index.IndexOptions").DOCS_AND_FREQS_AND_POSITIONS_AND_OFFSETS
+    )
+    field_type.freeze()
+    return field_type
 
 
 def _content_type() -> Any:
-    """Tokenized, stored, with offsets in the postings (for highlighting the whole text)."""
-    if not _CONTENT_TYPE:
-        field_type = jvm.jclass("org.apache.lucene.document.FieldType")(
-            jvm.jclass("org.apache.lucene.document.TextField").TYPE_STORED
-        )
-        field_type.setIndexOptions(
-            jvm.jclass(
-                "org.apache.lucene.index.IndexOptions"
-            ).DOCS_AND_FREQS_AND_POSITIONS_AND_OFFSETS
-        )
-        field_type.freeze()
-        _CONTENT_TYPE.append(field_type)
-    return _CONTENT_TYPE[0]
+    """``content``: stored, offsets in the postings (for highlighting the whole text)."""
+    return _with_offsets(True)
+
+
+def _lemma_type() -> Any:
+    """A lemma field: not stored, offsets in the postings (its matches mark content's words)."""
+    return _with_offsets(False)

@@ -16,7 +16,9 @@ from pylucene_mcp import documents, jvm, schema
 from pylucene_mcp.index import Index, document_id
 from pylucene_mcp.query import parse_query
 
-_WEIGHT = re.compile(r"^weight\((?P<field>[^:\s]+):(?P<term>.*) in \d+\)")
+_WEIGHT = re.compile(r"^weight\((?P<field>[^:\s(]+):(?P<term>.*) in \d+\)")
+# several words at one position (a word's lemmas: signed → sign, signed) score as one
+_SYNONYM = re.compile(r"^weight\(Synonym\((?P<terms>[^)]*)\) in \d+\)")
 _CONSTANT = re.compile(r"^(?P<field>[a-z_]+):(?P<term>\S+)$")
 
 
@@ -95,12 +97,17 @@ def _contributions(tree: Explanation, score: float) -> list[TermContribution]:
     def visit(node: Explanation) -> None:
         weight = _WEIGHT.match(node.description)
         constant = _CONSTANT.match(node.description) if not node.details else None
-        if weight or constant:
-            match = weight or constant
-            assert match is not None
+        synonym = _SYNONYM.match(node.description)
+        if weight or constant or synonym:
             idf = node.find("idf")
             share = 100.0 * node.value / score if score else 0.0
-            field, term = match.group("field"), match.group("term")
+            if synonym:
+                pairs = [p.split(":", 1) for p in synonym.group("terms").split(" ")]
+                field, term = pairs[0][0], " OR ".join(t for _, t in pairs)
+            else:
+                match = weight or constant
+                assert match is not None
+                field, term = match.group("field"), match.group("term")
             if field == schema.CONTENT_REVERSED:  # shown as the user wrote it: *vertrag
                 field, term = schema.CONTENT, term[::-1]
             found.append(

@@ -334,6 +334,14 @@ def jset(values: Any) -> Any:
     return out
 
 
+def jmap(values: Any) -> Any:
+    """A ``java.util.HashMap`` of the mapping ``values``."""
+    out = jclass("java.util.HashMap")()
+    for key, value in values.items():
+        out.put(key, value)
+    return out
+
+
 # Java exception class → Python error factory, most specific first.
 _Mapper = Callable[[Any], errors.PyLuceneMcpError]
 

@@ -10,6 +10,7 @@ rank and score against the last result of the first page.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -56,17 +57,52 @@ def _only(path: str, query: Any) -> Any:
     return constrain(query, [], path_query(path))
 
 
-def _required_leaves(node: QueryNode, required: bool = True) -> list[QueryNode]:
-    """The leaves a match needs: under MUST/FILTER clauses, or the only SHOULD of a group."""
+_ALL_PARTS = 8 * 1024
+
+_TWINS = {schema.CONTENT_TRANSLIT_DE, *schema.LEMMA_FIELDS}
+
+
+def _field_of(node: QueryNode) -> str | None:
+    """The one field of a node's leaves (None when they have several)."""
     if not node.clauses:
-        return [node] if required else []
+        return node.field
+    fields = {_field_of(c) for c in node.clauses}
+    return fields.pop() if len(fields) == 1 else None
+
+
+def _required_leaves(
+    node: QueryNode, twins: tuple[QueryNode, ...] = ()
+) -> list[tuple[QueryNode, tuple[QueryNode, ...]]]:
+    """The leaves a match needs (under MUST/FILTER clauses, or the only SHOULD of a group),
+    each with its twins: a word or phrase ORed with its transliteration and its other forms
+    counts as the word, and it matches when one of them does."""
+    if not node.clauses:
+        return [(node, twins)]
     shoulds = [c for c in node.clauses if c.occur == "SHOULD"]
     musts = [c for c in node.clauses if c.occur in ("MUST", "FILTER")]
+    on_content = [c for c in shoulds if _field_of(c) == schema.CONTENT]
+    others = tuple(c for c in shoulds if on_content and c is not on_content[0])
+    if not musts and len(on_content) == 1 and all(_field_of(c) in _TWINS for c in others):
+        word = on_content[0]
+        if not word.clauses:
+            return [(word, others)]
+        # several words analyzed together (content: +a +b, a lemma field: +a' +b'): the
+        # words' twins stand at the same places in their groups
+        out = []
+        for i, clause in enumerate(word.clauses):
+            if clause.occur in ("MUST", "FILTER"):
+                same = tuple(
+                    o.clauses[i]
+                    for o in others
+                    if o.clauses and len(o.clauses) == len(word.clauses)
+                )
+                out.extend(_required_leaves(clause, same))
+        return out
     out = []
     for clause in musts:
-        out.extend(_required_leaves(clause, required))
+        out.extend(_required_leaves(clause))
     if not musts and len(shoulds) == 1:
-        out.extend(_required_leaves(shoulds[0], required))
+        out.extend(_required_leaves(shoulds[0]))
     return out
 
 
@@ -128,13 +164,16 @@ def explain_miss(
                 )
         matches = int(searcher.count(_only(path, parsed.match_query))) > 0
         content = str(stored.get(schema.CONTENT) or "")
-        tree = query_tree(parsed.query)
+        # every part the query can have: Lucene's clause limit, each word with its twins
+        tree = query_tree(parsed.query, max_nodes=_ALL_PARTS)
         if not matches:
             words = _tokens(content)
             vocabulary = sorted(set(words))
-            for leaf in _required_leaves(tree):
+            for leaf, twins in _required_leaves(tree):
                 if leaf.type == "MatchAllDocsQuery" or leaf.field is None:
                     continue
+                if any(_matches(searcher, path, twin) for twin in twins):
+                    continue  # another form of the word is in the document
                 reason = _leaf_reason(searcher, path, leaf, words, vocabulary)
                 if reason is not None:
                     reasons.append(reason)
@@ -224,6 +263,12 @@ def _leaf_reason(
     )
 
 
+def _matches(searcher: Any, path: str, leaf: QueryNode) -> bool:
+    """Whether the document of ``path`` matches ``leaf`` (False when it cannot be rebuilt)."""
+    query = _leaf_query(leaf)
+    return query is not None and int(searcher.count(_only(path, query))) > 0
+
+
 def _leaf_query(leaf: QueryNode) -> Any:
     """A query for one leaf of the tree, to test it alone (None when it cannot be rebuilt)."""
     j = jvm.jclass
@@ -236,6 +281,21 @@ def _leaf_query(leaf: QueryNode) -> Any:
         return j("org.apache.lucene.search.PhraseQuery")(
             leaf.slop or 0, leaf.field, jvm.jarray("String", leaf.value.split())
         )
+    if leaf.type == "SynonymQuery":  # sign OR signed
+        any_of = j("org.apache.lucene.search.BooleanQuery$Builder")()
+        should = j("org.apache.lucene.search.BooleanClause$Occur").SHOULD
+        for word in leaf.value.split(" OR "):
+            term = j("org.apache.lucene.index.Term")(leaf.field, word)
+            any_of.add(j("org.apache.lucene.search.TermQuery")(term), should)
+        return any_of.build()
+    if leaf.type == "MultiPhraseQuery":  # (signed sign) agreement
+        phrase = j("org.apache.lucene.search.MultiPhraseQuery$Builder")()
+        for group in re.findall(r"\(([^)]*)\)|(\S+)", leaf.value):
+            words = (group[0] or group[1]).split()
+            phrase.add(jvm.jarray("org.apache.lucene.index.Term", [
+                j("org.apache.lucene.index.Term")(leaf.field, w) for w in words]))  # fmt: skip
+        phrase.setSlop(leaf.slop or 0)
+        return phrase.build()
     if leaf.type in ("WildcardQuery", "PrefixQuery"):
         return j("org.apache.lucene.search.WildcardQuery")(
             j("org.apache.lucene.index.Term")(leaf.field, leaf.value)

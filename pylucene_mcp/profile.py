@@ -125,6 +125,15 @@ def _tree(query: Any, occur: str | None, budget: list[int], searcher: Any) -> Qu
     elif kind == "PhraseQuery":
         words = " ".join(str(t.text()) for t in query.getTerms())
         node = QueryNode(kind, occur, str(query.getField()), words, int(query.getSlop()))
+    elif kind == "MultiPhraseQuery":  # a phrase with several words at a position: (signed sign)
+        positions = [[str(t.text()) for t in terms] for terms in query.getTermArrays()]
+        field = str(query.getTermArrays()[0][0].field())
+        words = " ".join(w[0] if len(w) == 1 else f"({' '.join(w)})" for w in positions)
+        node = QueryNode(kind, occur, field, words, int(query.getSlop()))
+    elif kind == "SynonymQuery":  # a word's lemmas at one position: sign OR signed
+        terms = query.getTerms()
+        words = " OR ".join(str(t.text()) for t in terms)
+        node = QueryNode(kind, occur, str(query.getField()), words)
     elif kind == "PrefixQuery":
         prefix = query.getPrefix()
         node = QueryNode(kind, occur, str(prefix.field()), f"{prefix.text()}*")
@@ -157,10 +166,10 @@ def _with_cost(node: QueryNode, query: Any, searcher: Any) -> QueryNode:
     )
 
 
-def query_tree(query: Any, searcher: Any = None) -> QueryNode:
-    """The Lucene ``query`` as a tree of :class:`QueryNode` (cut at 200 nodes); with
+def query_tree(query: Any, searcher: Any = None, max_nodes: int = MAX_NODES) -> QueryNode:
+    """The Lucene ``query`` as a tree of :class:`QueryNode` (cut at ``max_nodes``); with
     ``searcher``, each node with its cost and each pattern with its expansion in that index."""
-    return _tree(query, None, [MAX_NODES], searcher)
+    return _tree(query, None, [max_nodes], searcher)
 
 
 def _leaves(node: QueryNode) -> list[QueryNode]:
@@ -182,6 +191,12 @@ def _rewrites(leaves: list[QueryNode]) -> list[str]:
             notes.append(
                 f"{leaf.value}: also searched on {schema.CONTENT_TRANSLIT_DE}, where German "
                 "umlauts and their spellings meet (Mueller = Müller)"
+            )
+        elif leaf.field in schema.LEMMA_FIELDS:
+            notes.append(
+                f"words and phrases also match other forms of their words on "
+                f"{' and '.join(schema.LEMMA_FIELDS)} (lock = locks, Haus = Häuser), weighted "
+                f"{leaf.boost} (wordForms=false: the words as written only)"
             )
     return list(dict.fromkeys(notes))
 

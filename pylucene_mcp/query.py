@@ -18,6 +18,10 @@ from pylucene_mcp.shapes import camel, field_names
 #: 0.2463). Not file_name yet: its analyzer keeps "notes.txt" one token.
 ALSO_SEARCHED = {"title": 1.0}
 
+#: the weight of a word's other forms (the lemma fields) beside the word itself: below 1, so
+#: that "lock" ranks a page that says "lock" above one that says only "locks" (bench/relevance.py).
+LEMMA_WEIGHT = 0.5
+
 
 @functools.cache
 def field_schema() -> Any:
@@ -33,6 +37,8 @@ def field_schema() -> Any:
     builder.facets(jvm.jarray("String", list(schema.FACET_FIELDS)))
     for name, boost in ALSO_SEARCHED.items():
         builder.alsoSearch(name, boost)
+    for name, language in schema.LEMMA_FIELDS.items():
+        builder.lemma(name, language, LEMMA_WEIGHT)
     for name in field_names(Hit):
         if name in schema.FIELDS and schema.FIELDS[name].stored:
             builder.hitField(name, camel(name))
@@ -99,8 +105,11 @@ def query_text(text: str, default_operator: str = "AND") -> str:
     return stripped
 
 
-def parse_query(text: str, default_operator: str = "AND") -> ParsedQuery:
-    """Parses ``text`` in Lucene's classic syntax (see ``ContentQueryParser``).
+def parse_query(
+    text: str, default_operator: str = "AND", *, word_forms: bool = True
+) -> ParsedQuery:
+    """Parses ``text`` in Lucene's classic syntax (see ``ContentQueryParser``); with
+    ``word_forms``, words and phrases also match other forms of their words, weighted lower.
 
     Raises:
         QuerySyntaxError: quoting the problem, with a corrected query when one is found.
@@ -109,7 +118,7 @@ def parse_query(text: str, default_operator: str = "AND") -> ParsedQuery:
     stripped = query_text(text, default_operator)
     try:
         with jvm.java_errors(caller_input=True):
-            parsed = context().parse(stripped, default_operator == "AND")
+            parsed = context().parse(stripped, default_operator == "AND", word_forms)
     except errors.UnknownFieldError:
         raise
     except errors.TooManyClausesError:

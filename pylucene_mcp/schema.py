@@ -10,11 +10,16 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Literal
 
-SCHEMA_VERSION = 3  # 3: language, file_extension, file_type and content_hash lowercased
+SCHEMA_VERSION = 4  # 3: keyword fields lowercased; 4: lemma fields content_lemma_en/_de
 
 CONTENT = "content"
 CONTENT_REVERSED = "content_reversed"
 CONTENT_TRANSLIT_DE = "content_translit_de"
+CONTENT_LEMMA_EN = "content_lemma_en"
+CONTENT_LEMMA_DE = "content_lemma_de"
+#: The lemma twins of ``content`` and the language of each one's dictionary. A document gets the
+#: field of its language; one whose language is ``unknown`` gets both (docs/relevance.md).
+LEMMA_FIELDS = {CONTENT_LEMMA_EN: "en", CONTENT_LEMMA_DE: "de"}
 FILE_PATH = "file_path"
 
 #: Analyzed and stored; searchable as ``field:word`` in the query.
@@ -30,13 +35,20 @@ FACET_FIELDS = ("author", "language", "file_extension", "file_type")
 LONG_FIELDS = ("file_size",)
 DATE_FIELDS = ("created_date", "modified_date", "indexed_date", "file_mtime")
 #: Indexed shadows of ``content``, never stored.
-SHADOW_FIELDS = (CONTENT_REVERSED, CONTENT_TRANSLIT_DE)
+SHADOW_FIELDS = (CONTENT_REVERSED, CONTENT_TRANSLIT_DE, *LEMMA_FIELDS)
 #: Stored only: page boundaries (character offsets into ``content``) of paged formats.
 PAGE_OFFSETS = "page_offsets"
 #: Internal, doc values only: the mtime the crawler last saw. Written with ``file_mtime``, and
 #: updated in place when a file is touched (Lucene updates doc values only of fields that have
 #: no points), so a touched file is neither rewritten nor read again.
 SEEN_MTIME = "file_mtime_seen"
+
+
+def lemma_fields_of(language: str) -> tuple[str, ...]:
+    """The lemma fields a document in ``language`` (an ISO 639-1 code) gets."""
+    if language == "unknown":
+        return tuple(LEMMA_FIELDS)
+    return tuple(field for field, lang in LEMMA_FIELDS.items() if lang == language)
 
 
 def keyword_value(field: str, value: str) -> str:
@@ -76,6 +88,8 @@ _DESCRIPTIONS = {
     CONTENT: "the full text; the default query field",
     CONTENT_REVERSED: "content with reversed tokens; serves leading wildcards (*vertrag)",
     CONTENT_TRANSLIT_DE: "content with German transliteration (Mueller = Müller)",
+    CONTENT_LEMMA_EN: "content of English documents, each word as its lemmas (locks = lock)",
+    CONTENT_LEMMA_DE: "content of German documents, each word as its lemmas (Häuser = Haus)",
     "language": "ISO 639-1 code, or 'unknown'",
     "file_extension": "lowercase extension without the dot (pdf, docx …)",
     "file_type": "MIME type",

@@ -57,6 +57,7 @@ def search(
     timeout_s: float = DEFAULT_TIMEOUT_S,
     facet_limit: int = 10,
     cursor: str | None = None,
+    word_forms: bool = True,
     **tool_names: Any,
 ) -> SearchResult:
     """Runs ``query`` with ``filters`` and returns one page of hits with facets and passages.
@@ -75,8 +76,12 @@ def search(
     ``partial_results`` set; when nothing was found yet (wildcard, fuzzy or regex terms still
     being expanded), ``SearchTimeoutError`` says how to make the query cheaper.
 
+    Words and phrases also match other forms of their words (``lock`` finds "locks" and
+    "locked", ``Haus`` "Häuser"), weighted below the word itself; ``word_forms=False`` matches
+    only the words as written (folded as always).
+
     The MCP tool's names are taken too (``pageSize=20``, ``sortOrder``, ``defaultOperator``,
-    ``maxPassages``, ``passageLength``, ``facetLimit``, ``timeAllowedMs``).
+    ``maxPassages``, ``passageLength``, ``facetLimit``, ``wordForms``, ``timeAllowedMs``).
 
     Raises:
         QuerySyntaxError, UnknownFieldError, InvalidFilterError, InvalidRequestError,
@@ -115,7 +120,8 @@ def search(
     text = query_text(query, default_operator)
     fingerprint = after = None
     if cursor is not None:  # what a cursor belongs to, and where it continues
-        fingerprint = _fingerprint(text, default_operator, parsed_filters, sort, sort_order)
+        operator = default_operator if word_forms else f"{default_operator}/exact"
+        fingerprint = _fingerprint(text, operator, parsed_filters, sort, sort_order)
         after = _position(cursor, fingerprint, sort)
 
     # each filter as the shim takes it: a clause, an exclusion, or values of a facet dimension
@@ -141,6 +147,7 @@ def search(
                 index.searchers,
                 text,
                 default_operator == "AND",
+                word_forms,
                 filter_queries,
                 jvm.jarray("int", kinds) if kinds else None,
                 jvm.jarray("String", dims) if dims else None,
@@ -189,7 +196,8 @@ def search(
 def _fingerprint(
     text: str, operator: str, filters: Sequence[Filter], sort: str, sort_order: str
 ) -> str:
-    """What a cursor belongs to: the query, its operator, the filters and the sort."""
+    """What a cursor belongs to: the query, its operator (and whether word forms count), the
+    filters and the sort."""
     spec = json.dumps(
         [text, operator, [to_dict(f) for f in filters], sort, sort_order],
         sort_keys=True,
@@ -237,6 +245,7 @@ TOOL_NAMES = {
     "maxPassages": "max_passages",
     "passageLength": "passage_length",
     "facetLimit": "facet_limit",
+    "wordForms": "word_forms",
 }
 
 

@@ -34,8 +34,10 @@ log = logging.getLogger(__name__)
 INSTRUCTIONS = """\
 Full-text search (Apache Lucene) over the user's indexed documents. You are the semantic layer:
 the engine matches words exactly, so expand the query yourself.
-- No stemming and no synonyms: write OR-expansions, e.g. (contract OR agreement OR Vertrag).
-- Trailing wildcards instead of stemming: sign* finds sign, signed, signature (patterns of four
+- English and German word forms match, ranked below the word as written: lock finds locks and
+  locked, Haus finds Häuser (wordForms=false: exact words only).
+- No synonyms: write OR-expansions, e.g. (contract OR agreement OR Vertrag).
+- Trailing wildcards for derived words: sign* finds sign, signed, signature (patterns of four
   letters or more rank their matches; shorter ones score all alike).
 - German compounds: infix wildcards, *vertrag* finds Arbeitsvertrag and Vertragsbedingungen;
   a leading wildcard *vertrag is cheap.
@@ -207,6 +209,10 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
         actions: Annotated[
             bool, Field(description="suggest next calls in _actions (page, drill-down, read)")
         ] = False,
+        wordForms: Annotated[
+            bool,
+            Field(description="also match other forms of the words (locks → lock); false: exact"),
+        ] = True,
     ) -> dict[str, Any]:
         """Search the indexed documents with Lucene query syntax; returns ranked documents with
         passages (<em> around matches), facet counts and the applied filters. Cheap: call it
@@ -227,6 +233,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
             timeout_s=min(settings.search_timeout_s, (timeAllowedMs or 10**9) / 1000),
             facet_limit=facetLimit,
             cursor=cursor,
+            word_forms=wordForms,
         )
         data = select(result.to_dict(), fields, facets, facetMinCount)
         if facetQueries or rangeFacets:
@@ -237,6 +244,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
                 facet_queries=facetQueries,
                 range_facets=[r.model_dump() for r in rangeFacets or ()],
                 default_operator=defaultOperator,
+                word_forms=wordForms,
             )
             if named:
                 data["facetQueries"] = named

@@ -15,7 +15,7 @@ import pytest
 from mcp import Client
 
 from pylucene_mcp import Index, InvalidRequestError
-from pylucene_mcp.profile import profile_query
+from pylucene_mcp.profile import QueryNode, profile_query
 from tests.conftest import FIGURES
 from tests.mcp_client import call, connect
 
@@ -41,7 +41,7 @@ def contracts(fresh_index: Index) -> Index:
 
 def test_the_rare_term_dominates_and_proximity_is_recommended(contracts: Index) -> None:
     profile = profile_query(contracts, "contract signed", analyze_document_scoring=True)
-    stats = {s.term: s for s in profile.terms}
+    stats = {s.term: s for s in profile.terms if s.field == "content"}
     assert (stats["contract"].doc_freq, stats["contract"].rarity) == (DOCS, "common")
     assert (stats["signed"].doc_freq, stats["signed"].rarity) == (1, "rare")
     assert math.isclose(stats["signed"].idf, math.log(1 + (DOCS - 1 + 0.5) / 1.5), rel_tol=1e-3)
@@ -50,11 +50,23 @@ def test_the_rare_term_dominates_and_proximity_is_recommended(contracts: Index) 
     assert profile.document_scoring is not None
     (top,) = profile.document_scoring
     assert top.file_path == "/d/003.txt"
-    assert top.terms[0].term == "signed" and top.terms[0].contribution_percent > 90
-    assert [(c.type, c.occur, c.value) for c in profile.parsed.clauses or ()] == [
-        ("TermQuery", "MUST", "contract"),
-        ("TermQuery", "MUST", "signed"),
+    assert sum(t.contribution_percent for t in top.terms if "sign" in t.term) > 90
+    # the words as written on content, or their other forms on a lemma field, weighted lower
+    groups = [(c.type, c.occur, c.boost) for c in profile.parsed.clauses or ()]
+    assert groups == [("BooleanQuery", "SHOULD", None)] + [("BooleanQuery", "SHOULD", 0.5)] * 2
+    words = [
+        [(w.field, w.value, w.occur) for w in c.clauses or ()] for c in profile.parsed.clauses or ()
     ]
+    assert words[0] == [("content", "contract", "MUST"), ("content", "signed", "MUST")]
+    assert words[2] == [
+        ("content_lemma_de", "contract", "MUST"),
+        ("content_lemma_de", "signed", "MUST"),
+    ]
+    assert words[1][0] == ("content_lemma_en", "contract", "MUST")
+    assert any("other forms of their words" in r for r in profile.rewrites)
+    # the other forms' statistics are there too: "sign" counts its forms in English documents
+    lemma = {(s.field, s.term): s for s in profile.terms}
+    assert lemma["content_lemma_en", "contract"].doc_freq == DOCS - DOCS // 4
 
 
 def test_rewrites_and_warnings_are_named(contracts: Index) -> None:
@@ -120,16 +132,23 @@ async def test_the_tool_answers_within_the_budget(client: Client, query: str) ->
     assert len(wire.encode()) <= 10_000, len(wire)
 
 
+def _content_leaves(node: QueryNode) -> list[QueryNode]:
+    """The leaves of the tree, without the twins of the words (their other forms)."""
+    if not node.clauses:
+        return [] if node.field in ("content_lemma_en", "content_lemma_de") else [node]
+    return [leaf for clause in node.clauses for leaf in _content_leaves(clause)]
+
+
 def test_each_part_has_its_cost_and_each_pattern_its_expansion(contracts: Index) -> None:
     profile = profile_query(contracts, "contract AND sign* AND *viewed")
-    leaves = {c.value: c for c in profile.parsed.clauses or ()}
+    leaves = {c.value: c for c in _content_leaves(profile.parsed)}
     assert leaves["contract"].cost == DOCS  # a term visits its documents
     assert leaves["contract"].expands_to is None
     signs = leaves["sign*"]
     assert (signs.expands_to, signs.sample, signs.expansion_complete) == (1, ("signed",), True)
     assert signs.cost is not None and signs.cost >= 1  # Lucene's estimate for a pattern: a bound
     # a leading wildcard runs on the reversed words: the sample shows them as written
-    reviewed = next(c for c in profile.parsed.clauses or () if c.field == "content_reversed")
+    reviewed = next(c for c in _content_leaves(profile.parsed) if c.field == "content_reversed")
     assert reviewed.sample == ("reviewed",) and reviewed.cost is not None
     # a conjunction visits no more than its cheapest required part
     assert profile.parsed.cost == min(c.cost or 0 for c in profile.parsed.clauses or ())

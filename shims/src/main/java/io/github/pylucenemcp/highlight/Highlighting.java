@@ -19,13 +19,16 @@ public final class Highlighting {
 
   /**
    * Returns, for each doc id, a {@code List<PassageInfo>} (best first). A document that matched
-   * on other fields only gets one passage from its start, without highlights.
+   * on other fields only gets one passage from its start, without highlights. The matches of
+   * {@code maskedFields} (twins of {@code field} with offsets of their own: the lemma fields)
+   * mark {@code field}'s text too, so "expressions" is marked for the word "expression".
    */
   public static Object[] passages(
       IndexSearcher searcher,
       Analyzer analyzer,
       String field,
       Set<String> matchFields,
+      Set<String> maskedFields,
       Query highlightQuery,
       List<Query> units,
       int[] docIds,
@@ -37,13 +40,14 @@ public final class Highlighting {
     }
     StructuredPassageFormatter formatter =
         new StructuredPassageFormatter(
-            new QueryUnits(units, matchFields, analyzer, field), maxChars);
+            new QueryUnits(units, matchFields, analyzer, field, maskedFields), maxChars);
     ObjectHighlighter highlighter =
         new ObjectHighlighter(
             UnifiedHighlighter.builder(searcher, analyzer)
             .withMaxLength(Integer.MAX_VALUE - 1)
             .withFormatter(formatter)
             .withFieldMatcher(matchFields::contains)
+            .withMaskedFieldsFunc(f -> f.equals(field) ? maskedFields : Set.of())
             .withHighlightPhrasesStrictly(true)
             .withHandleMultiTermQuery(true)
             .withMaxNoHighlightPassages(1));

@@ -24,7 +24,7 @@ import org.apache.lucene.util.automaton.ByteRunAutomaton;
 public final class QueryUnits {
   private final List<Predicate<BytesRef>> units = new ArrayList<>();
   private final Analyzer analyzer;
-  private final String field;
+  private final List<String> analyzedAs = new ArrayList<>();
 
   public QueryUnits(List<Query> queries, Set<String> fields) {
     this(queries, fields, null, null);
@@ -36,8 +36,20 @@ public final class QueryUnits {
    * word it matched, so the words themselves count too.
    */
   public QueryUnits(List<Query> queries, Set<String> fields, Analyzer analyzer, String field) {
+    this(queries, fields, analyzer, field, Set.of());
+  }
+
+  /**
+   * As above, the matched words also analysed as each of {@code twins} is (the lemma fields:
+   * "expressions" is the unit "expression" there).
+   */
+  public QueryUnits(
+      List<Query> queries, Set<String> fields, Analyzer analyzer, String field, Set<String> twins) {
     this.analyzer = analyzer;
-    this.field = field;
+    if (field != null) {
+      analyzedAs.add(field);
+    }
+    analyzedAs.addAll(twins);
     for (Query query : queries) {
       List<Predicate<BytesRef>> tests = new ArrayList<>();
       query.visit(
@@ -93,7 +105,9 @@ public final class QueryUnits {
     }
     if (analyzer != null) {
       for (String word : words) {
-        all.addAll(analyzed(word));
+        for (String field : analyzedAs) {
+          all.addAll(analyzed(field, word));
+        }
       }
     }
     int covered = 0;
@@ -105,7 +119,7 @@ public final class QueryUnits {
     return covered;
   }
 
-  private List<BytesRef> analyzed(String text) {
+  private List<BytesRef> analyzed(String field, String text) {
     List<BytesRef> out = new ArrayList<>();
     try (TokenStream stream = analyzer.tokenStream(field, text)) {
       CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);

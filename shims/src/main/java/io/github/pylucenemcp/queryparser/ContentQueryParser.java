@@ -18,6 +18,7 @@ import org.apache.lucene.queryparser.classic.ParseException;
 import org.apache.lucene.queryparser.classic.QueryParser;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.MultiPhraseQuery;
 import org.apache.lucene.search.MultiTermQuery;
 import org.apache.lucene.search.PhraseQuery;
@@ -31,7 +32,8 @@ import org.apache.lucene.util.BytesRef;
  *
  * <ul>
  *   <li>A word or phrase also searches {@code content_translit_de} when German normalization
- *       changes it, so {@code Mueller} finds "Müller".
+ *       changes it, so {@code Mueller} finds "Müller"; and the lemma fields, weighted lower, so
+ *       {@code lock} finds "locks" and "locked" ({@link #setWordForms}).
  *   <li>A leading wildcard ({@code *vertrag}) becomes a wildcard with a fixed prefix on {@code
  *       content_reversed} ({@code gartrev*}), which is as cheap as a prefix query. An infix
  *       wildcard ({@code *vertrag*}) stays on {@code content}.
@@ -49,6 +51,7 @@ public final class ContentQueryParser extends QueryParser {
   private final String contentField;
   private final boolean highlight;
   private final List<Query> units = new ArrayList<>();
+  private boolean wordForms = true;
 
   public ContentQueryParser(FieldSchema schema, Analyzer analyzer, boolean highlight) {
     this(schema, analyzer, highlight, schema.content);
@@ -65,6 +68,14 @@ public final class ContentQueryParser extends QueryParser {
     this.contentField = schema.content;
     this.highlight = highlight;
     setAllowLeadingWildcard(true);
+  }
+
+  /**
+   * Whether words and phrases also match their other forms on the schema's lemma fields (on by
+   * default; off for an exact-only search).
+   */
+  public void setWordForms(boolean wordForms) {
+    this.wordForms = wordForms;
   }
 
   /** The content queries built for each term, phrase or pattern, in query order. */
@@ -108,24 +119,38 @@ public final class ContentQueryParser extends QueryParser {
   }
 
   /**
-   * The content query, OR its translit twin when German normalization changes the text. In
-   * highlight mode the twin stays too: the highlighter matches its terms against content's postings.
+   * The content query, OR its translit twin when German normalization changes the text, OR (for
+   * words and phrases, {@code forms}) the same text on each lemma field, weighted lower. In
+   * highlight mode the twins stay too: the highlighter matches the translit terms against
+   * content's postings, and the lemma fields' matches through their own offsets (masked fields).
    */
-  private Query withTranslit(String text, Build build) throws ParseException {
-    Query unit = build.on(contentField);
-    if (unit != null && translitDiffers(text)) {
+  private Query withTwins(String text, boolean forms, Build build) throws ParseException {
+    Query content = build.on(contentField);
+    if (content == null) {
+      return null;
+    }
+    List<Query> twins = new ArrayList<>();
+    if (translitDiffers(text)) {
       Query translit = build.on(schema.translit);
       if (translit != null) {
-        unit =
-            new BooleanQuery.Builder()
-                .add(unit, BooleanClause.Occur.SHOULD)
-                .add(translit, BooleanClause.Occur.SHOULD)
-                .build();
+        twins.add(translit);
       }
     }
-    if (unit != null) {
-      units.add(unit);
+    if (forms && wordForms) {
+      for (String field : schema.lemmaFields.keySet()) {
+        Query lemma = build.on(field);
+        if (lemma != null) {
+          twins.add(highlight ? lemma : new BoostQuery(lemma, schema.lemmaWeight));
+        }
+      }
     }
+    Query unit = content;
+    if (!twins.isEmpty()) {
+      BooleanQuery.Builder any = new BooleanQuery.Builder().add(content, BooleanClause.Occur.SHOULD);
+      twins.forEach(twin -> any.add(twin, BooleanClause.Occur.SHOULD));
+      unit = any.build();
+    }
+    units.add(unit);
     return unit;
   }
 
@@ -188,7 +213,7 @@ public final class ContentQueryParser extends QueryParser {
           field, parseLong(field, queryText, false), parseLong(field, queryText, true));
     }
     if (field.equals(contentField)) {
-      return withTranslit(queryText, f -> newFieldQuery(getAnalyzer(), f, queryText, quoted));
+      return withTwins(queryText, true, f -> newFieldQuery(getAnalyzer(), f, queryText, quoted));
     }
     return super.getFieldQuery(field, queryText, quoted);
   }
@@ -197,8 +222,8 @@ public final class ContentQueryParser extends QueryParser {
   protected Query getFieldQuery(String field, String queryText, int slop) throws ParseException {
     checkField(field);
     if (field.equals(contentField)) {
-      return withTranslit(
-          queryText, f -> withSlop(newFieldQuery(getAnalyzer(), f, queryText, true), slop));
+      return withTwins(
+          queryText, true, f -> withSlop(newFieldQuery(getAnalyzer(), f, queryText, true), slop));
     }
     return super.getFieldQuery(field, queryText, slop);
   }
@@ -243,7 +268,7 @@ public final class ContentQueryParser extends QueryParser {
       units.add(q);
       return q;
     }
-    return withTranslit(rest, f -> super.getWildcardQuery(f, termStr));
+    return withTwins(rest, false, f -> super.getWildcardQuery(f, termStr));
   }
 
   /** A pattern with at least this many letters ranks its matches (bench/relevance.py). */
@@ -283,7 +308,7 @@ public final class ContentQueryParser extends QueryParser {
     if (!field.equals(contentField)) {
       return super.getPrefixQuery(field, termStr);
     }
-    return withTranslit(termStr, f -> super.getPrefixQuery(f, termStr));
+    return withTwins(termStr, false, f -> super.getPrefixQuery(f, termStr));
   }
 
   @Override

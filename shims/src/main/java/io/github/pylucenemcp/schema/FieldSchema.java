@@ -29,6 +29,10 @@ public final class FieldSchema {
   public final Set<String> queryable;
   /** Fields that unfielded words also match, with their weight (title, file name). */
   public final Map<String, Float> alsoSearched;
+  /** The lemma twins of the content: field → language ({@code content_lemma_en} → "en"). */
+  public final Map<String, String> lemmaFields;
+  /** The weight of a lemma twin beside the content's exact words. */
+  public final float lemmaWeight;
 
   private FieldSchema(Builder b) {
     content = require(b.content, "content");
@@ -42,6 +46,8 @@ public final class FieldSchema {
     facetDims = List.copyOf(b.facetDims);
     hitFields = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.hitFields));
     alsoSearched = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.alsoSearched));
+    lemmaFields = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.lemmaFields));
+    lemmaWeight = b.lemmaWeight;
     Set<String> all = new HashSet<>(text);
     all.addAll(keyword);
     all.addAll(longs);
@@ -79,8 +85,21 @@ public final class FieldSchema {
     private final List<String> facetDims = new ArrayList<>();
     private final Map<String, String> hitFields = new LinkedHashMap<>();
     private final Map<String, Float> alsoSearched = new LinkedHashMap<>();
+    private final Map<String, String> lemmaFields = new LinkedHashMap<>();
+    private float lemmaWeight = 1f;
 
     private Builder() {}
+
+    /**
+     * Unfielded words and phrases also match the lemma twin {@code field} of the content, whose
+     * words are the lemmas of {@code language}'s dictionary, weighted by {@code weight} (below
+     * 1, so that the exact word ranks above another form of it). Every lemma field has one weight.
+     */
+    public Builder lemma(String field, String language, float weight) {
+      lemmaFields.put(field, language);
+      lemmaWeight = weight;
+      return this;
+    }
 
     /**
      * Unfielded words and phrases also match {@code field}, weighted by {@code boost}: a

@@ -53,7 +53,8 @@ public final class PageResults {
         highlightQuery == null
             ? new Object[docIds.length]
             : Highlighting.passages(
-                searcher, analyzer, schema.content, matchFields, highlightQuery, units, docIds,
+                searcher, analyzer, schema.content, matchFields, schema.lemmaFields.keySet(),
+                highlightQuery, units, docIds,
                 maxPassages, maxChars);
     StoredFields stored = searcher.storedFields();
     Set<String> load = new HashSet<>(schema.hitFields.keySet());

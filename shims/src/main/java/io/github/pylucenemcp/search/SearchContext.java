@@ -5,6 +5,7 @@ import io.github.pylucenemcp.schema.FieldSchema;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -101,7 +102,10 @@ public final class SearchContext {
     this.schema = schema;
     this.analyzer = analyzer;
     this.facetsConfig = facetsConfig;
-    this.matchFields = Set.of(schema.content, schema.translit);
+    Set<String> fields = new HashSet<>(schema.lemmaFields.keySet());
+    fields.add(schema.content);
+    fields.add(schema.translit);
+    this.matchFields = Set.copyOf(fields);
   }
 
   public FieldSchema schema() {
@@ -109,8 +113,14 @@ public final class SearchContext {
   }
 
   public ContentQueryParser parser(boolean and, boolean highlight) {
+    return parser(and, highlight, true);
+  }
+
+  /** A parser; {@code wordForms}: words and phrases also match their lemmas (see there). */
+  public ContentQueryParser parser(boolean and, boolean highlight, boolean wordForms) {
     ContentQueryParser parser = new ContentQueryParser(schema, analyzer, highlight);
     parser.setDefaultOperator(and ? QueryParser.Operator.AND : QueryParser.Operator.OR);
+    parser.setWordForms(wordForms);
     return parser;
   }
 
@@ -120,13 +130,23 @@ public final class SearchContext {
    * @throws ParseException for a malformed query or an unknown field
    */
   public Parsed parse(String text, boolean and) throws ParseException {
+    return parse(text, and, true);
+  }
+
+  /**
+   * Parses for searching and for highlighting; with {@code wordForms}, words and phrases also
+   * match other forms of their words (the lemma fields).
+   *
+   * @throws ParseException for a malformed query or an unknown field
+   */
+  public Parsed parse(String text, boolean and, boolean wordForms) throws ParseException {
     String trimmed = text.strip();
     if (trimmed.equals("*") || trimmed.equals("*:*")) {
       Query all = MatchAllDocsQuery.INSTANCE;
       return new Parsed(all, all, all, List.of(), true);
     }
-    Query query = parser(and, false).parse(text);
-    ContentQueryParser highlighter = parser(and, true);
+    Query query = parser(and, false, wordForms).parse(text);
+    ContentQueryParser highlighter = parser(and, true, wordForms);
     Query highlight = highlighter.parse(text);
     return new Parsed(query, alsoSearched(query, text, and), highlight, highlighter.getUnits(), false);
   }
@@ -165,7 +185,7 @@ public final class SearchContext {
 
   /**
    * One whole search in one call across the boundary: {@code queryText} parsed (terms ANDed when
-   * {@code and}), the {@link #request} of it within the filters (see there), paged, sorted by
+   * {@code and}, other word forms matched with {@code wordForms}), the {@link #request} of it within the filters (see there), paged, sorted by
    * {@code sort} (null: by score), with {@code maxPassages} passages of at most {@code maxChars}
    * per hit (0: none) and the {@code facetLimit} most frequent values per facet dimension.
    *
@@ -184,6 +204,7 @@ public final class SearchContext {
       ReferenceManager<IndexSearcher> searchers,
       String queryText,
       boolean and,
+      boolean wordForms,
       Query[] filters,
       int[] kinds,
       String[] drillDims,
@@ -199,7 +220,7 @@ public final class SearchContext {
       throws IOException, ParseException {
     Parsed parsed;
     try {
-      parsed = parse(queryText, and);
+      parsed = parse(queryText, and, wordForms);
     } catch (ParseException | RuntimeException e) {
       // the caller parses again on its own to say what is wrong and what to write instead
       ParseException failed = new ParseException("cannot parse the query: " + e.getMessage());

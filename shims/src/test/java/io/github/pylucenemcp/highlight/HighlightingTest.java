@@ -25,7 +25,9 @@ import org.junit.Test;
 public class HighlightingTest {
   static final Set<String> KEYWORDS = Set.of("file_path");
   static final Analyzer ANALYZER =
-      Analyzers.perField("content_reversed", "content_translit_de", KEYWORDS);
+      Analyzers.perField(
+          "content_reversed", "content_translit_de", KEYWORDS, Set.of(),
+          java.util.Map.of("content_lemma_en", "en"));
 
   static Object[] highlight(List<String> texts, String query, int maxChars) throws Exception {
     FieldType content = new FieldType(TextField.TYPE_STORED);
@@ -37,6 +39,9 @@ public class HighlightingTest {
         doc.add(new Field("content", text, content));
         doc.add(new TextField("content_reversed", text, Field.Store.NO));
         doc.add(new TextField("content_translit_de", text, Field.Store.NO));
+        FieldType lemma = new FieldType(TextField.TYPE_NOT_STORED);
+        lemma.setIndexOptions(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS_AND_OFFSETS);
+        doc.add(new Field("content_lemma_en", text, lemma));
         writer.addDocument(doc);
       }
       writer.commit();
@@ -47,6 +52,7 @@ public class HighlightingTest {
                     .content("content", "content_reversed", "content_translit_de")
                     .text(Set.of("content"))
                     .keyword(KEYWORDS)
+                    .lemma("content_lemma_en", "en", 0.5f)
                     .build(),
                 ANALYZER,
                 true);
@@ -56,7 +62,8 @@ public class HighlightingTest {
         }
         return Highlighting.passages(
             new IndexSearcher(reader), ANALYZER, "content",
-            Set.of("content", "content_translit_de"), parser.parse(query), parser.getUnits(), ids,
+            Set.of("content", "content_translit_de", "content_lemma_en"),
+            Set.of("content_lemma_en"), parser.parse(query), parser.getUnits(), ids,
             3, maxChars);
       }
     }
@@ -110,5 +117,17 @@ public class HighlightingTest {
     assertEquals("Nothing to see.", passages.get(0).text);
     assertEquals(0, passages.get(0).matchedTerms.length);
     assertEquals(0f, passages.get(0).termCoverage, 0f);
+  }
+
+  @Test
+  public void otherFormsOfAWordAreHighlightedAndCovered() throws Exception {
+    List<PassageInfo> passages =
+        first(highlight(List.of("Regular expressions are compiled once."), "expression", 200));
+    assertEquals("Regular <em>expressions</em> are compiled once.", passages.get(0).text);
+    assertEquals(1.0f, passages.get(0).termCoverage, 0f);
+    passages =
+        first(highlight(List.of("Regular expressions are compiled once."), "\"regular expression\"", 200));
+    assertTrue(passages.get(0).text, passages.get(0).text.contains("expressions</em>"));
+    assertEquals(1.0f, passages.get(0).termCoverage, 0f);
   }
 }

@@ -81,6 +81,7 @@ public class SearchContextTest {
                 new SearcherManager(dir, null),
                 "*vertrag",
                 true,
+                true,
                 new Query[] {new TermQuery(DrillDownQuery.term("$facets", "language", "de"))},
                 new int[] {SearchContext.DRILL_DOWN}, new String[] {"language"},
                 new String[] {"de"}, null, 1, 10, null, 3, 200, 10, 5000L));
@@ -147,10 +148,10 @@ public class SearchContextTest {
           assertThrows(
               bad,
               ParseException.class,
-              () -> context.run(searchers, bad, true, null, null, null, null, null, 1, 10, null, 3, 200, 10, 0L));
+              () -> context.run(searchers, bad, true, true, null, null, null, null, null, 1, 10, null, 3, 200, 10, 0L));
         }
         String all =
-            utf8(context.run(searchers, "*", true, null, null, null, null, null, 1, 10, null, 3, 200, 10, 0L));
+            utf8(context.run(searchers, "*", true, true, null, null, null, null, null, 1, 10, null, 3, 200, 10, 0L));
         assertTrue(all, all.startsWith("{\"totalHits\":0,"));
       }
     }
