@@ -59,7 +59,8 @@ class Analyzer:
     def product(name: str) -> Any:
         """One of the product's own chains, by the name of its field's kind: ``content``
         (ICU NFKC, folding, ligatures; no stemming), ``reversed`` (content with reversed tokens),
-        ``translit_de`` (German transliteration), ``keyword`` and ``caseless_keyword``.
+        ``translit_de`` (German transliteration), ``lemma_en`` and ``lemma_de`` (each word as its
+        dictionary lemmas: locks → lock, Häuser → haus), ``keyword`` and ``caseless_keyword``.
 
         Raises:
             InvalidRequestError: for another name.
@@ -71,12 +72,15 @@ class Analyzer:
             "keyword": "keyword",
             "caseless_keyword": "caselessKeyword",
         }
-        if name not in chains:
+        lemmas = {"lemma_en": "en", "lemma_de": "de"}
+        if name not in chains and name not in lemmas:
             raise errors.InvalidRequestError(
-                f"no product chain {name!r}; there are {', '.join(chains)}"
+                f"no product chain {name!r}; there are {', '.join([*chains, *lemmas])}"
             )
         analyzers = jvm.jclass("io.github.pylucenemcp.analysis.Analyzers")
         with jvm.java_errors():
+            if name in lemmas:
+                return analyzers.lemma(lemmas[name])
             return getattr(analyzers, chains[name])()
 
 

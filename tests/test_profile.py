@@ -16,6 +16,7 @@ from mcp import Client
 
 from pylucene_mcp import Index, InvalidRequestError
 from pylucene_mcp.profile import QueryNode, profile_query
+from pylucene_mcp.query import LEMMA_WEIGHT
 from tests.conftest import FIGURES
 from tests.mcp_client import call, connect
 
@@ -53,7 +54,11 @@ def test_the_rare_term_dominates_and_proximity_is_recommended(contracts: Index) 
     assert sum(t.contribution_percent for t in top.terms if "sign" in t.term) > 90
     # the words as written on content, or their other forms on a lemma field, weighted lower
     groups = [(c.type, c.occur, c.boost) for c in profile.parsed.clauses or ()]
-    assert groups == [("BooleanQuery", "SHOULD", None)] + [("BooleanQuery", "SHOULD", 0.5)] * 2
+    assert (
+        groups
+        == [("BooleanQuery", "SHOULD", None)]
+        + [("BooleanQuery", "SHOULD", pytest.approx(LEMMA_WEIGHT))] * 2
+    )
     words = [
         [(w.field, w.value, w.occur) for w in c.clauses or ()] for c in profile.parsed.clauses or ()
     ]
