@@ -6,7 +6,13 @@ writers of the test suite (python-docx, openpyxl, python-pptx, odfpy, email), in
 German. Prints files/s, MB/s, the time split and the peak memory (RSS) of this process and of the
 Tika server's process tree.
 
-    python bench/crawl.py [--office N] [--workers W] [--pdf-dir DIR]
+The cost of the word forms (issue 10: "indexing throughput with the lemma fields is at least 75 %
+of today's"): the corpus is crawled twice more into new indexes, without the lemma fields
+(``schema.lemma_fields_of`` giving none, as before they existed) and with them, and the
+documents the first crawl extracted are written again into two more indexes, each way, so that
+the indexing alone is timed too (Tika's extraction dominates a crawl).
+
+    python bench/crawl.py [--office N] [--workers W] [--pdf-dir DIR] [--no-compare]
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from pathlib import Path
 
 from _common import ROOT  # noqa: F401  (puts the checkout on sys.path)
 
-from pylucene_mcp import Index
+from pylucene_mcp import Index, schema
 from pylucene_mcp.crawler.extract import Extractor
 from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
 from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
@@ -74,6 +80,7 @@ def main() -> None:
     parser.add_argument("--office", type=int, default=140, help="office files to generate")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--pdf-dir", type=Path, default=TEXLIVE_DOC)
+    parser.add_argument("--no-compare", action="store_true", help="skip the word-forms runs")
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="pylucene-mcp-crawl-bench-"))
@@ -136,8 +143,98 @@ def main() -> None:
         f"Tika tree {peak['tika'] / 1024:.0f} MB"
     )
     print(f"index: {len(index)} documents")
+    if not args.no_compare:
+        compare_word_forms(index, corpus, work, args.workers)
     index.close()
     shutil.rmtree(work, ignore_errors=True)
+
+
+def without_word_forms() -> None:
+    """Documents get no lemma field from here on (the schema before issue 10)."""
+    schema.lemma_fields_of = lambda language: ()  # type: ignore[assignment]
+
+
+def stored_documents(index: Index) -> list[dict[str, object]]:
+    """The first crawl's documents as a writer takes them (path, content, language, title)."""
+    out = []
+    with index.searcher() as searcher:
+        stored = searcher.storedFields()
+        for doc_id in range(int(searcher.getIndexReader().maxDoc())):
+            doc = stored.document(doc_id)
+            out.append(
+                {
+                    "file_path": str(doc.get("file_path")),
+                    "content": str(doc.get("content") or ""),
+                    "language": str(doc.get("language") or "unknown"),
+                    "title": str(doc.get("title") or ""),
+                }
+            )
+    return out
+
+
+def index_time(docs: list[dict[str, object]], folder: Path) -> tuple[float, int]:
+    """Seconds to write and commit ``docs`` into a new index at ``folder``, and its size."""
+    index = Index.open(folder)
+    started = time.perf_counter()
+    with index.writer() as writer:
+        for doc in docs:
+            writer.add(doc)
+    seconds = time.perf_counter() - started
+    index.close()
+    return seconds, sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+def crawl_time(corpus: Path, folder: Path, workers: int) -> float:
+    index = Index.open(folder)
+    server = TikaServer(TikaSettings(), log_dir=folder.parent / f"{folder.name}-logs")
+    server.endpoint()
+    try:
+        report = Crawler(index, Extractor(server), CrawlSettings(workers=workers)).crawl(
+            [str(corpus)]
+        )
+    finally:
+        server.close()
+        index.close()
+    return float(report.duration_s)
+
+
+def compare_word_forms(index: Index, corpus: Path, work: Path, workers: int) -> None:
+    docs = stored_documents(index)
+    megabytes = sum(len(str(d["content"]).encode()) for d in docs) / 1e6
+    languages: dict[str, int] = {}
+    for doc in docs:
+        languages[str(doc["language"])] = languages.get(str(doc["language"]), 0) + 1
+    print(f"word forms: {len(docs)} documents, {megabytes:.1f} MB of text, languages {languages}")
+    original = schema.lemma_fields_of
+    timings: dict[str, list[float]] = {"with": [], "without": []}
+    sizes: dict[str, int] = {}
+    for round_ in range(3):  # interleaved, so that a slow moment of the machine hits both
+        for way in ("without", "with"):
+            schema.lemma_fields_of = original
+            if way == "without":
+                without_word_forms()
+            seconds, sizes[way] = index_time(docs, work / f"index-{way}-{round_}")
+            timings[way].append(seconds)
+    schema.lemma_fields_of = original
+    best = {way: min(times) for way, times in timings.items()}
+    for way in ("without", "with"):
+        print(
+            f"  indexing {way} lemma fields: {len(docs) / best[way]:.1f} docs/s, "
+            f"{megabytes / best[way]:.2f} MB/s (best of 3: {best[way]:.2f} s; "
+            f"all {', '.join(f'{t:.2f}' for t in timings[way])}), index {sizes[way] / 1e6:.1f} MB"
+        )
+    print(f"  indexing throughput with / without: {best['without'] / best['with']:.2f}")
+    crawls = {}
+    for way in ("without", "with"):
+        schema.lemma_fields_of = original
+        if way == "without":
+            without_word_forms()
+        crawls[way] = crawl_time(corpus, work / f"crawl-{way}", workers)
+    schema.lemma_fields_of = original
+    print(
+        f"  crawl without lemma fields {crawls['without']:.1f} s, with {crawls['with']:.1f} s: "
+        f"throughput with / without {crawls['without'] / crawls['with']:.2f}"
+    )
 
 
 if __name__ == "__main__":

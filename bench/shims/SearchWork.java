@@ -20,7 +20,8 @@ public final class SearchWork {
       long start = System.nanoTime();
       byte[] page =
           context.run(
-              searchers, queryText, true, null, null, null, null, null, 1, 10, null, 3, 200, 10, 5000L);
+              searchers, queryText, true, true, null, null, null, null, null, 1, 10, null, 3, 200, 10,
+              5000L);
       sink += page.length;
       nanos[i] = System.nanoTime() - start;
     }
