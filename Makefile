@@ -56,6 +56,8 @@ bench: $(SETUP_STAMP) $(JAR_STAMP)  ## the benchmarks of bench/README.md (prints
 	$(PYTHON) bench/research_indexing.py
 	$(PYTHON) bench/relevance.py
 	$(PYTHON) bench/known_item.py
+	$(PYTHON) bench/file_names.py
+	$(PYTHON) bench/lemmatizers.py
 	$(PYTHON) bench/crawl.py
 
 serve: $(SETUP_STAMP) $(JAR_STAMP)  ## run the MCP server on stdio (index: ~/.pylucene-mcp/index)

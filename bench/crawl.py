@@ -224,16 +224,19 @@ def compare_word_forms(index: Index, corpus: Path, work: Path, workers: int) -> 
             f"all {', '.join(f'{t:.2f}' for t in timings[way])}), index {sizes[way] / 1e6:.1f} MB"
         )
     print(f"  indexing throughput with / without: {best['without'] / best['with']:.2f}")
-    crawls = {}
-    for way in ("without", "with"):
-        schema.lemma_fields_of = original
-        if way == "without":
-            without_word_forms()
-        crawls[way] = crawl_time(corpus, work / f"crawl-{way}", workers)
+    crawls: dict[str, list[float]] = {"with": [], "without": []}
+    for round_ in range(2):  # interleaved too
+        for way in ("without", "with"):
+            schema.lemma_fields_of = original
+            if way == "without":
+                without_word_forms()
+            crawls[way].append(crawl_time(corpus, work / f"crawl-{way}-{round_}", workers))
     schema.lemma_fields_of = original
+    fastest = {way: min(times) for way, times in crawls.items()}
     print(
-        f"  crawl without lemma fields {crawls['without']:.1f} s, with {crawls['with']:.1f} s: "
-        f"throughput with / without {crawls['without'] / crawls['with']:.2f}"
+        f"  crawl without lemma fields {fastest['without']:.1f} s, with {fastest['with']:.1f} s "
+        f"(best of 2; all {crawls}): throughput with / without "
+        f"{fastest['without'] / fastest['with']:.2f}"
     )
 
 

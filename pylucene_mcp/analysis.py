@@ -31,6 +31,7 @@ def schema_analyzer() -> Any:
         jvm.jset(exact),
         jvm.jset(schema.CASELESS_FIELDS),
         jvm.jmap(schema.LEMMA_FIELDS),
+        schema.FILE_NAME,
     )
 
 

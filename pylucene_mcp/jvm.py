@@ -366,8 +366,10 @@ _MAPPING: list[tuple[str, _Mapper]] = [
     (
         "org.apache.lucene.search.IndexSearcher$TooManyClauses",
         lambda e: errors.TooManyClausesError(
-            f"{_message(e)}: a wildcard, fuzzy or regex term matches too many words; give more "
-            "leading letters (vert* instead of v*), use ~1 instead of ~2, or split the query"
+            f"{_message(e)}: the query has too many parts (each word counts once for every "
+            "field it searches: text, title, file name, word forms), or a wildcard, fuzzy or "
+            "regex term matches too many words; split the query into several searches, give "
+            "more leading letters (vert* instead of v*), or use ~1 instead of ~2"
         ),
     ),
     (

@@ -10,7 +10,8 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Literal
 
-SCHEMA_VERSION = 4  # 3: keyword fields lowercased; 4: lemma fields content_lemma_en/_de
+# 3: keyword fields lowercased; 4: lemma fields content_lemma_en/_de, file_name split into words
+SCHEMA_VERSION = 4
 
 CONTENT = "content"
 CONTENT_REVERSED = "content_reversed"
@@ -21,6 +22,7 @@ CONTENT_LEMMA_DE = "content_lemma_de"
 #: field of its language; one whose language is ``unknown`` gets both (docs/relevance.md).
 LEMMA_FIELDS = {CONTENT_LEMMA_EN: "en", CONTENT_LEMMA_DE: "de"}
 FILE_PATH = "file_path"
+FILE_NAME = "file_name"
 
 #: Analyzed and stored; searchable as ``field:word`` in the query.
 TEXT_FIELDS = ("file_name", "title", "author", "creator", "subject", "keywords", CONTENT)
@@ -79,7 +81,7 @@ class FieldSpec:
 
 _DESCRIPTIONS = {
     FILE_PATH: "absolute path of the file; the document's unique id",
-    "file_name": "the file's name, analyzed",
+    FILE_NAME: "the file's name, split into words (Annual_Report-2024.pdf: annual, report …)",
     "title": "document title (from its metadata), analyzed",
     "author": "author(s); analyzed for the query, exact values as a facet",
     "creator": "creating application or person, analyzed",

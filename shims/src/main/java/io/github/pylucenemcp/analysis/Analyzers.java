@@ -40,8 +40,10 @@ public final class Analyzers {
   private Analyzers() {}
 
   private static CustomAnalyzer.Builder base() throws IOException {
+    // NFKC with case folding (ICU's nfkc_cf, the char filter's default: "name" was never its
+    // parameter, "form" is), as the content has been indexed from the start
     return CustomAnalyzer.builder()
-        .addCharFilter("icuNormalizer2", "name", "nfkc", "mode", "compose")
+        .addCharFilter("icuNormalizer2", "form", "nfkc_cf", "mode", "compose")
         .withTokenizer("standard")
         .addTokenFilter("lowercase");
   }
@@ -137,6 +139,34 @@ public final class Analyzers {
   private static final Normalizer2 NFKC =
       Normalizer2.getInstance(null, "nfkc", Normalizer2.Mode.COMPOSE);
 
+  /**
+   * The analyzer of {@code file_name}: split at spaces, then at dots, dashes, underscores, case
+   * changes and digits ({@code WordDelimiterGraphFilter}), keeping the whole name too, so that
+   * "Annual_Report-2024.pdf" is found by {@code report}, {@code 2024}, {@code pdf} and by its
+   * whole name; lowercase, ASCII folding.
+   */
+  public static Analyzer fileName() {
+    try {
+      return CustomAnalyzer.builder()
+          .addCharFilter("icuNormalizer2", "form", "nfkc", "mode", "compose") // case kept
+          .withTokenizer("whitespace")
+          .addTokenFilter(
+              "wordDelimiterGraph",
+              "preserveOriginal", "1",
+              "splitOnCaseChange", "1",
+              "splitOnNumerics", "1",
+              "generateWordParts", "1",
+              "generateNumberParts", "1",
+              "stemEnglishPossessive", "0")
+          .addTokenFilter("flattenGraph")
+          .addTokenFilter("lowercase")
+          .addTokenFilter("asciiFolding")
+          .build();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Exact keyword fields (file_path): the whole value is one token, as it is. */
   public static Analyzer keyword() {
     return new KeywordAnalyzer();
@@ -182,7 +212,21 @@ public final class Analyzers {
       Set<String> keywordFields,
       Set<String> caselessFields,
       Map<String, String> lemmaFields) {
+    return perField(reversedField, translitField, keywordFields, caselessFields, lemmaFields, null);
+  }
+
+  /** As above, with {@code fileNameField} split into words ({@link #fileName}); null: none. */
+  public static Analyzer perField(
+      String reversedField,
+      String translitField,
+      Set<String> keywordFields,
+      Set<String> caselessFields,
+      Map<String, String> lemmaFields,
+      String fileNameField) {
     Map<String, Analyzer> fields = new HashMap<>();
+    if (fileNameField != null) {
+      fields.put(fileNameField, fileName());
+    }
     lemmaFields.forEach((field, language) -> fields.put(field, lemma(language)));
     fields.put(reversedField, reversed());
     fields.put(translitField, translitDe());

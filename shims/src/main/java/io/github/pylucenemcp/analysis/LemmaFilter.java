@@ -2,9 +2,12 @@ package io.github.pylucenemcp.analysis;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import morfologik.stemming.Dictionary;
 import morfologik.stemming.DictionaryLookup;
@@ -27,6 +30,15 @@ public final class LemmaFilter extends TokenFilter {
 
   /** Longer words are compounds, numbers or noise that no dictionary holds: not looked up. */
   private static final int MAX_WORD = 40;
+
+  /**
+   * Words already looked up, with their lemmas (an empty array: unknown). A text repeats its
+   * words (Zipf), and a lookup costs ~10× a map hit; emptied when full.
+   */
+  private static final int CACHE_WORDS = 50_000;
+
+  private static final String[] NONE = new String[0];
+  private final Map<String, String[]> cache = new HashMap<>();
 
   private final DictionaryLookup lookup;
   private final CharTermAttribute term = addAttribute(CharTermAttribute.class);
@@ -54,7 +66,18 @@ public final class LemmaFilter extends TokenFilter {
     }
     pending.clear();
     next = 0;
-    lemmas(term.toString(), pending);
+    String word = term.toString();
+    String[] known = cache.get(word);
+    if (known == null) {
+      List<String> found = new ArrayList<>(2);
+      lemmas(word, found);
+      known = found.isEmpty() ? NONE : found.toArray(NONE);
+      if (cache.size() == CACHE_WORDS) {
+        cache.clear();
+      }
+      cache.put(word, known);
+    }
+    pending.addAll(Arrays.asList(known));
     if (!pending.isEmpty()) {
       term.setEmpty().append(pending.get(0));
       next = 1;

@@ -86,4 +86,14 @@ public class AnalyzersTest {
   public void aLanguageWithoutDictionaryIsRefused() {
     Analyzers.lemma("fr");
   }
+
+  @Test
+  public void aFileNameIsSplitIntoItsWordsAndKeptWhole() throws IOException {
+    List<String> tokens = tokens(Analyzers.fileName(), "Annual_Report-2024 Überblick.PDF");
+    assertTrue(tokens.toString(), tokens.containsAll(List.of("annual", "report", "2024", "pdf")));
+    assertTrue(tokens.toString(), tokens.contains("annual_report-2024"));
+    assertTrue(tokens.toString(), tokens.contains("uberblick"));
+    assertEquals(List.of("notes.txt", "notes", "txt"), tokens(Analyzers.fileName(), "notes.txt"));
+    assertTrue(tokens(Analyzers.fileName(), "myReport.docx").containsAll(List.of("my", "report")));
+  }
 }
