@@ -8,7 +8,6 @@ hash; it knows the schema and calls Java through :mod:`pylucene_mcp.jvm`.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import hashlib
 import mimetypes
 import time
@@ -73,11 +72,27 @@ def to_epoch_millis(value: object, field: str, *, end_of_day: bool = False) -> i
     )
 
 
-def to_document(doc: Mapping[str, Any], facets_config: Any) -> tuple[Any, str]:
-    """The Lucene document of ``doc`` (a mapping of schema fields), and its normalized path.
+#: The string fields of a row, in the order the shim's ``SchemaWriter`` takes them: several
+#: values of one field joined by :data:`SEPARATOR`; the last slot names the row's lemma fields.
+LEMMA_SLOT = "_lemma_fields"
+STRING_SLOTS = (
+    schema.FILE_PATH,
+    *schema.TEXT_FIELDS,
+    *schema.KEYWORD_FIELDS[1:],
+    schema.PAGE_OFFSETS,
+    LEMMA_SLOT,
+)
+LONG_SLOTS = (*schema.LONG_FIELDS, *schema.DATE_FIELDS)
+SEPARATOR = "\x1f"
+NONE = -(2**63)  # Long.MIN_VALUE: a number slot without a value
+
+
+def to_row(doc: Mapping[str, Any]) -> tuple[list[str | None], list[int], str]:
+    """The row of ``doc`` (a mapping of schema fields) as the shim's ``SchemaWriter`` takes it:
+    its string slots, its number slots, and its normalized path.
 
     Fills in what can be derived: file name, extension, MIME type, content hash, language
-    ``unknown``, the indexing time.
+    ``unknown``, the indexing time, the lemma fields of its language.
 
     Raises:
         UnknownFieldError, InvalidRequestError: for a field or value the schema refuses.
@@ -111,62 +126,30 @@ def to_document(doc: Mapping[str, Any], facets_config: Any) -> tuple[Any, str]:
     values.setdefault("content_hash", content_hash(content))
     values.setdefault("language", "unknown")
     values["indexed_date"] = values.get("indexed_date") or int(time.time() * 1000)
-    return _build(values, facets_config), path
-
-
-def _build(values: Mapping[str, Any], facets_config: Any) -> Any:
-    j = jvm.jclass
-    document = j("org.apache.lucene.document.Document")()
-    store_yes = j("org.apache.lucene.document.Field$Store").YES
-    store_no = j("org.apache.lucene.document.Field$Store").NO
-    text_field = j("org.apache.lucene.document.TextField")
-    string_field = j("org.apache.lucene.document.StringField")
-    facet_field = j("org.apache.lucene.facet.sortedset.SortedSetDocValuesFacetField")
-    for name in schema.TEXT_FIELDS:
-        if name == schema.CONTENT:
+    language = schema.keyword_value("language", str(values["language"]))
+    values[LEMMA_SLOT] = ",".join(schema.lemma_fields_of(language))
+    pages = values.get(schema.PAGE_OFFSETS)
+    values[schema.PAGE_OFFSETS] = ",".join(str(int(p)) for p in pages) if pages else None
+    strings: list[str | None] = []
+    for name in STRING_SLOTS:
+        if name in (schema.CONTENT, LEMMA_SLOT, schema.PAGE_OFFSETS):
+            strings.append(values[name])
             continue
-        for value in _as_list(values.get(name)):
-            document.add(text_field(name, value, store_yes))
-    content = jvm.jclass("java.lang.String")(values[schema.CONTENT])
-    document.add(j("org.apache.lucene.document.Field")(schema.CONTENT, content, _content_type()))
-    for shadow in (schema.CONTENT_REVERSED, schema.CONTENT_TRANSLIT_DE):
-        document.add(text_field(shadow, content, store_no))
-    field = j("org.apache.lucene.document.Field")
-    for lemma in schema.lemma_fields_of(schema.keyword_value("language", values["language"])):
-        document.add(field(lemma, content, _lemma_type()))
-    for name in schema.KEYWORD_FIELDS:
-        for value in _as_list(values.get(name)):
-            document.add(string_field(name, schema.keyword_value(name, value), store_yes))
-    for name in schema.FACET_FIELDS:
-        for value in _as_list(values.get(name)):
-            document.add(facet_field(name, schema.keyword_value(name, value)))
-    for name in (*schema.LONG_FIELDS, *schema.DATE_FIELDS):
+        found = _as_list(values.get(name))
+        if name in schema.KEYWORD_FIELDS:
+            found = [schema.keyword_value(name, v) for v in found]
+        strings.append(SEPARATOR.join(v.replace(SEPARATOR, " ") for v in found) or None)
+    numbers = []
+    for name in LONG_SLOTS:
         raw = values.get(name)
         if raw is None:
+            numbers.append(NONE)
             continue
         try:
-            number = to_epoch_millis(raw, name) if name in schema.DATE_FIELDS else int(raw)
+            numbers.append(to_epoch_millis(raw, name) if name in schema.DATE_FIELDS else int(raw))
         except (TypeError, ValueError) as exc:
             raise errors.InvalidRequestError(str(exc)) from exc
-        document.add(j("org.apache.lucene.document.LongPoint")(name, jvm.jarray("long", [number])))
-        document.add(j("org.apache.lucene.document.NumericDocValuesField")(name, number))
-        document.add(j("org.apache.lucene.document.StoredField")(name, jvm.jlong(number)))
-        if name == "file_mtime":
-            document.add(
-                j("org.apache.lucene.document.NumericDocValuesField")(schema.SEEN_MTIME, number)
-            )
-    pages = values.get(schema.PAGE_OFFSETS)
-    if pages:
-        text = ",".join(str(int(p)) for p in pages)
-        document.add(j("org.apache.lucene.document.StoredField")(schema.PAGE_OFFSETS, text))
-        # the page count as a point too, so that the field statistics can count the field
-        document.add(
-            j("org.apache.lucene.document.LongPoint")(
-                schema.PAGE_OFFSETS, jvm.jarray("long", [len(pages)])
-            )
-        )
-    with jvm.java_errors(caller_input=True):
-        return facets_config.build(document)
+    return strings, numbers, path
 
 
 def make_facets_config() -> Any:
@@ -182,27 +165,3 @@ def _as_list(value: Any) -> list[str]:
     if isinstance(value, list | tuple | set):
         return [str(v) for v in value if v is not None and str(v) != ""]
     return [str(value)]
-
-
-@functools.cache
-def _with_offsets(stored: bool) -> Any:
-    """Tokenized, with offsets in the postings, stored or not."""
-    text_field = jvm.jclass("org.apache.lucene.document.TextField")
-    field_type = jvm.jclass("org.apache.lucene.document.FieldType")(
-        text_field.TYPE_STORED if stored else text_field.TYPE_NOT_STORED
-    )
-    field_type.setIndexOptions(
-        jvm.jclass("org.apache.lucene.index.IndexOptions").DOCS_AND_FREQS_AND_POSITIONS_AND_OFFSETS
-    )
-    field_type.freeze()
-    return field_type
-
-
-def _content_type() -> Any:
-    """``content``: stored, offsets in the postings (for highlighting the whole text)."""
-    return _with_offsets(True)
-
-
-def _lemma_type() -> Any:
-    """A lemma field: not stored, offsets in the postings (its matches mark content's words)."""
-    return _with_offsets(False)

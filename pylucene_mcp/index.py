@@ -19,16 +19,20 @@ import contextlib
 import functools
 import json
 import logging
+import os
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any, Self
 
-from pylucene_mcp import analysis, documents, errors, index_lock, jvm, schema
+from pylucene_mcp import analysis, documents, errors, index_lock, jvm, query, schema
 from pylucene_mcp.config import private_dir
 
 log = logging.getLogger(__name__)
+
+#: the threads a batch of documents is analysed and indexed on (``Writer.add_many``)
+INDEXING_THREADS = min(os.cpu_count() or 1, 8)
 
 
 @dataclass(frozen=True)
@@ -75,10 +79,27 @@ class Writer:
             UnknownFieldError: for a key that is not a schema field.
             InvalidRequestError: when ``file_path`` is missing or a value has the wrong type.
         """
-        lucene_doc, path = self._index._document(doc)
-        term = jvm.jclass("org.apache.lucene.index.Term")(schema.FILE_PATH, path)
-        with jvm.java_errors(caller_input=True):  # e.g. a term too long for Lucene
-            self._index._writer.updateDocument(term, lucene_doc)
+        self.add_many([doc])
+
+    def add_many(self, docs: Iterable[Mapping[str, Any]], batch: int = 256) -> int:
+        """Adds each of ``docs`` as :meth:`add` does, ``batch`` at a time: one call into Java
+        per batch, where the batch is analysed and indexed on every core. Returns how many.
+
+        Raises:
+            UnknownFieldError, InvalidRequestError: as :meth:`add`; the documents of the
+                failing batch before the bad one may be in, and the ``writer()`` block rolls
+                back as a whole.
+        """
+        added = 0
+        rows: list[tuple[list[str | None], list[int], str]] = []
+        for doc in docs:
+            rows.append(documents.to_row(doc))
+            if len(rows) == batch:
+                added += self._index._write_rows(rows)
+                rows = []
+        if rows:
+            added += self._index._write_rows(rows)
+        return added
 
     def delete(self, file_path: str | PurePath) -> None:
         """Deletes the document of ``file_path`` (nothing happens if there is none)."""
@@ -196,6 +217,16 @@ class Index:
         config.setCommitOnClose(False)
         self._writer = jvm.jclass("org.apache.lucene.index.IndexWriter")(self.directory, config)
         self.java_writer = self._writer
+        self._schema_writer = jvm.jclass("io.github.pylucenemcp.index.SchemaWriter")(
+            self._writer,
+            query.field_schema(),
+            self.facets_config,
+            schema.FILE_PATH,
+            jvm.jarray("String", documents.STRING_SLOTS),
+            jvm.jarray("String", documents.LONG_SLOTS),
+            schema.SEEN_MTIME,
+            INDEXING_THREADS,
+        )
         if not self._writer.getLiveCommitData():
             self._set_commit_data()
         if not jvm.jclass("org.apache.lucene.index.DirectoryReader").indexExists(self.directory):
@@ -302,10 +333,16 @@ class Index:
             self._reopener.close()
         self._manager.close()
         if self._writer is not None:
+            self._schema_writer.close()
             self._writer.rollback()
 
-    def _document(self, doc: Mapping[str, Any]) -> tuple[Any, str]:
-        return documents.to_document(doc, self.facets_config)
+    def _write_rows(self, rows: list[tuple[list[str | None], list[int], str]]) -> int:
+        strings = [value for row in rows for value in row[0]]
+        numbers = [value for row in rows for value in row[1]]
+        with jvm.java_errors(caller_input=True):  # e.g. a term too long for Lucene
+            return int(
+                self._schema_writer.add(jvm.jarray("String", strings), jvm.jarray("long", numbers))
+            )
 
     # -- reading --------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from pylucene_mcp import (
     IndexLockedError,
     InvalidRequestError,
     UnknownFieldError,
+    jvm,
     schema,
 )
 from pylucene_mcp.info import document_details, field_infos, index_stats
@@ -141,7 +142,9 @@ def test_nrt_searcher_sees_changes_within_the_refresh_interval(fresh_index: Inde
 
     with fresh_index.writer() as w:
         w.add({"file_path": "/d/a.txt", "content": "x"})
-    doc, _ = fresh_index._document({"file_path": "/d/b.txt", "content": "x"})
+    doc = jvm.jclass("org.apache.lucene.document.Document")()
+    store = jvm.jclass("org.apache.lucene.document.Field$Store").YES
+    doc.add(jvm.jclass("org.apache.lucene.document.StringField")("file_path", "/d/b.txt", store))
     fresh_index.java_writer.addDocument(doc)
     deadline = time.monotonic() + 10 * fresh_index.refresh_interval_s
     while len(fresh_index) < 2 and time.monotonic() < deadline:
@@ -175,3 +178,44 @@ def test_document_details_only_for_indexed_documents(index: Index) -> None:
 
     with pytest.raises(DocumentNotFoundError, match="search for it first"):
         document_details(index, "/etc/passwd")
+
+
+def test_add_many_writes_batches_on_several_threads_as_add_does(fresh_index: Index) -> None:
+    docs = [
+        {
+            "file_path": f"/many/{n:04}.txt",
+            "content": f"document number {n} about {'locks' if n % 2 else 'keys'}",
+            "author": ["Ann", "Bob"] if n % 3 == 0 else "Cy",
+            "language": "en",
+            "modified_date": "2024-01-02",
+            "file_size": n,
+            "page_offsets": [0, 5] if n == 7 else None,
+        }
+        for n in range(1000)
+    ]
+    with fresh_index.writer() as w:
+        assert w.add_many(docs, batch=100) == 1000
+        w.add_many(docs[:10])  # replaced, not added twice
+    assert len(fresh_index) == 1000
+    assert fresh_index.search("key").total_hits == 500  # "keys", through its lemma field
+    assert fresh_index.search("key", word_forms=False).total_hits == 0
+    result = fresh_index.search("*", filters=[{"field": "author", "value": "Ann"}])
+    assert result.total_hits == 334
+    # the chosen dimension still counts its other values (DrillSideways)
+    assert {f.value: f.count for f in result.facets["author"]} == {"Ann": 334, "Bob": 334, "Cy": 666}
+    sized = fresh_index.search("file_size:[10 TO 19]")
+    assert sized.total_hits == 10
+    details = document_details(fresh_index, "/many/0007.txt")
+    assert details.fields["modified_date"] == "2024-01-02T00:00:00Z"
+    assert details.page_count == 2
+
+
+def test_a_bad_document_in_a_batch_names_itself_and_nothing_of_the_block_stays(
+    fresh_index: Index,
+) -> None:
+    good = [{"file_path": f"/b/{n}.txt", "content": "fine"} for n in range(300)]
+    immense = "x" * 40_000  # one token longer than Lucene's 32,766 bytes, in a keyword field
+    with pytest.raises(InvalidRequestError) as info, fresh_index.writer() as w:
+        w.add_many([*good, {"file_path": "/b/bad.txt", "content": "y", "content_hash": immense}])
+    assert "/b/bad.txt" in str(info.value)
+    assert len(fresh_index) == 0

@@ -54,15 +54,14 @@ public final class CompareLemmatizers {
     return in;
   }
 
-  /** Morfologik's lemmas of a word: as written, else lowercased, as the product's filter does. */
+  /** Morfologik's lemmas of a word as written, lowercased and capitalized, as the product's. */
   static Set<String> lookup(DictionaryLookup dictionary, String word) {
     Set<String> found = new TreeSet<>();
-    for (String form : List.of(word, word.toLowerCase(Locale.ROOT))) {
+    String lower = word.toLowerCase(Locale.ROOT);
+    String capital = Character.toUpperCase(lower.charAt(0)) + lower.substring(1);
+    for (String form : new java.util.LinkedHashSet<>(List.of(word, lower, capital))) {
       for (WordData entry : dictionary.lookup(form)) {
         found.add(entry.getStem().toString());
-      }
-      if (!found.isEmpty()) {
-        break;
       }
     }
     return found;

@@ -18,6 +18,8 @@ import org.apache.lucene.analysis.miscellaneous.ASCIIFoldingFilter;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.analysis.custom.CustomAnalyzer;
+import org.apache.lucene.analysis.de.GermanNormalizationFilter;
+import org.apache.lucene.analysis.reverse.ReverseStringFilter;
 import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
 
 /**
@@ -110,7 +112,8 @@ public final class Analyzers {
   }
 
   /**
-   * The analyzer of a lemma field: NFKC, the standard tokenizer, each word's lemmas from the
+   * The analyzer of a lemma field: NFKC with case folding, the standard tokenizer (a word is
+   * looked up lowercased, then capitalized: German nouns), each word's lemmas from the
    * dictionary of {@code language} ("en" or "de"), lowercase, ASCII folding.
    */
   public static Analyzer lemma(String language) {
@@ -118,15 +121,13 @@ public final class Analyzers {
     return new Analyzer() {
       @Override
       protected Reader initReader(String fieldName, Reader reader) {
-        return new ICUNormalizer2CharFilter(reader, NFKC);
+        return normalized(reader);
       }
 
       @Override
       protected TokenStreamComponents createComponents(String fieldName) {
         StandardTokenizer tokenizer = new StandardTokenizer();
-        TokenStream stream = new LemmaFilter(tokenizer, dictionary);
-        stream = new ASCIIFoldingFilter(new LowerCaseFilter(stream));
-        return new TokenStreamComponents(tokenizer, stream);
+        return new TokenStreamComponents(tokenizer, lemmaChain(tokenizer, dictionary));
       }
 
       @Override
@@ -136,8 +137,44 @@ public final class Analyzers {
     };
   }
 
-  private static final Normalizer2 NFKC =
-      Normalizer2.getInstance(null, "nfkc", Normalizer2.Mode.COMPOSE);
+  /** NFKC with case folding, as every chain of the content starts (the text fields' too). */
+  private static final Normalizer2 NFKC_CF =
+      Normalizer2.getInstance(null, "nfkc_cf", Normalizer2.Mode.COMPOSE);
+
+  /** {@code reader} through the content's char filter (NFKC with case folding). */
+  public static Reader normalized(Reader reader) {
+    return new ICUNormalizer2CharFilter(reader, NFKC_CF);
+  }
+
+  /*
+   * The filters after the tokenizer of each content chain, for one tokenization of the content
+   * shared by all its twins (index.SchemaWriter); each must make the tokens its analyzer above
+   * makes (AnalyzersTest checks it on mixed text).
+   */
+
+  /** {@link #content()}'s filters. */
+  public static TokenStream contentChain(TokenStream tokens) {
+    return new ASCIIFoldingFilter(new LowerCaseFilter(tokens));
+  }
+
+  /** {@link #reversed()}'s filters. */
+  public static TokenStream reversedChain(TokenStream tokens) {
+    return new ReverseStringFilter(contentChain(tokens));
+  }
+
+  /** {@link #translitDe()}'s filters. */
+  public static TokenStream translitChain(TokenStream tokens) {
+    return new ASCIIFoldingFilter(new GermanNormalizationFilter(new LowerCaseFilter(tokens)));
+  }
+
+  /** {@link #lemma}'s filters for {@code language}. */
+  public static TokenStream lemmaChain(TokenStream tokens, String language) {
+    return lemmaChain(tokens, dictionary(language));
+  }
+
+  private static TokenStream lemmaChain(TokenStream tokens, Dictionary dictionary) {
+    return new ASCIIFoldingFilter(new LowerCaseFilter(new LemmaFilter(tokens, dictionary)));
+  }
 
   /**
    * The analyzer of {@code file_name}: split at spaces, then at dots, dashes, underscores, case

@@ -21,8 +21,7 @@ import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
  * Replaces each word by its lemmas from a Morfologik dictionary ("locks", "locked" → "lock";
  * "went" → "go"; "Häuser" → "Haus"). A word with several lemmas ("saw" → "saw", "see") gives
  * them all at its position; a word the dictionary does not know stays as it is. The word is
- * looked up as written, then lowercased ("Exceptions" at a sentence's start), then capitalized
- * (a German noun typed in lowercase: "häuser").
+ * looked up as written, lowercased and capitalized, and every reading counts.
  */
 public final class LemmaFilter extends TokenFilter {
   /** At most this many lemmas per word: the rest of an ambiguous word's readings are dropped. */
@@ -88,26 +87,34 @@ public final class LemmaFilter extends TokenFilter {
     return true;
   }
 
-  /** The lemmas of {@code word} into {@code out}, none when the dictionary does not know it. */
+  /**
+   * The lemmas of {@code word} into {@code out}, none when the dictionary does not know it: the
+   * readings of the word as written, lowercased, and capitalized, together (the content reaches
+   * here case-folded, and German spells nouns capitalized: "haus" is the verb hausen's form and
+   * the noun Haus).
+   */
   private void lemmas(String word, List<String> out) {
     if (word.length() > MAX_WORD || !Character.isLetter(word.charAt(0))) {
       return;
     }
     Set<String> found = new LinkedHashSet<>();
-    if (!find(word, found)) {
-      String lower = word.toLowerCase(Locale.ROOT);
-      if (!(!lower.equals(word) && find(lower, found))) {
-        String capital = Character.toUpperCase(lower.charAt(0)) + lower.substring(1);
-        if (!capital.equals(word)) {
-          find(capital, found);
-        }
-      }
+    String lower = word.toLowerCase(Locale.ROOT);
+    String capital = Character.toUpperCase(lower.charAt(0)) + lower.substring(1);
+    find(word, found);
+    if (!lower.equals(word)) {
+      find(lower, found);
     }
+    if (!capital.equals(word)) {
+      find(capital, found);
+    }
+    Set<String> seen = new java.util.HashSet<>(); // "bill" and "Bill" are one term once lowercased
     for (String lemma : found) {
       if (out.size() == MAX_LEMMAS) {
         break;
       }
-      out.add(lemma);
+      if (seen.add(lemma.toLowerCase(Locale.ROOT))) {
+        out.add(lemma);
+      }
     }
   }
 

@@ -66,6 +66,7 @@ public class AnalyzersTest {
   public void anUnknownWordStaysAndAnAmbiguousOneKeepsItsPosition() throws IOException {
     Analyzer a = Analyzers.lemma("en");
     assertEquals(List.of("xyzzyq", "42"), tokens(a, "Xyzzyq 42"));
+    assertEquals(List.of("bill"), tokens(a, "Bill")); // the name and the noun: one term
     List<String> saw = new ArrayList<>();
     List<Integer> increments = new ArrayList<>();
     try (TokenStream ts = a.tokenStream("f", "I saw it")) {
