@@ -1,0 +1,166 @@
+"""Indexing and search at scale (issue 13): indexes of 10k, 100k and 1M documents of 2–5 KB,
+written through ``Writer.add_many`` from a stream (nothing held in memory), then p50 and p99 of
+each query type through the Python API, the index size and the process's RSS per size.
+
+The text: CACM abstracts joined in random order (real English), with two pseudo-words a
+document drawn from an open, Zipf-distributed vocabulary (syllables spelling the rank), so that
+the term dictionary grows with the collection as a real one does (Heaps' law); a fixed
+vocabulary would flatter the patterns that scan it (``*port*``).
+
+    python bench/scale.py [--sizes 10000,100000,1000000] [--runs 50] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import statistics
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from _common import ROOT, cacm_pages
+
+SYLLABLES = ["ka", "ro", "ti", "mu", "sel", "van", "dor", "pi", "len", "qua", "zo", "bri"]
+
+QUERIES = {
+    "term": "program",
+    "rare term": "RARE",  # a pseudo-word in about 60 of 1M documents (see main)
+    "AND": "algorithm AND language",
+    "phrase": '"programming language"',
+    "prefix": "comput*",
+    "leading wildcard": "*tion",
+    "infix wildcard": "*port*",
+    "fuzzy": "algoritm~1",
+    "filtered": "program",
+    "faceted": "*",
+}
+MINUTE_MS = 60_000
+START_MS = 1_700_000_000_000
+
+
+def pseudo_word(rank: int) -> str:
+    letters = []
+    while True:
+        rank, digit = divmod(rank, len(SYLLABLES))
+        letters.append(SYLLABLES[digit])
+        if rank == 0:
+            return "".join(letters)
+
+
+def stream(count: int, abstracts: list[str], seed: int = 7) -> Iterator[dict[str, object]]:
+    rng = random.Random(seed)
+    for n in range(count):
+        target = rng.randint(2000, 5000)
+        parts: list[str] = []
+        size = 0
+        while size < target:
+            part = rng.choice(abstracts)
+            parts.append(part)
+            size += len(part) + 1
+        words = [pseudo_word(int(rng.paretovariate(0.8))) for _ in range(2)]
+        text = " ".join(parts)[:target] + " " + " ".join(words)
+        yield {
+            "file_path": f"/scale/{n:08}.txt",
+            "content": text,
+            "language": "en",
+            "author": f"author{n % 50}",
+            "modified_date": START_MS + n * MINUTE_MS,
+            "file_size": len(text),
+        }
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", default="10000,100000,1000000")
+    parser.add_argument("--runs", type=int, default=50)
+    parser.add_argument("--cacm", type=Path, default=ROOT.parent / "shared/eval/cacm/cacm.tar.gz")
+    parser.add_argument("--json", type=Path, default=Path("bench-scale.json"))
+    args = parser.parse_args()
+    from pylucene_mcp import Index, jvm
+    from pylucene_mcp.index import INDEXING_THREADS
+
+    jvm.start()
+    abstracts = [" ".join(lines) for _, _, lines in cacm_pages(args.cacm)]
+    figures: dict[str, dict[str, object]] = {}
+    for size in (int(s) for s in args.sizes.split(",")):
+        work = Path(tempfile.mkdtemp(prefix=f"pylucene-mcp-scale-{size}-"))
+        index = Index.open(work / "index")
+        started = time.perf_counter()
+        text_bytes = 0
+
+        def counted(docs: Iterator[dict[str, object]]) -> Iterator[dict[str, object]]:
+            nonlocal text_bytes
+            for doc in docs:
+                text_bytes += len(str(doc["content"]))
+                yield doc
+
+        with index.writer() as writer:
+            writer.add_many(counted(stream(size, abstracts)), batch=512)
+        seconds = time.perf_counter() - started
+        index_mb = sum(p.stat().st_size for p in (work / "index").rglob("*") if p.is_file()) / 1e6
+        print(
+            f"{size:,} documents ({text_bytes / 1e6:.0f} MB of text) indexed in {seconds:.0f} s: "
+            f"{size / seconds:.0f} docs/s, {text_bytes / 1e6 / seconds:.2f} MB/s "
+            f"({INDEXING_THREADS} threads); index {index_mb:.0f} MB; RSS {rss_mb():.0f} MB"
+        )
+        latencies = {}
+        filters = {  # the newer half of the documents; one facet value
+            "filtered": [
+                {
+                    "field": "modified_date",
+                    "operator": "range",
+                    "from": START_MS + size // 2 * MINUTE_MS,
+                }
+            ],
+            "faceted": [{"field": "author", "value": "author7"}],
+        }
+        for name, query in QUERIES.items():
+            query = pseudo_word(300) if query == "RARE" else query
+            kwargs = {"filters": filters.get(name, [])}
+            for _ in range(5):  # warm-up
+                index.search(query, **kwargs)
+            samples = []
+            hits = 0
+            for _ in range(args.runs):
+                t = time.perf_counter()
+                hits = index.search(query, **kwargs).total_hits
+                samples.append((time.perf_counter() - t) * 1000)
+            samples.sort()
+            p50 = statistics.median(samples)
+            p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))]
+            latencies[name] = {"p50_ms": round(p50, 2), "p99_ms": round(p99, 2), "hits": hits}
+            print(f"  {name:18} p50 {p50:8.2f} ms  p99 {p99:8.2f} ms  {hits:>9,} hits")
+        figures[str(size)] = {
+            "index_seconds": round(seconds, 1),
+            "docs_per_s": round(size / seconds, 1),
+            "mb_per_s": round(text_bytes / 1e6 / seconds, 2),
+            "index_mb": round(index_mb, 1),
+            "rss_mb": round(rss_mb()),
+            "queries": latencies,
+        }
+        index.close()
+        shutil.rmtree(work, ignore_errors=True)
+        args.json.write_text(json.dumps(figures, indent=1))
+    sizes = list(figures)
+    if len(sizes) > 1:
+        first, last = figures[sizes[0]]["queries"], figures[sizes[-1]]["queries"]
+        print(f"p50 growth {sizes[0]} → {sizes[-1]} documents:")
+        for name in QUERIES:
+            a, b = first[name]["p50_ms"], last[name]["p50_ms"]  # type: ignore[index]
+            print(f"  {name:18} {b / a:6.1f}×")
+    print(f"figures: {args.json}")
+
+
+if __name__ == "__main__":
+    main()
