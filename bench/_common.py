@@ -4,6 +4,7 @@ CACM abstracts read from their archive."""
 from __future__ import annotations
 
 import html
+import random
 import re
 import statistics
 import sys
@@ -49,3 +50,15 @@ def summary(name: str, samples_ms: list[float]) -> str:
         f"{name}: median {statistics.median(ordered):.1f} ms, min {ordered[0]:.1f} ms, "
         f"p95 {p95:.1f} ms, max {ordered[-1]:.1f} ms (n={len(ordered)})"
     )
+
+
+def joined_text(rng: random.Random, abstracts: list[str]) -> str:
+    """A text of 2,000–5,000 characters: ``abstracts`` joined in ``rng``'s order."""
+    target = rng.randint(2000, 5000)
+    parts: list[str] = []
+    size = 0
+    while size < target:
+        part = rng.choice(abstracts)
+        parts.append(part)
+        size += len(part) + 1
+    return " ".join(parts)[:target]

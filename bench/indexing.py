@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import ROOT, cacm_pages
+from _common import ROOT, cacm_pages, joined_text
 from boundary import javac
 
 SLOTS_NOTE = "Index.add_many"
@@ -34,14 +34,7 @@ def documents(count: int, archive: Path, seed: int = 13) -> list[dict[str, objec
     rng = random.Random(seed)
     out = []
     for n in range(count):
-        target = rng.randint(2000, 5000)
-        parts: list[str] = []
-        size = 0
-        while size < target:
-            part = rng.choice(abstracts)
-            parts.append(part)
-            size += len(part) + 1
-        text = " ".join(parts)[:target]
+        text = joined_text(rng, abstracts)
         out.append(
             {
                 "file_path": f"/bench/{n:07}.txt",

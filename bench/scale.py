@@ -22,7 +22,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from _common import ROOT, cacm_pages
+from _common import ROOT, cacm_pages, joined_text
 
 SYLLABLES = ["ka", "ro", "ti", "mu", "sel", "van", "dor", "pi", "len", "qua", "zo", "bri"]
 
@@ -54,15 +54,8 @@ def pseudo_word(rank: int) -> str:
 def stream(count: int, abstracts: list[str], seed: int = 7) -> Iterator[dict[str, object]]:
     rng = random.Random(seed)
     for n in range(count):
-        target = rng.randint(2000, 5000)
-        parts: list[str] = []
-        size = 0
-        while size < target:
-            part = rng.choice(abstracts)
-            parts.append(part)
-            size += len(part) + 1
         words = [pseudo_word(int(rng.paretovariate(0.8))) for _ in range(2)]
-        text = " ".join(parts)[:target] + " " + " ".join(words)
+        text = joined_text(rng, abstracts) + " " + " ".join(words)
         yield {
             "file_path": f"/scale/{n:08}.txt",
             "content": text,
@@ -120,7 +113,7 @@ def main() -> None:
                 {
                     "field": "modified_date",
                     "operator": "range",
-                    "from": START_MS + size // 2 * MINUTE_MS,
+                    "from": str(START_MS + size // 2 * MINUTE_MS),
                 }
             ],
             "faceted": [{"field": "author", "value": "author7"}],
