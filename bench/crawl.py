@@ -81,6 +81,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--pdf-dir", type=Path, default=TEXLIVE_DOC)
     parser.add_argument("--no-compare", action="store_true", help="skip the word-forms runs")
+    parser.add_argument("--tika-heap", default=TikaSettings().heap, help="the Tika worker's heap")
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="pylucene-mcp-crawl-bench-"))
@@ -102,7 +103,7 @@ def main() -> None:
     print(f"corpus: {count} files ({len(pdfs)} PDFs), {size / 1e6:.1f} MB")
 
     index = Index.open(work / "index")
-    server = TikaServer(TikaSettings(), log_dir=work / "logs")
+    server = TikaServer(TikaSettings(heap=args.tika_heap), log_dir=work / "logs")
     peak = {"self": 0, "tika": 0}
     stop = threading.Event()
 
@@ -140,7 +141,7 @@ def main() -> None:
     )
     print(
         f"peak RSS: this process {peak['self'] / 1024:.0f} MB, "
-        f"Tika tree {peak['tika'] / 1024:.0f} MB"
+        f"Tika tree {peak['tika'] / 1024:.0f} MB (worker heap {args.tika_heap})"
     )
     print(f"index: {len(index)} documents")
     if not args.no_compare:

@@ -39,7 +39,7 @@ class Settings:
     commit_interval_s: float = 10.0
     bulk_refresh_interval_s: float = 10.0
     max_file_size_mb: float = 100.0
-    tika_heap: str = "1g"
+    tika_heap: str = "384m"  # Tika's tree ≤ 600 MB during a crawl (crawler/tika_server.py)
     tika_timeout_s: float = 120.0
     tika_idle_s: float = 300.0
     watch: bool = True
