@@ -54,11 +54,13 @@ bench: $(SETUP_STAMP) $(JAR_STAMP)  ## the benchmarks of bench/README.md (prints
 	$(PYTHON) bench/boundary.py
 	$(PYTHON) bench/profile_latency.py
 	$(PYTHON) bench/research_indexing.py
+	$(PYTHON) bench/indexing.py
 	$(PYTHON) bench/relevance.py
 	$(PYTHON) bench/known_item.py
 	$(PYTHON) bench/file_names.py
 	$(PYTHON) bench/lemmatizers.py
 	$(PYTHON) bench/crawl.py
+	$(PYTHON) bench/scale.py
 
 serve: $(SETUP_STAMP) $(JAR_STAMP)  ## run the MCP server on stdio (index: ~/.pylucene-mcp/index)
 	@$(PYTHON) -m pylucene_mcp serve
