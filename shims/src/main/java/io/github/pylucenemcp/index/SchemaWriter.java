@@ -200,7 +200,7 @@ public final class SchemaWriter implements AutoCloseable {
         writer.updateDocument(new Term(keyField, key), facets.build(document));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(
-            (key == null ? "document " + (row - from) : key) + ": " + e.getMessage(), e);
+            (key == null ? "document " + row + " of the batch" : key) + ": " + e.getMessage(), e);
       }
     }
   }
