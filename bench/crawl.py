@@ -18,11 +18,13 @@ the indexing alone is timed too (Tika's extraction dominates a crawl).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from _common import ROOT  # noqa: F401  (puts the checkout on sys.path)
@@ -150,9 +152,17 @@ def main() -> None:
     shutil.rmtree(work, ignore_errors=True)
 
 
-def without_word_forms() -> None:
-    """Documents get no lemma field from here on (the schema before issue 10)."""
-    schema.lemma_fields_of = lambda language: ()  # type: ignore[assignment]
+@contextlib.contextmanager
+def word_forms(way: str) -> Iterator[None]:
+    """Inside, documents get their lemma fields (``way`` "with") or none ("without": the schema
+    before issue 10)."""
+    original = schema.lemma_fields_of
+    if way == "without":
+        schema.lemma_fields_of = lambda language: ()  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        schema.lemma_fields_of = original
 
 
 def stored_documents(index: Index) -> list[dict[str, object]]:
@@ -206,17 +216,13 @@ def compare_word_forms(index: Index, corpus: Path, work: Path, workers: int) -> 
     for doc in docs:
         languages[str(doc["language"])] = languages.get(str(doc["language"]), 0) + 1
     print(f"word forms: {len(docs)} documents, {megabytes:.1f} MB of text, languages {languages}")
-    original = schema.lemma_fields_of
     timings: dict[str, list[float]] = {"with": [], "without": []}
     sizes: dict[str, int] = {}
     for round_ in range(3):  # interleaved, so that a slow moment of the machine hits both
         for way in ("without", "with"):
-            schema.lemma_fields_of = original
-            if way == "without":
-                without_word_forms()
-            seconds, sizes[way] = index_time(docs, work / f"index-{way}-{round_}")
+            with word_forms(way):
+                seconds, sizes[way] = index_time(docs, work / f"index-{way}-{round_}")
             timings[way].append(seconds)
-    schema.lemma_fields_of = original
     best = {way: min(times) for way, times in timings.items()}
     for way in ("without", "with"):
         print(
@@ -228,11 +234,8 @@ def compare_word_forms(index: Index, corpus: Path, work: Path, workers: int) -> 
     crawls: dict[str, list[float]] = {"with": [], "without": []}
     for round_ in range(2):  # interleaved too
         for way in ("without", "with"):
-            schema.lemma_fields_of = original
-            if way == "without":
-                without_word_forms()
-            crawls[way].append(crawl_time(corpus, work / f"crawl-{way}-{round_}", workers))
-    schema.lemma_fields_of = original
+            with word_forms(way):
+                crawls[way].append(crawl_time(corpus, work / f"crawl-{way}-{round_}", workers))
     fastest = {way: min(times) for way, times in crawls.items()}
     print(
         f"  crawl without lemma fields {fastest['without']:.1f} s, with {fastest['with']:.1f} s "

@@ -2,7 +2,6 @@ package io.github.pylucenemcp.analysis;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,20 +29,23 @@ public final class LemmaFilter extends TokenFilter {
   /** Longer words are compounds, numbers or noise that no dictionary holds: not looked up. */
   private static final int MAX_WORD = 40;
 
-  /**
-   * Words already looked up, with their lemmas (an empty array: unknown). A text repeats its
-   * words (Zipf), and a lookup costs ~10× a map hit; emptied when full.
-   */
+  /** The cache is emptied when it holds this many words. */
   private static final int CACHE_WORDS = 50_000;
 
   private static final String[] NONE = new String[0];
+
+  /**
+   * Words already looked up, with their lemmas (an empty array: unknown; never changed once
+   * stored). A text repeats its words (Zipf), and a lookup costs ~10× a map hit.
+   */
   private final Map<String, String[]> cache = new HashMap<>();
 
   private final DictionaryLookup lookup;
   private final CharTermAttribute term = addAttribute(CharTermAttribute.class);
   private final PositionIncrementAttribute increment =
       addAttribute(PositionIncrementAttribute.class);
-  private final List<String> pending = new ArrayList<>();
+  /** The current word's lemmas (a cached array), and the next of them to give. */
+  private String[] pending = NONE;
   private int next;
   private State state;
 
@@ -54,17 +56,15 @@ public final class LemmaFilter extends TokenFilter {
 
   @Override
   public boolean incrementToken() throws IOException {
-    if (next < pending.size()) {
+    if (next < pending.length) {
       restoreState(state);
-      term.setEmpty().append(pending.get(next++));
+      term.setEmpty().append(pending[next++]);
       increment.setPositionIncrement(0);
       return true;
     }
     if (!input.incrementToken()) {
       return false;
     }
-    pending.clear();
-    next = 0;
     String word = term.toString();
     String[] known = cache.get(word);
     if (known == null) {
@@ -76,11 +76,12 @@ public final class LemmaFilter extends TokenFilter {
       }
       cache.put(word, known);
     }
-    pending.addAll(Arrays.asList(known));
-    if (!pending.isEmpty()) {
-      term.setEmpty().append(pending.get(0));
+    pending = known;
+    next = 0;
+    if (pending.length > 0) {
+      term.setEmpty().append(pending[0]);
       next = 1;
-      if (pending.size() > 1) {
+      if (pending.length > 1) {
         state = captureState();
       }
     }
@@ -132,7 +133,7 @@ public final class LemmaFilter extends TokenFilter {
   @Override
   public void reset() throws IOException {
     super.reset();
-    pending.clear();
+    pending = NONE;
     next = 0;
     state = null;
   }

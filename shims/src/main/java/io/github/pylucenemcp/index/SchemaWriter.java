@@ -54,7 +54,8 @@ public final class SchemaWriter implements AutoCloseable {
   /** The string slot that lists a row's lemma fields, comma-separated. */
   public static final String LEMMA_FIELDS = "_lemma_fields";
 
-  private static final FieldType INDEXED_WITH_OFFSETS = offsets(false);
+  /** The content and the lemma fields: indexed with offsets, which the highlighter reads. */
+  private static final FieldType INDEXED_WITH_OFFSETS = indexedWithOffsets();
 
   private final IndexWriter writer;
   private final FieldSchema schema;
@@ -108,8 +109,8 @@ public final class SchemaWriter implements AutoCloseable {
     this.lemmaSlot = List.of(this.stringFields).indexOf(LEMMA_FIELDS);
   }
 
-  private static FieldType offsets(boolean stored) {
-    FieldType type = new FieldType(stored ? TextField.TYPE_STORED : TextField.TYPE_NOT_STORED);
+  private static FieldType indexedWithOffsets() {
+    FieldType type = new FieldType(TextField.TYPE_NOT_STORED);
     type.setIndexOptions(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS_AND_OFFSETS);
     type.freeze();
     return type;
