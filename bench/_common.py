@@ -3,7 +3,9 @@ CACM abstracts read from their archive."""
 
 from __future__ import annotations
 
+import argparse
 import html
+import json
 import random
 import re
 import statistics
@@ -62,3 +64,30 @@ def joined_text(rng: random.Random, abstracts: list[str]) -> str:
         parts.append(part)
         size += len(part) + 1
     return " ".join(parts)[:target]
+
+
+def write_json(path: Path, figures: object) -> None:
+    """Writes a bench's ``figures`` to ``path`` and says where."""
+    path.write_text(json.dumps(figures, indent=1))
+    print(f"figures: {path}")
+
+
+def scale_index(folder: Path, docs: int, cacm: Path) -> Path:
+    """The index of ``docs`` documents of ``bench/scale.py``'s stream kept in ``folder``,
+    written first when there is none."""
+    path = folder / f"scale-{docs}" / "index"
+    if not (path.parent / "done").exists():
+        from scale import write  # scale.py imports this module
+
+        from pylucene_mcp import jvm
+
+        jvm.start()
+        write(docs, [" ".join(lines) for _, _, lines in cacm_pages(cacm)], path)
+    return path
+
+
+def scale_options(parser: argparse.ArgumentParser, json_name: str) -> None:
+    """The options of the benches that use the kept indexes of ``bench/scale.py``."""
+    parser.add_argument("--index-dir", type=Path, default=ROOT / "bench-data")
+    parser.add_argument("--cacm", type=Path, default=ROOT.parent / "shared/eval/cacm/cacm.tar.gz")
+    parser.add_argument("--json", type=Path, default=Path(json_name))

@@ -16,25 +16,49 @@ from pylucene_mcp.search import search
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def many_terms(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Index]:
+@pytest.fixture(scope="module", params=[1, 8], ids=["one segment", "eight segments or more"])
+def many_terms(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Index]:
     """50,000 distinct words in one document, 20,000 small documents: expanding a* OR b* … takes
-    a few hundred milliseconds here."""
+    a few hundred milliseconds here. In one segment, or in eight or more: then a search runs
+    on several slices, some of them on search threads, which must keep the caller's deadlines."""
     rng = random.Random(7)
     words = ["".join(rng.choice("abcdefghijklmnop") for _ in range(7)) for _ in range(50_000)]
-    index = Index.open(tmp_path_factory.mktemp("many-terms"))
-    with index.writer() as w:
-        w.add({"file_path": "/d/all.txt", "content": " ".join(words), "language": "en"})
-        for n in range(20_000):
-            w.add(
-                {
-                    "file_path": f"/d/{n}.txt",
-                    "content": f"alpha {words[n]} {words[n + 1]}",
-                    "language": "de" if n % 2 else "en",
-                }
-            )
+    docs = [
+        {
+            "file_path": f"/d/{n}.txt",
+            "content": f"alpha {words[n]} {words[n + 1]}",
+            "language": "de" if n % 2 else "en",
+        }
+        for n in range(20_000)
+    ]
+    index = Index.open(tmp_path_factory.mktemp("many-terms"), refresh_interval_s=60)
+    for part in range(8):
+        with index.writer() as w:  # each commit writes a segment or two (one per thread)
+            if part == 0:
+                w.add({"file_path": "/d/all.txt", "content": " ".join(words), "language": "en"})
+            w.add_many(docs[part::8])
+    if request.param == 1:
+        index.optimize(1)
+    with index.searcher() as searcher:
+        leaves = searcher.getIndexReader().leaves().size()
+        assert leaves == 1 if request.param == 1 else leaves > 5
     yield index
     index.close()
+
+
+def test_a_large_index_is_searched_on_several_threads(many_terms: Index) -> None:
+    from pylucene_mcp import jvm
+
+    tasks = jvm.jclass("io.github.pylucenemcp.search.Deadline").tasksRun
+    before = tasks()
+    result = search(many_terms, "alpha", filters=[{"field": "language", "value": "de"}])
+    assert result.total_hits == 10_000
+    assert result.facets["language"][0].count == 10_000
+    with many_terms.searcher() as searcher:
+        sliced = searcher.getIndexReader().leaves().size() > 5  # Lucene's 5 segments a slice
+    assert (tasks() > before) == sliced
 
 
 EXPENSIVE = "a* OR b* OR c* OR d* OR e* OR f*"

@@ -1,5 +1,9 @@
 package io.github.pylucenemcp.search;
 
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.lucene.index.QueryTimeout;
 
 /**
@@ -11,6 +15,8 @@ import org.apache.lucene.index.QueryTimeout;
  * after the start), keeping the hits found so far; reading the index (expanding wildcard, fuzzy
  * and regex terms, doc values for facets and sorting) stops at the {@link #READ} deadline, twice
  * as far, so that the facets of a cut-short search can still be counted.
+ *
+ * <p>A search spread over threads ({@link #EXECUTOR}) carries its deadlines into each task.
  */
 public final class Deadline implements QueryTimeout {
   /** Stops the collection of hits (bulk scoring). */
@@ -23,7 +29,48 @@ public final class Deadline implements QueryTimeout {
   private static final ThreadLocal<long[]> DEADLINES =
       ThreadLocal.withInitial(() -> new long[] {NONE, NONE});
 
+  /** At most this many threads search the slices of one index at once. */
+  public static final int SEARCH_THREADS =
+      Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
+
+  private static final LongAdder TASKS = new LongAdder();
+
+  private static final ExecutorService POOL =
+      Executors.newFixedThreadPool(
+          SEARCH_THREADS,
+          r -> {
+            Thread t = new Thread(r, "pylucene-mcp-search");
+            t.setDaemon(true);
+            return t;
+          });
+
+  /**
+   * Runs an {@code IndexSearcher}'s slices on the search threads, each task under the
+   * deadlines of the thread that submitted it (the search's caller).
+   */
+  public static final Executor EXECUTOR =
+      task -> {
+        long[] caller = DEADLINES.get().clone();
+        POOL.execute(
+            () -> {
+              TASKS.increment();
+              long[] mine = DEADLINES.get();
+              mine[0] = caller[0];
+              mine[1] = caller[1];
+              try {
+                task.run();
+              } finally {
+                clear();
+              }
+            });
+      };
+
   private final int slot;
+
+  /** How many tasks the search threads have run so far. */
+  public static long tasksRun() {
+    return TASKS.sum();
+  }
 
   private Deadline(int slot) {
     this.slot = slot;

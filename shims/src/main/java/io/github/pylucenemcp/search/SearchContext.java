@@ -339,8 +339,9 @@ public final class SearchContext {
       Request request,
       long timeoutMs)
       throws IOException {
-    // a new searcher each time: IndexSearcher.timedOut() stays true once a search timed out
-    IndexSearcher limited = new IndexSearcher(limitedReader);
+    // a new searcher each time: IndexSearcher.timedOut() stays true once a search timed out;
+    // a large index's slices are searched on several threads (the deadlines go with them)
+    IndexSearcher limited = new IndexSearcher(limitedReader, Deadline.EXECUTOR);
     limited.setSimilarity(searcher.getSimilarity());
     limited.setQueryCache(searcher.getQueryCache());
     limited.setQueryCachingPolicy(searcher.getQueryCachingPolicy());
