@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from _common import scale_index, scale_options, write_json
-from scale import MINUTE_MS, START_MS, pseudo_word
+from scale import MINUTE_MS, RARE_RANK, START_MS, pseudo_word
 
 from tests.stdio_peer import StdioPeer, handshake
 
@@ -65,7 +65,7 @@ def queries(docs: int) -> list[dict[str, Any]]:
     ]
     return [
         {"query": "program"},
-        {"query": pseudo_word(300)},
+        {"query": pseudo_word(RARE_RANK)},
         {"query": "algorithm AND language"},
         {"query": '"programming language"'},
         {"query": "comput*"},

@@ -3,6 +3,7 @@ package io.github.pylucenemcp.analysis;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -35,12 +36,27 @@ public final class LemmaFilter extends TokenFilter {
   private static final String[] NONE = new String[0];
 
   /**
-   * Words already looked up, with their lemmas (an empty array: unknown; never changed once
-   * stored). A text repeats its words (Zipf), and a lookup costs ~10× a map hit.
+   * A thread's lookups in one dictionary: Morfologik's lookup object (not thread-safe) and the
+   * words already looked up, with their lemmas (an empty array: unknown; never changed once
+   * stored). A text repeats its words (Zipf), and a lookup costs ~10× a map hit. Kept per
+   * thread, not per filter: the indexer builds a new chain for every document, and a cache of
+   * the filter's own was empty for each (a fifth of the indexing time went to lookups).
    */
-  private final Map<String, String[]> cache = new HashMap<>();
+  private static final class Lookups {
+    final DictionaryLookup lookup;
+    final Map<String, String[]> cache = new HashMap<>();
 
-  private final DictionaryLookup lookup;
+    Lookups(Dictionary dictionary) {
+      this.lookup = new DictionaryLookup(dictionary);
+    }
+  }
+
+  private static final ThreadLocal<Map<Dictionary, Lookups>> LOOKUPS =
+      ThreadLocal.withInitial(IdentityHashMap::new);
+
+  private final Dictionary dictionary;
+  /** The lookups of the thread that consumes this stream (set at each {@link #reset}). */
+  private Lookups lookups;
   private final CharTermAttribute term = addAttribute(CharTermAttribute.class);
   private final PositionIncrementAttribute increment =
       addAttribute(PositionIncrementAttribute.class);
@@ -51,7 +67,7 @@ public final class LemmaFilter extends TokenFilter {
 
   public LemmaFilter(TokenStream input, Dictionary dictionary) {
     super(input);
-    this.lookup = new DictionaryLookup(dictionary);
+    this.dictionary = dictionary;
   }
 
   @Override
@@ -66,6 +82,7 @@ public final class LemmaFilter extends TokenFilter {
       return false;
     }
     String word = term.toString();
+    Map<String, String[]> cache = lookups.cache;
     String[] known = cache.get(word);
     if (known == null) {
       List<String> found = new ArrayList<>(2);
@@ -120,7 +137,7 @@ public final class LemmaFilter extends TokenFilter {
   }
 
   private boolean find(String word, Set<String> found) {
-    List<WordData> entries = lookup.lookup(word);
+    List<WordData> entries = lookups.lookup.lookup(word);
     for (WordData entry : entries) {
       CharSequence stem = entry.getStem();
       if (stem != null && stem.length() > 0) {
@@ -133,6 +150,7 @@ public final class LemmaFilter extends TokenFilter {
   @Override
   public void reset() throws IOException {
     super.reset();
+    lookups = LOOKUPS.get().computeIfAbsent(dictionary, Lookups::new);
     pending = NONE;
     next = 0;
     state = null;

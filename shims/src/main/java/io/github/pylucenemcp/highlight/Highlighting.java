@@ -4,7 +4,11 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.FieldInfos;
+import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
@@ -41,13 +45,14 @@ public final class Highlighting {
     StructuredPassageFormatter formatter =
         new StructuredPassageFormatter(
             new QueryUnits(units, matchFields, analyzer, field, maskedFields), maxChars);
+    Set<String> masked = withOffsets(searcher, maskedFields);
     ObjectHighlighter highlighter =
         new ObjectHighlighter(
             UnifiedHighlighter.builder(searcher, analyzer)
             .withMaxLength(Integer.MAX_VALUE - 1)
             .withFormatter(formatter)
             .withFieldMatcher(matchFields::contains)
-            .withMaskedFieldsFunc(f -> f.equals(field) ? maskedFields : Set.of())
+            .withMaskedFieldsFunc(f -> f.equals(field) ? masked : Set.of())
             .withHighlightPhrasesStrictly(true)
             .withHandleMultiTermQuery(true)
             .withMaxNoHighlightPassages(1));
@@ -55,6 +60,25 @@ public final class Highlighting {
         highlighter.highlightAsObjects(
             new String[] {field}, highlightQuery, docIds, new int[] {maxPassages});
     return result.get(field);
+  }
+
+  /**
+   * The fields of {@code fields} that some document of the index has, with offsets in their
+   * postings. A masked field without postings (no German document, so no {@code
+   * content_lemma_de}) would make the highlighter analyse every hit's whole text again into a
+   * {@code MemoryIndex}, to find no match: most of a page's time on an English collection.
+   */
+  static Set<String> withOffsets(IndexSearcher searcher, Set<String> fields) {
+    FieldInfos infos = FieldInfos.getMergedFieldInfos(searcher.getIndexReader());
+    return fields.stream()
+        .filter(
+            f -> {
+              FieldInfo info = infos.fieldInfo(f);
+              return info != null
+                  && info.getIndexOptions()
+                      == IndexOptions.DOCS_AND_FREQS_AND_POSITIONS_AND_OFFSETS;
+            })
+        .collect(Collectors.toUnmodifiableSet());
   }
 
   /** Opens up the formatter-object API, which UnifiedHighlighter keeps protected. */

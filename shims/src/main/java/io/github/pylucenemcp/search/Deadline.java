@@ -1,8 +1,11 @@
 package io.github.pylucenemcp.search;
 
+import java.util.List;
+import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.lucene.index.QueryTimeout;
 
@@ -63,6 +66,38 @@ public final class Deadline implements QueryTimeout {
                 clear();
               }
             });
+      };
+
+  /** {@link #EXECUTOR} for the APIs that want an {@code ExecutorService}; it never shuts down. */
+  public static final ExecutorService SERVICE =
+      new AbstractExecutorService() {
+        @Override
+        public void execute(Runnable task) {
+          EXECUTOR.execute(task);
+        }
+
+        @Override
+        public void shutdown() {}
+
+        @Override
+        public List<Runnable> shutdownNow() {
+          return List.of();
+        }
+
+        @Override
+        public boolean isShutdown() {
+          return false;
+        }
+
+        @Override
+        public boolean isTerminated() {
+          return false;
+        }
+
+        @Override
+        public boolean awaitTermination(long timeout, TimeUnit unit) {
+          return false;
+        }
       };
 
   private final int slot;

@@ -5,7 +5,10 @@ import io.github.pylucenemcp.schema.FieldSchema;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,6 +20,8 @@ import org.apache.lucene.facet.Facets;
 import org.apache.lucene.facet.FacetsCollector;
 import org.apache.lucene.facet.FacetsCollectorManager;
 import org.apache.lucene.facet.FacetsConfig;
+import org.apache.lucene.facet.MultiFacets;
+import org.apache.lucene.facet.sortedset.ConcurrentSortedSetDocValuesFacetCounts;
 import org.apache.lucene.facet.sortedset.DefaultSortedSetDocValuesReaderState;
 import org.apache.lucene.facet.sortedset.SortedSetDocValuesFacetCounts;
 import org.apache.lucene.facet.sortedset.SortedSetDocValuesReaderState;
@@ -87,7 +92,9 @@ public final class SearchContext {
       List<Query> units,
       int maxPassages,
       int maxChars,
-      int facetLimit) {}
+      int facetLimit,
+      Map<String, List<String>> drilled,
+      boolean browsing) {}
 
   /** A reader wrapped to stop at the deadline, and the facet state of that wrapped reader. */
   private record ReaderState(IndexReader limited, SortedSetDocValuesReaderState facets) {}
@@ -97,6 +104,8 @@ public final class SearchContext {
   private final FacetsConfig facetsConfig;
   private final Set<String> matchFields;
   private final Map<IndexReader, ReaderState> readers = new WeakHashMap<>();
+  // each reader's facet counts over all its documents (see browse)
+  private final Map<SortedSetDocValuesReaderState, Facets> allCounts = new WeakHashMap<>();
 
   public SearchContext(FieldSchema schema, Analyzer analyzer, FacetsConfig facetsConfig) {
     this.schema = schema;
@@ -345,7 +354,7 @@ public final class SearchContext {
     limited.setSimilarity(searcher.getSimilarity());
     limited.setQueryCache(searcher.getQueryCache());
     limited.setQueryCachingPolicy(searcher.getQueryCachingPolicy());
-    if (state == null || request.drillDown.getDrillDownQueries().length == 0) {
+    if (state == null || request.drillDown.getDrillDownQueries().length == 0 || request.browsing) {
       // DrillSidewaysScorer (drill-down values chosen) cannot be scored in time-limited windows;
       // there the reader's checks stop the search, without hits
       limited.setTimeout(Deadline.COLLECT);
@@ -391,14 +400,117 @@ public final class SearchContext {
           new BooleanQuery.Builder().add(parsed.matchQuery, Occur.MUST).add(given[i], occur).build();
     }
     DrillDownQuery drillDown = new DrillDownQuery(facetsConfig, base.build());
+    Map<String, List<String>> drilled = new LinkedHashMap<>();
     for (int i = 0; drillDims != null && i < drillDims.length; i++) {
       drillDown.add(drillDims[i], drillValues[i]);
+      drilled.computeIfAbsent(drillDims[i], d -> new ArrayList<>()).add(drillValues[i]);
+    }
+    // all documents within chosen facet values, nothing else: see browse
+    boolean browsing = parsed.matchAll && !drilled.isEmpty();
+    for (int i = 0; i < given.length; i++) {
+      browsing &= kinds[i] == DRILL_DOWN;
     }
     boolean highlight = !parsed.matchAll && maxPassages > 0;
     return new Request(
         drillDown, sort, page, pageSize, after == null ? null : after(after, sort), counts,
         highlight ? parsed.highlightQuery : null, parsed.units, Math.max(maxPassages, 1),
-        maxChars, facetLimit);
+        maxChars, facetLimit, drilled, browsing);
+  }
+
+  /**
+   * The facets of a search for all documents within chosen facet values ({@code drilled}) and
+   * nothing else: what {@link DrillSideways} answers, without its cost. DrillSideways visits
+   * every document the base query matches, here every document of the index (1M documents: 41
+   * ms), to count each chosen dimension sideways. Here a chosen dimension is counted over the
+   * documents of the other chosen dimensions (a search of their values alone), or over all
+   * documents when it is the only one (counted once per reader); the other dimensions over the
+   * hits ({@code collected}).
+   */
+  private Facets browse(
+      IndexSearcher searcher,
+      SortedSetDocValuesReaderState state,
+      Map<String, List<String>> drilled,
+      FacetsCollector collected)
+      throws IOException {
+    Map<String, Facets> sideways = new HashMap<>();
+    for (String dim : drilled.keySet()) {
+      if (drilled.size() == 1) {
+        sideways.put(dim, countAll(state));
+        continue;
+      }
+      DrillDownQuery others = new DrillDownQuery(facetsConfig, MatchAllDocsQuery.INSTANCE);
+      for (Map.Entry<String, List<String>> chosen : drilled.entrySet()) {
+        if (!chosen.getKey().equals(dim)) {
+          for (String value : chosen.getValue()) {
+            others.add(chosen.getKey(), value);
+          }
+        }
+      }
+      sideways.put(dim, count(state, searcher.search(others, new FacetsCollectorManager())));
+    }
+    return new MultiFacets(sideways, count(state, collected));
+  }
+
+  /** Hits above which their facets are counted on the search threads, a segment a task. */
+  static final int CONCURRENT_COUNT_HITS = 50_000;
+
+  /**
+   * The facet counts of {@code hits}: on the search threads when there are many (a term in
+   * most of 1M documents: counting took 42 % of the search on one thread).
+   */
+  static Facets count(SortedSetDocValuesReaderState state, FacetsCollector hits)
+      throws IOException {
+    long total = 0;
+    for (FacetsCollector.MatchingDocs docs : hits.getMatchingDocs()) {
+      total += docs.totalHits();
+    }
+    if (total < CONCURRENT_COUNT_HITS || hits.getMatchingDocs().size() < 2) {
+      return new SortedSetDocValuesFacetCounts(state, hits);
+    }
+    try {
+      return new ConcurrentSortedSetDocValuesFacetCounts(state, hits, Deadline.SERVICE);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while counting facets", e);
+    }
+  }
+
+  /** DrillSideways whose facets are counted by {@link #count}. */
+  private static final class CountingSideways extends DrillSideways {
+    CountingSideways(
+        IndexSearcher searcher, FacetsConfig config, SortedSetDocValuesReaderState state) {
+      super(searcher, config, state);
+    }
+
+    @Override
+    protected Facets buildFacetsResult(
+        FacetsCollector drillDowns, FacetsCollector[] drillSideways, String[] dims)
+        throws IOException {
+      Facets main = count(state, drillDowns);
+      if (drillSideways == null || drillSideways.length == 0) {
+        return main;
+      }
+      Map<String, Facets> byDim = new HashMap<>();
+      for (int i = 0; i < drillSideways.length; i++) {
+        byDim.put(dims[i], count(state, drillSideways[i]));
+      }
+      return new MultiFacets(byDim, main);
+    }
+  }
+
+  /** The facet counts of all documents of {@code state}'s reader, counted once. */
+  private Facets countAll(SortedSetDocValuesReaderState state) throws IOException {
+    synchronized (allCounts) {
+      Facets known = allCounts.get(state);
+      if (known != null) {
+        return known;
+      }
+    }
+    Facets counted = new SortedSetDocValuesFacetCounts(state); // outside the lock: O(documents)
+    synchronized (allCounts) {
+      allCounts.put(state, counted);
+    }
+    return counted;
   }
 
   /**
@@ -440,8 +552,17 @@ public final class SearchContext {
     int topN = r.after == null ? r.page * r.pageSize : r.pageSize + 1;
     TopDocs top;
     Facets facets = null;
-    if (state != null) {
-      DrillSideways sideways = new DrillSideways(searcher, facetsConfig, state);
+    if (state != null && r.browsing) {
+      FacetsCollectorManager.FacetsResult result =
+          r.sort == null
+              ? FacetsCollectorManager.searchAfter(
+                  searcher, r.after, r.drillDown, topN, new FacetsCollectorManager())
+              : FacetsCollectorManager.searchAfter(
+                  searcher, r.after, r.drillDown, topN, r.sort, true, new FacetsCollectorManager());
+      top = result.topDocs();
+      facets = browse(searcher, state, r.drilled, result.facetsCollector());
+    } else if (state != null) {
+      DrillSideways sideways = new CountingSideways(searcher, facetsConfig, state);
       DrillSideways.DrillSidewaysResult result =
           r.sort == null
               ? sideways.search(r.after, r.drillDown, topN)

@@ -63,8 +63,30 @@ public class HighlightingTest {
         return Highlighting.passages(
             new IndexSearcher(reader), ANALYZER, "content",
             Set.of("content", "content_translit_de", "content_lemma_en"),
-            Set.of("content_lemma_en"), parser.parse(query), parser.getUnits(), ids,
+            // no document has content_lemma_de: the highlighter leaves it out
+            Set.of("content_lemma_en", "content_lemma_de"), parser.parse(query), parser.getUnits(), ids,
             3, maxChars);
+      }
+    }
+  }
+
+  @Test
+  public void onlyMaskedFieldsWithOffsetsInTheIndexAreMasked() throws Exception {
+    try (Directory dir = new ByteBuffersDirectory();
+        IndexWriter writer = new IndexWriter(dir, new IndexWriterConfig(ANALYZER))) {
+      FieldType lemma = new FieldType(TextField.TYPE_NOT_STORED);
+      lemma.setIndexOptions(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS_AND_OFFSETS);
+      Document doc = new Document();
+      doc.add(new Field("content_lemma_en", "locks", lemma));
+      doc.add(new TextField("content_reversed", "locks", Field.Store.NO));
+      writer.addDocument(doc);
+      writer.commit();
+      try (DirectoryReader reader = DirectoryReader.open(dir)) {
+        assertEquals(
+            Set.of("content_lemma_en"),
+            Highlighting.withOffsets(
+                new IndexSearcher(reader),
+                Set.of("content_lemma_en", "content_lemma_de", "content_reversed")));
       }
     }
   }
