@@ -51,6 +51,7 @@ typecheck: $(SETUP_STAMP)  ## mypy --strict on the package
 bench: $(SETUP_STAMP) $(JAR_STAMP)  ## the benchmarks of bench/README.md (prints figures; long)
 	$(PYTHON) bench/startup.py
 	$(PYTHON) bench/search_latency.py
+	$(PYTHON) bench/memory.py
 	$(PYTHON) bench/boundary.py
 	$(PYTHON) bench/profile_latency.py
 	$(PYTHON) bench/research_indexing.py

@@ -72,10 +72,7 @@ def queries(docs: int) -> list[dict[str, Any]]:
         {"query": "*tion"},
         {"query": "*port*"},
         {"query": "algoritm~1"},
-        {
-            "query": "program",
-            "filters": [{"field": "modified_date", "operator": "range", "from": newer}],
-        },
+        {"query": "program", "filters": newer},
         {"query": "*", "filters": [{"field": "author", "value": "author7"}]},
     ]
 

@@ -8,14 +8,13 @@ to do. No Lucene here. The JVM starts in the background after the handshake.
 from __future__ import annotations
 
 import functools
-import inspect
 import logging
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata, func_metadata
+from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 from mcp_types import ToolAnnotations
 from pydantic import Field
 
@@ -315,17 +314,10 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
                 meta=ui_meta(TOOL_APPS[name]) if name in TOOL_APPS else None,
                 structured_output=True,
             )
-            checked[name] = _arguments(fn)
+            # the SDK's own model of the arguments (building a second one cost ~100 ms a start)
+            tool = server._tool_manager.get_tool(name)  # noqa: SLF001
+            assert tool is not None, name
+            checked[name] = tool.fn_metadata
     register_apps(server)
     server.middleware.append(StrictArguments(checked))
     return server
-
-
-def _arguments(fn: Callable[..., Any]) -> FuncMetadata:
-    """The model of the arguments a tool takes from the client (not the SDK's ``Context``)."""
-    context = [
-        name
-        for name, parameter in inspect.signature(fn).parameters.items()
-        if "Context" in str(parameter.annotation)
-    ]
-    return func_metadata(fn, skip_names=context)
