@@ -49,6 +49,7 @@ typecheck: $(SETUP_STAMP)  ## mypy --strict on the package
 	$(PYTHON) -m mypy
 
 bench: $(SETUP_STAMP) $(JAR_STAMP)  ## the benchmarks of bench/README.md (prints figures; long)
+	@./scripts/ensure-bench-corpora
 	$(PYTHON) bench/startup.py
 	$(PYTHON) bench/search_latency.py
 	$(PYTHON) bench/memory.py

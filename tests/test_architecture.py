@@ -122,3 +122,28 @@ def test_there_is_no_cycle() -> None:
     for module in sorted(graph):
         if module not in state:
             visit(module)
+
+
+def test_the_server_starts_without_the_crawler_or_the_jvm() -> None:
+    """Building the server (what stands between spawn and the answer to tools/list) imports
+    no crawler module and no JPype: they load when a crawl or the first search needs them."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from pylucene_mcp import server\n"
+        "from pylucene_mcp.config import Settings\n"
+        "server.build_server(Settings.load(None))\n"
+        "print(sorted(m for m in sys.modules"
+        " if m.startswith(('pylucene_mcp.crawler', 'jpype', '_jpype'))))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[1],
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout.strip() == "[]", done.stdout

@@ -5,17 +5,19 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, NotRequired
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
 
 import anyio
 from mcp.server.mcpserver import Context
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from pylucene_mcp.crawler.pipeline import CrawlReport
 from pylucene_mcp.service import Service
 from pylucene_mcp.shapes import camel, to_dict
 from pylucene_mcp.tools.output import answers, fit_counted
+
+if TYPE_CHECKING:  # the crawler is imported when a crawl starts, not on the server's start-up path
+    from pylucene_mcp.crawler.pipeline import CrawlReport
 
 ToolSpec = tuple[Callable[..., Any], Any]
 
