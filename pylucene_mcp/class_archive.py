@@ -15,11 +15,13 @@ otherwise.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from pylucene_mcp import jvm
@@ -37,6 +39,10 @@ def ensure() -> Path | None:
     home = jvm.find_java_home()
     target = jvm.class_archive(home, jvm.class_path())
     failed = target.with_name(target.name + ".failed")  # tried once: this runtime cannot
+    for stale in target.parent.glob(target.name + ".*.tmp"):  # a child whose server quit
+        with contextlib.suppress(OSError):
+            if time.time() - stale.stat().st_mtime > TIMEOUT_S:
+                stale.unlink()
     if target.is_file():
         return target
     if failed.exists():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -54,6 +55,26 @@ def test_the_archive_is_written_once_and_mapped_by_the_next_jvm(tmp_path: Path) 
     writer = [line for line in lines if "org.apache.lucene.index.IndexWriter " in line]
     assert writer and "shared objects file (top)" in writer[0], writer
     assert archive.stat().st_mtime_ns == written
+
+
+def test_a_child_file_left_behind_is_removed_once_stale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that quits while its child writes leaves the child's file: the next one
+    removes it once it is older than a child may take, and leaves a young one alone."""
+    from pylucene_mcp import class_archive
+
+    monkeypatch.setenv("PYLUCENE_MCP_CACHE", str(tmp_path))
+    target = jvm.class_archive(jvm.find_java_home(), jvm.class_path())
+    target.write_bytes(b"an archive")  # so that ensure() writes none
+    old = tmp_path / f"{target.name}.111.tmp"
+    young = tmp_path / f"{target.name}.222.tmp"
+    old.write_bytes(b"half")
+    young.write_bytes(b"half")
+    past = time.time() - class_archive.TIMEOUT_S - 60
+    os.utime(old, (past, past))
+    assert class_archive.ensure() == target
+    assert not old.exists() and young.exists()
 
 
 def test_a_runtime_that_cannot_write_one_is_tried_once(tmp_path: Path) -> None:
