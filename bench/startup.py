@@ -20,6 +20,7 @@ Prints a table and writes the figures as JSON (``--json``).
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import sys
 import tempfile
@@ -85,6 +86,7 @@ def main() -> None:
         samples["ours tools/list"].append(spawn(None, index, "tools/list"))
         samples["ours first search"].append(spawn(None, index, "search"))
         samples["ours first search, no archive"].append(spawn(None, index, "search", env=without))
+    shutil.rmtree(empty, ignore_errors=True)
     settled = [spawn(None, index, "search", wait_s=3) for _ in range(max(3, args.runs // 3))]
     medians = {name: statistics.median(values) for name, values in samples.items()}
     bare = medians["bare tools/list"]
