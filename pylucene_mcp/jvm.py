@@ -146,9 +146,9 @@ def class_archive(home: Path, jars: list[str]) -> Path:
     folder = Path(base) if base else Path.home() / ".cache"
     if not os.environ.get("PYLUCENE_MCP_CACHE"):
         folder = folder / "pylucene-mcp"
-    stats = [(jar, *_size_and_time(jar)) for jar in jars]
-    key = json.dumps([str(home), java_major(home), stats]).encode()
-    return folder / f"classes-java{java_major(home)}-{hashlib.sha256(key).hexdigest()[:16]}.jsa"
+    major = java_major(home)
+    key = json.dumps([str(home), major, [(jar, *_size_and_time(jar)) for jar in jars]]).encode()
+    return folder / f"classes-java{major}-{hashlib.sha256(key).hexdigest()[:16]}.jsa"
 
 
 def _size_and_time(path: str) -> tuple[int, int]:

@@ -3,6 +3,7 @@ package io.github.pylucenemcp.analysis;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -125,7 +126,7 @@ public final class LemmaFilter extends TokenFilter {
     if (!capital.equals(word)) {
       find(capital, found);
     }
-    Set<String> seen = new java.util.HashSet<>(); // "bill" and "Bill" are one term once lowercased
+    Set<String> seen = new HashSet<>(); // "bill" and "Bill" are one term once lowercased
     for (String lemma : found) {
       if (out.size() == MAX_LEMMAS) {
         break;
@@ -136,15 +137,13 @@ public final class LemmaFilter extends TokenFilter {
     }
   }
 
-  private boolean find(String word, Set<String> found) {
-    List<WordData> entries = lookups.lookup.lookup(word);
-    for (WordData entry : entries) {
+  private void find(String word, Set<String> found) {
+    for (WordData entry : lookups.lookup.lookup(word)) {
       CharSequence stem = entry.getStem();
       if (stem != null && stem.length() > 0) {
         found.add(stem.toString());
       }
     }
-    return !entries.isEmpty();
   }
 
   @Override

@@ -266,8 +266,7 @@ public final class SearchContext {
     try {
       ReaderState reader = readerState(current);
       SortedSetDocValuesReaderState state = reader.facets;
-      IndexSearcher searcher = new IndexSearcher(reader.limited); // the state's reader
-      searcher.setSimilarity(current.getSimilarity());
+      IndexSearcher searcher = limitedSearcher(current, reader.limited); // the state's reader
       long[] search = new long[repeats];
       long[] collect = new long[repeats];
       long[] count = new long[repeats];
@@ -285,7 +284,7 @@ public final class SearchContext {
           continue;
         }
         start = System.nanoTime();
-        Facets facets = new SortedSetDocValuesFacetCounts(state, collected);
+        Facets facets = count(state, collected); // as the search counts them
         count[i] = System.nanoTime() - start;
         for (int d = 0; d < dims.length; d++) {
           start = System.nanoTime();
@@ -340,6 +339,18 @@ public final class SearchContext {
     }
   }
 
+  /**
+   * A searcher over {@code limitedReader} as {@code searcher} searches (its similarity and query
+   * cache), whose slices of a large index run on the search threads, deadlines and all.
+   */
+  private static IndexSearcher limitedSearcher(IndexSearcher searcher, IndexReader limitedReader) {
+    IndexSearcher limited = new IndexSearcher(limitedReader, Deadline.EXECUTOR);
+    limited.setSimilarity(searcher.getSimilarity());
+    limited.setQueryCache(searcher.getQueryCache());
+    limited.setQueryCachingPolicy(searcher.getQueryCachingPolicy());
+    return limited;
+  }
+
   /** {@link #search} of a prepared request under a time limit; see the public {@link #run}. */
   String run(
       IndexSearcher searcher,
@@ -348,12 +359,8 @@ public final class SearchContext {
       Request request,
       long timeoutMs)
       throws IOException {
-    // a new searcher each time: IndexSearcher.timedOut() stays true once a search timed out;
-    // a large index's slices are searched on several threads (the deadlines go with them)
-    IndexSearcher limited = new IndexSearcher(limitedReader, Deadline.EXECUTOR);
-    limited.setSimilarity(searcher.getSimilarity());
-    limited.setQueryCache(searcher.getQueryCache());
-    limited.setQueryCachingPolicy(searcher.getQueryCachingPolicy());
+    // a new searcher each time: IndexSearcher.timedOut() stays true once a search timed out
+    IndexSearcher limited = limitedSearcher(searcher, limitedReader);
     if (state == null || request.drillDown.getDrillDownQueries().length == 0 || request.browsing) {
       // DrillSidewaysScorer (drill-down values chosen) cannot be scored in time-limited windows;
       // there the reader's checks stop the search, without hits
