@@ -43,6 +43,9 @@ the engine matches words exactly, so expand the query yourself.
 - Phrases and proximity: "signed contract", "contract signed"~3. Fuzzy: Mayer~1.
 - Umlauts and accents are folded: muller, Mueller and Müller all find Müller; cafe finds café.
 - Terms are ANDed by default (defaultOperator=OR to change); use AND/OR/NOT, +/-, parentheses.
+  Words side by side bind tighter than OR: machine learning OR deep learning means
+  (machine AND learning) OR (deep AND learning). Patterns and fuzzy words match every word
+  they expand to.
 - Unfielded words match the text or the title (also a title kept only in a file's metadata).
 - Fields: title:, author:, file_name:, language:de, file_extension:pdf,
   modified_date:[2024-01-01 TO *], file_size:[1000000 TO *].
