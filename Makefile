@@ -34,6 +34,7 @@ test-java: $(JAR_STAMP)  ## the shims' JUnit tests (through Gradle)
 
 test-python: $(SETUP_STAMP) $(JAR_STAMP)  ## pytest, slow tests included (a plain `pytest` skips them)
 	@./scripts/ensure-chromium >&2 || echo "no chromium: the MCP Apps browser tests will be skipped" >&2
+	@./scripts/ensure-test-corpora >&2 || echo "no German corpus: the exactness test will be skipped" >&2
 	$(PYTHON) -m pytest -m "slow or not slow"
 
 test-install: dist  ## the wheel in a fresh virtualenv with no system Java: version, doctor, crawl, serve
