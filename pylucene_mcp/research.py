@@ -317,11 +317,21 @@ class ResearchIndex:
 
     def query(self, text: str, field: str | None = None, operator: str = "OR") -> Any:
         """``text`` in Lucene's classic syntax as a ``Query`` (a Java object you may also build
-        yourself), parsed with this index's analyzers; unfielded words go to ``field`` (the
-        first text field by default)."""
+        yourself), parsed as each field is indexed: a keyword field matches its exact value
+        (``id:CACM-0001``), a long field exact numbers and ranges (``year:[1970 TO 1975]``), a
+        text field is analysed with its analyzer; unfielded words go to ``field`` (the first
+        text field by default).
+
+        Raises:
+            QuerySyntaxError, UnknownFieldError.
+        """
         default = field or next(n for n, s in self.fields.items() if s.kind == "text")
-        parser = jvm.jclass("org.apache.lucene.queryparser.classic.QueryParser")(
-            default, self.analyzer
+        parser = jvm.jclass("io.github.pylucenemcp.research.SchemaQueryParser")(
+            default,
+            self.analyzer,
+            jvm.jset(self.fields),
+            jvm.jset(n for n, s in self.fields.items() if s.kind == "keyword"),
+            jvm.jset(n for n, s in self.fields.items() if s.kind == "long"),
         )
         occur = jvm.jclass("org.apache.lucene.queryparser.classic.QueryParser$Operator")
         parser.setDefaultOperator(occur.AND if operator == "AND" else occur.OR)
@@ -359,11 +369,45 @@ class ResearchIndex:
             return Explanation.of(self._searcher(similarity).explain(lucene_query, doc))
 
     def delete(self, query: str | Any, field: str | None = None) -> int:
-        """Deletes the documents that match ``query`` and commits; returns how many went."""
+        """Deletes the documents that match ``query`` (text, see :meth:`query`, or a Lucene
+        ``Query``) and commits; returns how many went.
+
+        Raises:
+            QuerySyntaxError, UnknownFieldError.
+        """
         lucene_query = self.query(query, field) if isinstance(query, str) else query
         with jvm.java_errors(caller_input=True):
             count = int(self._searcher(None).count(lucene_query))
             self.java.deleteDocuments(jvm.jarray(QUERY, [lucene_query]))
+            self.java.commit()
+        return count
+
+    def delete_ids(self, ids: Iterable[str], field: str = "id") -> int:
+        """Deletes the documents whose keyword ``field`` holds one of ``ids``, each an exact
+        term (no query syntax: ``doc-1`` is that id), and commits; returns how many went.
+
+        Raises:
+            UnknownFieldError: when ``field`` is not a keyword field of this index.
+        """
+        if self.fields.get(field, FieldSpec("text")).kind != "keyword":
+            keywords = sorted(n for n, s in self.fields.items() if s.kind == "keyword")
+            raise errors.UnknownFieldError(
+                f"delete_ids needs a keyword field; {field!r} is not one (keyword fields: "
+                f"{', '.join(keywords) or 'none'})",
+                field,
+                keywords,
+            )
+        term = jvm.jclass("org.apache.lucene.index.Term")
+        terms = [term(field, str(value)) for value in ids]
+        if not terms:
+            return 0
+        values = jvm.jclass("java.util.ArrayList")()
+        for one in terms:
+            values.add(one.bytes())
+        with jvm.java_errors(caller_input=True):
+            terms_query = jvm.jclass("org.apache.lucene.search.TermInSetQuery")(field, values)
+            count = int(self._searcher(None).count(terms_query))
+            self.java.deleteDocuments(jvm.jarray("org.apache.lucene.index.Term", terms))
             self.java.commit()
         return count
 

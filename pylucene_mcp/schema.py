@@ -10,8 +10,9 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Literal
 
-# 3: keyword fields lowercased; 4: lemma fields content_lemma_en/_de, file_name split into words
-SCHEMA_VERSION = 4
+# 3: keyword fields lowercased; 4: lemma fields content_lemma_en/_de, file_name split into words;
+# 5: file_path has sorted doc values (a cursor breaks ties by it)
+SCHEMA_VERSION = 5
 
 CONTENT = "content"
 CONTENT_REVERSED = "content_reversed"

@@ -36,8 +36,9 @@ FILTER, EXCLUDE, DRILL_DOWN = 0, 1, 2
 _HEADER = json.JSONDecoder()
 QUERY = "org.apache.lucene.search.Query"
 # where a page ended, as the shim writes it: doc:score, and :value under a sort
-_SCORE_POSITION = re.compile(r"\d+:-?[\d.Ee+-]+|\d+:NaN")
-_SORT_POSITION = re.compile(r"\d+:(-?[\d.Ee+-]+|NaN):-?\d+")
+#: a cursor's position: the last hit's score (and sort value before it) and its file path
+_SCORE_POSITION = re.compile(r"(-?[\d.Ee+-]+|NaN):.+", re.DOTALL)
+_SORT_POSITION = re.compile(r"-?\d+:(-?[\d.Ee+-]+|NaN):.+", re.DOTALL)
 MAX_WINDOW = 10_000
 DEFAULT_TIMEOUT_S = 5.0  # Settings.search_timeout_s
 
@@ -152,7 +153,7 @@ def search(
                 jvm.jarray("int", kinds) if kinds else None,
                 jvm.jarray("String", dims) if dims else None,
                 jvm.jarray("String", values) if values else None,
-                None if sort == "_score" else _sort(sort, sort_order),
+                _sort(sort, sort_order, by_key=fingerprint is not None),
                 page,
                 page_size,
                 after,
@@ -207,7 +208,12 @@ def _fingerprint(
 
 
 def _cursor(fingerprint: str, last: str) -> str:
-    return base64.urlsafe_b64encode(f"1|{fingerprint}|{last}".encode()).decode().rstrip("=")
+    text = f"{CURSOR_VERSION}|{fingerprint}|{last}"
+    return base64.urlsafe_b64encode(text.encode("utf-8", "surrogatepass")).decode().rstrip("=")
+
+
+#: 2: the position ends with the hit's file path (ties broken by the unique key)
+CURSOR_VERSION = "2"
 
 
 def _position(cursor: str, fingerprint: str, sort: str) -> str | None:
@@ -220,16 +226,17 @@ def _position(cursor: str, fingerprint: str, sort: str) -> str | None:
         return None
     try:
         padded = cursor + "=" * (-len(cursor) % 4)
-        version, owner, last = base64.urlsafe_b64decode(padded).decode().split("|")
+        decoded = base64.urlsafe_b64decode(padded).decode("utf-8", "surrogatepass")
+        version, owner, last = decoded.split("|", 2)
     except ValueError:
         version = owner = last = ""
-    if version == "1" and owner != fingerprint:
+    if version == CURSOR_VERSION and owner != fingerprint:
         raise errors.InvalidRequestError(
             "this cursor belongs to another query, filters or sort; keep those as they were, "
             "or start again with cursor '*'"
         )
     shape = _SCORE_POSITION if sort == "_score" else _SORT_POSITION
-    if version != "1" or not shape.fullmatch(last):
+    if version != CURSOR_VERSION or not shape.fullmatch(last):
         raise errors.InvalidRequestError(
             "cursor is not one this server gave; start with cursor '*' and pass on each "
             "answer's nextCursor"
@@ -269,9 +276,23 @@ def _python_names(given: dict[str, Any], tool_names: dict[str, Any]) -> dict[str
     return params
 
 
-def _sort(field_name: str, order: str) -> Any:
+def _sort(field_name: str, order: str, *, by_key: bool) -> Any:
+    """The Lucene sort: ``field_name`` (``_score``: by relevance, None) with the score breaking
+    its ties; a cursor's sort (``by_key``) breaks the last ties by the unique key, the file path,
+    so that a walk sees each document once however segments merge between its pages (Lucene's
+    own last tie-break, the document number, changes with a merge)."""
     sort_field = jvm.jclass("org.apache.lucene.search.SortField")
-    field_type = jvm.jclass("org.apache.lucene.search.SortField$Type").LONG
-    primary = sort_field(field_name, field_type, order == "desc")
-    primary.setMissingValue(jvm.jclass("java.lang.Long")(LONG_MIN if order == "desc" else LONG_MAX))
-    return jvm.jclass("org.apache.lucene.search.Sort")(primary, sort_field.FIELD_SCORE)
+    types = jvm.jclass("org.apache.lucene.search.SortField$Type")
+    fields = []
+    if field_name != "_score":
+        primary = sort_field(field_name, types.LONG, order == "desc")
+        primary.setMissingValue(
+            jvm.jclass("java.lang.Long")(LONG_MIN if order == "desc" else LONG_MAX)
+        )
+        fields.append(primary)
+    elif not by_key:
+        return None
+    fields.append(sort_field.FIELD_SCORE)
+    if by_key:
+        fields.append(sort_field(schema.FILE_PATH, types.STRING))
+    return jvm.jclass("org.apache.lucene.search.Sort")(*fields)

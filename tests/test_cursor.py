@@ -117,3 +117,57 @@ async def test_the_search_tool_pages_by_cursor(fresh_index: Index) -> None:
         assert "belongs to another query" in refused
         plain = await call(client, "search", query="alpha")
         assert "nextCursor" not in plain  # without a cursor the answer is as it always was
+
+
+def _same_texts(index: Index, numbers: range) -> None:
+    """``numbers`` written again as they were: each gets a new document number at the end."""
+    with index.writer() as w:
+        for n in numbers:
+            w.add({"file_path": f"/m/{n:04}.txt", "content": "gamma delta", "language": "en"})
+
+
+@pytest.mark.parametrize("query", ["*", "gamma"])
+def test_a_walk_across_a_merge_sees_every_document_once(fresh_index: Index, query: str) -> None:
+    """Equal scores everywhere: the order is the tie-break's. Between two pages the first
+    page's documents are written again (new document numbers, at the end) and the index is
+    merged into one segment (every number changes; the merge orders segments by size); the
+    walk still sees each document once. Broken by document number, it saw a third twice."""
+    for start in range(0, 300, 50):  # six commits: six segments
+        _same_texts(fresh_index, range(start, start + 50))
+    first = fresh_index.search(query, cursor="*", page_size=100, max_passages=0)
+    seen = [hit.file_path for hit in first.documents]
+    assert len({hit.score for hit in first.documents}) == 1
+    for start in range(0, 100, 10):  # small segments: the merge puts them after the others
+        _same_texts(fresh_index, range(start, start + 10))
+    assert fresh_index.optimize(1) == 1
+    fresh_index.refresh()
+    cursor = first.next_cursor
+    while cursor is not None:
+        result = fresh_index.search(query, cursor=cursor, page_size=100, max_passages=0)
+        seen += [hit.file_path for hit in result.documents]
+        cursor = result.next_cursor
+    assert sorted(seen) == [f"/m/{n:04}.txt" for n in range(300)]
+
+
+@pytest.mark.anyio
+async def test_the_search_tool_walks_across_a_merge(fresh_index: Index) -> None:
+    for start in range(0, 60, 20):
+        _same_texts(fresh_index, range(start, start + 20))
+    async with connect(fresh_index) as client:
+        page = await call(client, "search", query="gamma", pageSize=25, cursor="*", maxPassages=0)
+        seen = [d["filePath"] for d in page["documents"]]
+        for start in range(0, 25, 5):
+            _same_texts(fresh_index, range(start, start + 5))
+        fresh_index.optimize(1)
+        fresh_index.refresh()
+        while "nextCursor" in page:
+            page = await call(
+                client,
+                "search",
+                query="gamma",
+                pageSize=25,
+                cursor=page["nextCursor"],
+                maxPassages=0,
+            )
+            seen += [d["filePath"] for d in page["documents"]]
+    assert sorted(seen) == [f"/m/{n:04}.txt" for n in range(60)]

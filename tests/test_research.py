@@ -6,10 +6,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from pylucene_mcp import InvalidRequestError, UnknownFieldError, jvm
+from pylucene_mcp import InvalidRequestError, QuerySyntaxError, UnknownFieldError, jvm
 from pylucene_mcp.research import Analyzer, FieldSpec, ResearchIndex, Similarity
 
 DOCS = [
@@ -131,3 +132,78 @@ def test_numbers_doc_values_and_term_vectors(tmp_path: Path) -> None:
             index.add_many([{"id": "p4", "year": "soon"}])
     finally:
         index.close()
+
+
+@pytest.fixture
+def papers(tmp_path: Path) -> Iterator[ResearchIndex]:
+    index = ResearchIndex.create(
+        tmp_path / "papers",
+        {"id": FieldSpec.keyword(), "year": FieldSpec.long(), "body": FieldSpec.text()},
+    )
+    rows = [
+        {"id": "doc-1", "year": 1970, "body": "graph search"},
+        {"id": "doc", "year": 1972, "body": "graph theory"},
+        {"id": "1", "year": 1975, "body": "search engines"},
+        {"id": "CACM-0001", "year": 1976, "body": "parallel graph processing"},
+        {"id": "cacm-0002", "year": 1980, "body": "sorting"},
+    ]
+    index.add_many(rows)
+    yield index
+    index.close()
+
+
+def _ids(found: Any) -> list[str]:
+    return sorted(hit.fields["id"] for hit in found)
+
+
+@pytest.mark.parametrize(
+    ("query", "ids"),
+    [
+        ("id:doc-1", ["doc-1"]),  # the exact value, not the words "doc" and "1"
+        ("id:CACM-0001", ["CACM-0001"]),  # case kept: a keyword is as written
+        ("id:cacm-0001", []),
+        ("id:CACM*", ["CACM-0001"]),
+        ('id:"doc"', ["doc"]),
+        ("id:[CACM-0001 TO doc]", ["CACM-0001", "cacm-0002", "doc"]),
+        ("year:1975", ["1"]),
+        ("year:[1970 TO 1975]", ["1", "doc", "doc-1"]),
+        ("year:{1970 TO 1975}", ["doc"]),
+        ("year:[1976 TO *]", ["CACM-0001", "cacm-0002"]),
+        ("graph AND year:[1971 TO *]", ["CACM-0001", "doc"]),
+        ("body:graph -id:doc", ["CACM-0001", "doc-1"]),
+        ("*:*", ["1", "CACM-0001", "cacm-0002", "doc", "doc-1"]),
+    ],
+)
+def test_each_field_is_queried_as_it_is_indexed(
+    papers: ResearchIndex, query: str, ids: list[str]
+) -> None:
+    assert _ids(papers.search(query, k=10)) == ids
+    assert papers.search(query, k=10).total_hits == len(ids)
+
+
+def test_a_delete_removes_exactly_what_matches(papers: ResearchIndex) -> None:
+    assert papers.delete("id:doc-1") == 1
+    assert _ids(papers.search("*:*", k=10)) == ["1", "CACM-0001", "cacm-0002", "doc"]
+    assert papers.delete("year:[1975 TO 1976]") == 2
+    assert _ids(papers.search("*:*", k=10)) == ["cacm-0002", "doc"]
+    assert papers.delete("id:nothing") == 0
+    assert len(papers) == 2
+
+
+def test_delete_by_id_takes_each_id_as_a_term(papers: ResearchIndex) -> None:
+    assert papers.delete_ids(["doc-1", "CACM-0001", "missing", "id:doc"]) == 2
+    assert _ids(papers.search("*:*", k=10)) == ["1", "cacm-0002", "doc"]
+    assert papers.delete_ids([]) == 0
+    with pytest.raises(UnknownFieldError, match="delete_ids needs a keyword field; 'body'"):
+        papers.delete_ids(["x"], field="body")
+
+
+def test_a_query_on_a_field_the_schema_lacks_or_a_wrong_number_is_refused(
+    papers: ResearchIndex,
+) -> None:
+    with pytest.raises(UnknownFieldError, match="unknown field 'title'; valid fields: body, id"):
+        papers.search("title:graph")
+    with pytest.raises(QuerySyntaxError, match="'year' holds whole numbers; 'soon' is not one"):
+        papers.search("year:soon")
+    with pytest.raises(QuerySyntaxError, match="year:19\\* is a pattern of text"):
+        papers.search("year:19*")

@@ -20,6 +20,7 @@ import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
@@ -29,6 +30,7 @@ import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * Writes documents of the product schema many at a time, on several threads: Python hands over
@@ -178,6 +180,8 @@ public final class SchemaWriter implements AutoCloseable {
           if (value != null) {
             if (stringFields[f].equals(keyField)) {
               key = value;
+              // sorted doc values: the unique key breaks ties, so a cursor never repeats
+              document.add(new SortedDocValuesField(keyField, new BytesRef(value)));
             }
             addString(document, stringFields[f], value);
           }

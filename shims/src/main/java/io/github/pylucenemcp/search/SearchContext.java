@@ -41,8 +41,10 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ReferenceManager;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TotalHits;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * What every search of one index shares (schema, analyzer, facets), so that a search from
@@ -521,26 +523,47 @@ public final class SearchContext {
   }
 
   /**
-   * The hit a page ends with, as {@link #search} writes it ({@code "last"}: {@code doc:score},
-   * and {@code :value} under a sort), to continue after it: {@code searchAfter}'s position.
+   * The hit a page ends with, as {@link #search} writes it ({@code "last"}: the hit's value of
+   * each field of {@code sort}, joined by {@code :}; the unique key, the last field of a
+   * cursor's sort, comes last and may hold {@code :} itself), to continue after it: {@code
+   * searchAfter}'s position. {@link #search} gives it the largest document number of its
+   * reader, so that a hit whose values all equal the position's (only the hit itself: the key
+   * is unique) counts as seen, whatever number a merge gave it since.
    *
    * @throws IllegalArgumentException for text that is not such a position
    */
   static ScoreDoc after(String position, Sort sort) {
-    String[] parts = position.split(":");
-    if (parts.length != (sort == null ? 2 : 3)) {
+    if (sort == null) {
+      throw new IllegalArgumentException("a position needs its sort");
+    }
+    SortField[] fields = sort.getSort();
+    String[] parts = position.split(":", fields.length);
+    if (parts.length != fields.length) {
       throw new IllegalArgumentException("not a position of this sort: " + position);
     }
-    int doc = Integer.parseInt(parts[0]);
-    float score = Float.parseFloat(parts[1]);
-    return sort == null
-        ? new ScoreDoc(doc, score)
-        : new FieldDoc(doc, score, new Object[] {Long.parseLong(parts[2]), score});
+    Object[] values = new Object[fields.length];
+    float score = Float.NaN;
+    for (int i = 0; i < fields.length; i++) {
+      switch (fields[i].getType()) {
+        case SCORE -> values[i] = score = Float.parseFloat(parts[i]);
+        case LONG -> values[i] = Long.parseLong(parts[i]);
+        case STRING -> values[i] = new BytesRef(parts[i]);
+        default -> throw new IllegalArgumentException("cannot continue a sort by " + fields[i]);
+      }
+    }
+    return new FieldDoc(Integer.MAX_VALUE, score, values);
   }
 
   private static String position(ScoreDoc hit) {
-    String position = hit.doc + ":" + hit.score;
-    return hit instanceof FieldDoc field ? position + ":" + field.fields[0] : position;
+    if (!(hit instanceof FieldDoc field)) {
+      return hit.doc + ":" + hit.score;
+    }
+    StringBuilder position = new StringBuilder();
+    for (Object value : field.fields) {
+      position.append(position.length() == 0 ? "" : ":");
+      position.append(value instanceof BytesRef bytes ? bytes.utf8ToString() : value);
+    }
+    return position.toString();
   }
 
   /**
@@ -555,6 +578,9 @@ public final class SearchContext {
    */
   String search(IndexSearcher searcher, SortedSetDocValuesReaderState state, Request r)
       throws IOException {
+    if (r.after != null) { // see after(): only the values of the sort place a position
+      r.after.doc = Math.max(0, searcher.getIndexReader().maxDoc() - 1);
+    }
     // after a position: one hit more than the page, to tell whether another page follows
     int topN = r.after == null ? r.page * r.pageSize : r.pageSize + 1;
     TopDocs top;
