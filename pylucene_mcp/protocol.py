@@ -41,6 +41,23 @@ log = logging.getLogger(__name__)
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _ANSWER_ID = re.compile(r'^\{"jsonrpc":"2\.0","id":(-?\d+|"(?:[^"\\]|\\.)*")')
+#: the id the gate gives a request whose id the SDK cannot take (a fraction, 1e400, null)
+_ALIAS = "pylucene-mcp-id:"
+#: how deep a message may nest; MCP's own messages nest a handful of levels
+MAX_DEPTH = 64
+
+
+def depth_over(value: Any, limit: int) -> bool:
+    """Whether ``value`` (a JSON value) nests deeper than ``limit`` (without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def lone_surrogate(value: Any, path: str = "") -> str | None:
@@ -131,6 +148,13 @@ def tool_error(text: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
 
 
+def _plain_id(message: Any) -> Any:
+    """The message's id when it is one the SDK takes (a string or an integer), else None."""
+    request_id = message.get("id") if isinstance(message, dict) else None
+    plain = isinstance(request_id, str | int) and not isinstance(request_id, bool)
+    return request_id if plain else None
+
+
 def _error(request_id: Any, code: int, message: str) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
 
@@ -142,6 +166,17 @@ class _Wire:
         self._out = out
         self._lock = threading.Lock()
         self.pending: set[Any] = set()
+        #: alias → the id as the client wrote it (JSON text), for ids the SDK cannot take
+        self.aliases: dict[str, str] = {}
+        self._next_alias = 0
+
+    def alias(self, written: str) -> str:
+        """A string id for the SDK that stands for ``written`` (the client's id, JSON text)."""
+        with self._lock:
+            self._next_alias += 1
+            alias = f"{_ALIAS}{self._next_alias}"
+            self.aliases[alias] = written
+        return alias
 
     def send(self, message: dict[str, Any]) -> None:
         self.write(json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n")
@@ -149,7 +184,11 @@ class _Wire:
     def write(self, text: str) -> None:
         match = _ANSWER_ID.match(text)
         if match:
-            self.pending.discard(json.loads(match.group(1)))
+            answered = json.loads(match.group(1))
+            self.pending.discard(answered)
+            written = self.aliases.pop(answered, None) if isinstance(answered, str) else None
+            if written is not None:  # the client's own id back in place of the alias
+                text = text[: match.start(1)] + written + text[match.end(1) :]
         data = text.encode("utf-8", errors="replace")
         with self._lock:
             self._out.write(data)
@@ -221,6 +260,17 @@ class _GuardedStdin:
                 _error(None, types.PARSE_ERROR, f"Parse error: {exc.msg} at column {exc.colno}")
             )
             return None
+        except RecursionError:
+            message = None
+        if message is None or depth_over(message, MAX_DEPTH):
+            self._wire.send(
+                _error(
+                    _plain_id(message),
+                    types.INVALID_REQUEST,
+                    f"Invalid Request: the message nests deeper than {MAX_DEPTH} levels",
+                )
+            )
+            return None
         if not isinstance(message, dict):
             self._wire.send(
                 _error(
@@ -231,6 +281,24 @@ class _GuardedStdin:
             )
             return None
         request_id = message.get("id")
+        if "method" in message and "id" in message:
+            if isinstance(request_id, bool) or not isinstance(request_id, str | int | float | None):
+                self._wire.send(
+                    _error(
+                        None,
+                        types.INVALID_REQUEST,
+                        "Invalid Request: an id is a string, a number or null, not "
+                        + json.dumps(request_id)[:40],
+                    )
+                )
+                return None
+            if request_id is None or isinstance(request_id, float):
+                # the SDK takes only strings and integers: it gets an alias, the answer the id
+                # as written (1.5, 1.0, 1e400, null)
+                as_written = json.loads(text, parse_float=str)["id"]  # a float's own text
+                written = "null" if request_id is None else str(as_written)
+                request_id = message["id"] = self._wire.alias(written)
+                text = json.dumps(message, ensure_ascii=False)
         is_request = "method" in message and request_id is not None
         where = lone_surrogate(message)
         if where is not None:
@@ -247,8 +315,9 @@ class _GuardedStdin:
             types.jsonrpc_message_adapter.validate_python(message, by_name=False)
         except ValueError as exc:
             reason = str(exc).splitlines()[0]
-            answer_id = request_id if isinstance(request_id, str | int) else None
-            self._wire.send(_error(answer_id, types.INVALID_REQUEST, f"Invalid Request: {reason}"))
+            self._wire.send(
+                _error(_plain_id(message), types.INVALID_REQUEST, f"Invalid Request: {reason}")
+            )
             return None
         if is_request:
             self._wire.pending.add(request_id)

@@ -106,7 +106,34 @@ def query_text(text: str, default_operator: str = "AND") -> str:
             text,
             "*",
         )
+    depth = nesting(stripped)
+    if depth > MAX_NESTING:
+        raise errors.QuerySyntaxError(
+            f"query {quote(stripped)} nests parentheses {depth} deep; at most {MAX_NESTING} "
+            "levels are parsed: write the alternatives side by side, (a OR b OR c), not inside "
+            "each other",
+            stripped,
+        )
     return stripped
+
+
+def nesting(text: str) -> int:
+    """How deep the parentheses of ``text`` nest outside quotes (escaped ones do not count)."""
+    deepest = depth = 0
+    quoted = escaped = False
+    for char in text:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == '"':
+            quoted = not quoted
+        elif not quoted and char == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif not quoted and char == ")":
+            depth = max(0, depth - 1)
+    return deepest
 
 
 def parse_query(
@@ -138,7 +165,7 @@ def parse_query(
         if suggestion:
             shown = suggestion if len(suggestion) <= QUOTE_CHARS else quote(suggestion)
             hint = f" Try: {shown}"
-        elif re.fullmatch(r"(\s*(AND|OR|NOT|&&|\|\||!)\s*)+", stripped):
+        elif _ONLY_OPERATORS.fullmatch(stripped):
             hint = (
                 " AND, OR and NOT are operators: put words on both sides (lease AND rent), "
                 "or write them in lower case to search for the word (and)"
@@ -169,6 +196,12 @@ def parse_query(
 
 QUOTE_CHARS = 200
 
+#: operators and spaces only; no two alternatives match at one place, so matching is linear
+#: (the former ``(\s*(AND|…)\s*)+`` took 8.8 s on "NOT " * 24 + "a", holding the GIL)
+_ONLY_OPERATORS = re.compile(r"(?:AND|OR|NOT|&&|\|\||!|\s)+")
+#: how deep parentheses may nest in a query; Lucene's parser recurses once per level
+MAX_NESTING = 50
+
 
 def quote(text: str) -> str:
     """``text`` as an error message quotes it: at most 200 characters."""
@@ -183,6 +216,19 @@ def _first_line(message: str) -> str:
     if len(message) > 2 * QUOTE_CHARS:
         message = message[: 2 * QUOTE_CHARS] + "…"
     return message.rstrip(".")
+
+
+def _drop_operators_at_the_ends(text: str) -> str:
+    """``text`` without a binary operator that starts it or an operator that ends it (string
+    operations: a regular expression with a space run on both sides of the operator took time
+    quadratic in the length of such a run)."""
+    words = text.split(None, 1)
+    if len(words) == 2 and words[0] in ("AND", "OR", "&&", "||"):
+        text = words[1]
+    head, _, last = text.rstrip().rpartition(" ")
+    if head.strip() and last in ("AND", "OR", "NOT", "&&", "||", "!", "-", "+"):
+        text = head.rstrip()
+    return text
 
 
 def suggest_fix(text: str, default_operator: str) -> str | None:
@@ -205,9 +251,10 @@ def suggest_fix(text: str, default_operator: str) -> str | None:
             closed += 1
         kept.append(char)
     fixed = "".join(kept) + ")" * (opened - closed)
-    fixed = re.sub(r"^\s*(AND|OR|&&|\|\|)\s+", "", fixed)
-    fixed = re.sub(r"\s+(AND|OR|NOT|&&|\|\||!|-|\+)\s*$", "", fixed)
-    fixed = re.sub(r"(\w+):\s*$", r"\1", fixed)
+    fixed = _drop_operators_at_the_ends(fixed)
+    bare = fixed.rstrip()
+    if bare.endswith(":") and bare[-2:-1].isalnum():  # a field prefix with nothing after it
+        fixed = bare[:-1]
     # Only repairs that keep what was asked: no escaping of special characters (it would turn
     # /a{1,100000}/ or modified_date:[2024 TO *] into a search for odd literal text).
     if fixed == text or not fixed.strip():

@@ -70,6 +70,42 @@ def test_a_line_the_sdk_would_drop_gets_a_json_rpc_error(
     assert peer.request("ping")["result"] == {}  # the server reads on
 
 
+@pytest.mark.parametrize("written", ["1.5", "1.0", "100.0", "-0.0", "1e400", "null", "0", '""'])
+def test_every_id_json_rpc_allows_is_answered_with_that_id(peer: StdioPeer, written: str) -> None:
+    """The SDK takes only strings and integers; the gate answers the others as written."""
+    peer.send_raw(b'{"jsonrpc":"2.0","id":' + written.encode() + b',"method":"ping"}\n')
+    answer = peer.receive(timeout=10)
+    assert peer.lines[-1].startswith('{"jsonrpc":"2.0","id":' + written + ",")
+    assert answer["result"] == {}
+    assert peer.request("ping")["result"] == {}
+
+
+@pytest.mark.parametrize("written", ["{}", "false", "true", "[1]", '{"a":1}'])
+def test_an_id_json_rpc_does_not_allow_is_refused_and_the_server_lives_on(
+    peer: StdioPeer, written: str
+) -> None:
+    peer.send_raw(b'{"jsonrpc":"2.0","id":' + written.encode() + b',"method":"ping"}\n')
+    answer = peer.receive(timeout=10)
+    assert answer["id"] is None and answer["error"]["code"] == -32600
+    assert "an id is a string, a number or null" in answer["error"]["message"]
+    assert peer.request("ping")["result"] == {}
+
+
+@pytest.mark.parametrize("depth", [65, 200, 975, 1000, 100_000])
+def test_deep_nesting_is_refused_at_once(peer: StdioPeer, depth: int) -> None:
+    nested = b'{"a":' * depth + b"1" + b"}" * depth
+    peer.send_raw(b'{"jsonrpc":"2.0","id":"deep","method":"ping","params":' + nested + b"}\n")
+    answer = peer.receive(timeout=10)
+    assert (
+        answer["error"]["code"] == -32600 and "nests deeper than 64" in answer["error"]["message"]
+    )
+    # past Python's own parser's depth (about 1,000) the line is not read, so its id is not known
+    assert answer["id"] in (("deep",) if depth < 900 else ("deep", None))
+    peer.send_raw(b'{"jsonrpc":"2.0","id":' + b"[" * depth + b"]" * depth + b',"method":"ping"}\n')
+    assert peer.receive(timeout=10)["id"] is None
+    assert peer.request("ping")["result"] == {}
+
+
 def test_blank_lines_are_no_requests(peer: StdioPeer) -> None:
     peer.send_raw(b"\n   \n")
     assert peer.request("ping")["id"] == peer.request("ping")["id"] - 1

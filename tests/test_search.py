@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -536,3 +537,27 @@ def test_the_python_search_takes_the_tools_names_too(index: Index) -> None:
     assert by_tool.page_size == 2
     with pytest.raises(InvalidRequestError, match="no parameter 'pagesize'.*pageSize"):
         index.search("*", pagesize=2)
+
+
+@pytest.mark.parametrize(
+    ("query", "says"),
+    [
+        ("NOT " * 24 + "a", "cannot parse query"),
+        ("NOT " * 2400 + "a", "cannot parse query"),
+        ("AND " * 5000, "AND, OR and NOT are operators"),
+        ("(" * 3000 + "a" + ")" * 3000, "nests parentheses 3000 deep; at most 50"),
+        ("NOT (" * 1000 + "a" + ")" * 1000, "nests parentheses 1000 deep"),
+        ("a" + " " * 20000 + "AND", "Try: a"),
+        ("x" * 20000 + ":", "cannot parse query"),
+    ],
+)
+def test_a_hostile_query_is_refused_with_a_message(index: Index, query: str, says: str) -> None:
+    """Operator runs, deep nesting and long space runs: each refused by the parser or before
+    it."""
+    with pytest.raises(QuerySyntaxError, match=re.escape(says)):
+        index.search(query)
+
+
+def test_parentheses_as_deep_as_allowed_still_parse(index: Index) -> None:
+    assert index.search("(" * 50 + "quokka" + ")" * 50).total_hits == 1
+    assert index.search('"((((" quokka \\( ' * 30).total_hits == 1  # quoted, escaped: no depth
