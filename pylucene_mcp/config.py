@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -119,6 +120,26 @@ def private_dir(path: Path) -> Path:
         except FileExistsError:
             pass
     return path
+
+
+def private_temp(prefix: str) -> Path:
+    """A new folder for this user alone: ``<home>/tmp/<prefix><random>``, made by
+    ``tempfile.mkdtemp`` (0700, a name no one can guess, never one that already exists), in a
+    parent that must be a folder of this user's. Nothing of the product's goes to the shared
+    temp folder, where another local user can plant a folder or a link before we get there.
+
+    Raises:
+        ConfigError: when ``<home>/tmp`` is a link or belongs to someone else.
+    """
+    base = private_dir(home_dir() / "tmp")
+    status = os.lstat(base)
+    getuid = getattr(os, "getuid", None)
+    if os.path.islink(base) or (getuid is not None and status.st_uid != getuid()):
+        raise ConfigError(
+            f"{base} is a link or belongs to another user; remove it (the product keeps its "
+            "temporary files there, for this user alone)"
+        )
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=base))
 
 
 def directory_path(path: str | Path) -> str:

@@ -17,13 +17,12 @@ import logging
 import os
 import re
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from pylucene_mcp import errors
+from pylucene_mcp import config, errors
 
 log = logging.getLogger(__name__)
 
@@ -240,7 +239,9 @@ def _stderr_to_file(path: Path) -> Iterator[None]:
     sys.stderr.flush()
     saved = os.dup(2)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        # a new file (O_EXCL), never through a link: the path is in a private folder anyway
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(path, flags, 0o600)
         try:
             os.dup2(fd, 2)
         finally:
@@ -289,7 +290,7 @@ def start(max_heap: str | None = None, dump_classes: Path | None = None) -> None
         archive = dump_classes or class_archive(home, jars)
         if dump_classes is not None or archive.is_file():
             options += archive_options(home, archive, dump=dump_classes is not None)
-        output = Path(tempfile.gettempdir()) / f"pylucene-mcp-jvm-start-{os.getpid()}.log"
+        output = config.private_temp("jvm-start-") / "start.log"
         log.info(
             "starting JVM %s (Java %d) with %d jars, options %s; its start-up output goes to %s",
             home,
@@ -325,9 +326,11 @@ def start(max_heap: str | None = None, dump_classes: Path | None = None) -> None
 
 
 def _read_and_remove(path: Path) -> str:
+    """The text of ``path``, which goes with its (private) folder."""
     try:
         text = path.read_text(encoding="utf-8", errors="replace").strip()
         path.unlink()
+        path.parent.rmdir()
     except OSError:
         return ""
     return text

@@ -145,6 +145,9 @@ def test_nrt_searcher_sees_changes_within_the_refresh_interval(fresh_index: Inde
     doc = jvm.jclass("org.apache.lucene.document.Document")()
     store = jvm.jclass("org.apache.lucene.document.Field$Store").YES
     doc.add(jvm.jclass("org.apache.lucene.document.StringField")("file_path", "/d/b.txt", store))
+    # the schema's key also has sorted doc values (Lucene refuses a field indexed two ways)
+    key = jvm.jclass("org.apache.lucene.util.BytesRef")("/d/b.txt")
+    doc.add(jvm.jclass("org.apache.lucene.document.SortedDocValuesField")("file_path", key))
     fresh_index.java_writer.addDocument(doc)
     deadline = time.monotonic() + 10 * fresh_index.refresh_interval_s
     while len(fresh_index) < 2 and time.monotonic() < deadline:

@@ -8,13 +8,11 @@ neither the server nor this process. The jar comes from :mod:`tika_jar`.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import shutil
 import socket
 import subprocess
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -23,7 +21,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from pylucene_mcp import jvm
-from pylucene_mcp.config import private_dir
+from pylucene_mcp.config import private_dir, private_temp
 from pylucene_mcp.crawler import tika_jar
 from pylucene_mcp.errors import ExtractionError
 
@@ -47,23 +45,34 @@ kill -KILL 0 2>/dev/null
 """
 
 
-CONFIG_PREFIX = "pylucene-mcp-tika-"
+CONFIG_PREFIX = "tika-"
+_folder: Path | None = None
+_folder_lock = threading.Lock()
 
 
 def config_folder() -> Path:
-    """This process's folder for Tika configs, ``$TMPDIR/pylucene-mcp-tika-<pid>`` (0700).
+    """This process's private folder for Tika (``<home>/tmp/tika-<pid>-<random>``, 0700, see
+    :func:`~pylucene_mcp.config.private_temp`): its configs, and the temp folder (``spool/``)
+    of the Tika server and its workers, where Tika copies the documents it parses.
 
     Made the first time; then the folders of processes that are gone (killed before they could
-    clean up) are removed, so that they do not pile up.
+    clean up, spooled copies and all) are removed, so that nothing piles up.
     """
-    folder = Path(tempfile.gettempdir()) / f"{CONFIG_PREFIX}{os.getpid()}"
-    if not folder.is_dir():
-        for stale in Path(tempfile.gettempdir()).glob(f"{CONFIG_PREFIX}*"):
-            suffix = stale.name.removeprefix(CONFIG_PREFIX)
-            if not (suffix.isdigit() and _alive(int(suffix))):
-                shutil.rmtree(stale, ignore_errors=True)
-        folder.mkdir(mode=0o700, exist_ok=True)
-    return folder
+    global _folder
+    with _folder_lock:
+        if _folder is None or not _folder.is_dir():
+            _folder = private_temp(f"{CONFIG_PREFIX}{os.getpid()}-")
+            (_folder / "spool").mkdir(mode=0o700)
+            for stale in _folder.parent.glob(f"{CONFIG_PREFIX}*"):
+                pid = stale.name.removeprefix(CONFIG_PREFIX).split("-", 1)[0]
+                if not (pid.isdigit() and _alive(int(pid))):
+                    shutil.rmtree(stale, ignore_errors=True)
+        return _folder
+
+
+def spool_folder() -> Path:
+    """Where the Tika server and its workers write their temporary files (java.io.tmpdir)."""
+    return config_folder() / "spool"
 
 
 def _alive(pid: int) -> bool:
@@ -175,6 +184,7 @@ class TikaServer:
             f"<javaPath>{escape(str(java))}</javaPath>"
             f"<forkedJvmArgs><arg>-Xmx{escape(self.settings.heap)}</arg>"
             + "".join(f"<arg>{escape(a)}</arg>" for a in WORKER_JVM_ARGS)
+            + f"<arg>-Djava.io.tmpdir={escape(str(spool_folder()))}</arg>"
             + "<arg>-Djava.awt.headless=true</arg></forkedJvmArgs>"
             "</params></server></properties>",
             encoding="utf-8",
@@ -194,6 +204,7 @@ class TikaServer:
             str(os.getpid()),
             str(java),
             *WATCHDOG_JVM_ARGS,
+            f"-Djava.io.tmpdir={spool_folder()}",
             "-jar",
             str(tika_jar.ensure()),
             "-c",
@@ -280,6 +291,8 @@ class TikaServer:
         self.stop()
         if self._config_file is not None:
             self._config_file.unlink(missing_ok=True)
-            with contextlib.suppress(OSError):  # other servers of this process may still use it
-                self._config_file.parent.rmdir()
             self._config_file = None
+        folder = _folder
+        if folder is not None and not any(folder.glob("tika-config-*.xml")):
+            # no other server of this process uses it: the spooled copies go too
+            shutil.rmtree(folder, ignore_errors=True)

@@ -1,0 +1,70 @@
+"""Nothing of ours in the shared temp folder: the product's temporary folders are made fresh
+(mkdtemp, 0700) under its home, in a parent that must be this user's; Tika's configs and the
+temp folder of its server and workers (where it spools copies of documents) live there."""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from pylucene_mcp import config
+from pylucene_mcp.crawler import tika_server
+from pylucene_mcp.errors import ConfigError
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PYLUCENE_MCP_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(tika_server, "_folder", None)
+    return tmp_path / "home"
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_a_private_temp_folder_is_new_unguessable_and_for_this_user(home: Path) -> None:
+    first, second = config.private_temp("x-"), config.private_temp("x-")
+    assert first != second and first.parent == second.parent == home / "tmp"
+    assert _mode(first) == _mode(home / "tmp") == 0o700
+    assert first.stat().st_uid == os.getuid()
+
+
+def test_a_linked_temp_parent_is_refused(home: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    home.mkdir()
+    (home / "tmp").symlink_to(elsewhere)
+    with pytest.raises(ConfigError, match="is a link or belongs to another user"):
+        config.private_temp("x-")
+    assert not any(elsewhere.iterdir())
+
+
+def test_tika_keeps_its_config_and_spool_in_a_private_folder(home: Path) -> None:
+    # what an attacker plants where the folder used to be: never read, never written
+    planted = Path(tempfile.gettempdir()) / f"pylucene-mcp-tika-{os.getpid()}"
+    planted.mkdir(exist_ok=True)
+    try:
+        server = tika_server.TikaServer()
+        written = server._config()  # noqa: SLF001 - the file the Tika server is started with
+        folder = tika_server.config_folder()
+        assert written.parent == folder and folder.parent == home / "tmp"
+        assert _mode(folder) == _mode(tika_server.spool_folder()) == 0o700
+        assert f"-Djava.io.tmpdir={tika_server.spool_folder()}" in written.read_text()
+        assert not any(planted.iterdir())
+        server.close()
+        assert not folder.exists()  # the spooled copies go with it
+    finally:
+        planted.rmdir()
+
+
+def test_the_folders_of_dead_processes_are_swept(home: Path) -> None:
+    dead = config.private_temp(f"{tika_server.CONFIG_PREFIX}999999999-")
+    (dead / "spool").mkdir()
+    (dead / "spool" / "copy-of-a-private.docx").write_bytes(b"PK")
+    alive = tika_server.config_folder()
+    assert alive.is_dir() and not dead.exists()
