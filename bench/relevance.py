@@ -13,6 +13,9 @@ several forms; each runs on the same research index (BM25 k1=0.9 b=0.4, top 1,00
 - ``prefix, ranked``: the same patterns rewritten to their 50 best terms, scored by those
   terms' statistics (``TopTermsBlendedFreqScoringRewrite``);
 - ``terms + prefix ranked``: the exact word and its ranked pattern, so an exact match ranks first;
+- ``prefix, every term, 50 ranked`` and ``terms + prefix every term``: the same with the
+  product's rewrite (``ContentQueryParser.ALL_TERMS_RANKED``): every term of the pattern matches,
+  its 50 best score;
 - ``terms + pair proximity``: the words ORed, plus each pair of neighbouring words as a phrase
   within three positions (the proximity boost issue 10 asks for), measured before it is built;
 - ``terms, or on title x2``: the words on the text, or on the title (its first line, which stays
@@ -65,6 +68,8 @@ def main() -> None:
     term_query = j("org.apache.lucene.search.TermQuery")
     prefix_query = j("org.apache.lucene.search.PrefixQuery")
     ranked = j("org.apache.lucene.search.MultiTermQuery$TopTermsBlendedFreqScoringRewrite")(50)
+    # the product's: every term matches, the 50 best rank
+    every_ranked = j("io.github.pylucenemcp.queryparser.ContentQueryParser").ALL_TERMS_RANKED
 
     phrase = j("org.apache.lucene.search.PhraseQuery")
     boost = j("org.apache.lucene.search.BoostQuery")
@@ -108,6 +113,8 @@ def main() -> None:
                 query = prefix_query(term("contents", word))
                 if prefix == "ranked":
                     query = prefix_query(term("contents", word), ranked)
+                elif prefix == "every":
+                    query = prefix_query(term("contents", word), every_ranked)
                 bag.add(query, should)
         return bag.build()
 
@@ -116,6 +123,8 @@ def main() -> None:
         "prefix, constant": (False, "constant"),
         "prefix, ranked": (False, "ranked"),
         "terms + prefix ranked": (True, "ranked"),
+        "prefix, every term, 50 ranked": (False, "every"),
+        "terms + prefix every term": (True, "every"),
         "terms + pair proximity": (True, "pairs"),
         "terms, or on title x0.5": (True, "title0.5"),
         "terms, or on title x1": (True, "title1"),

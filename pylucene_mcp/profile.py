@@ -20,7 +20,7 @@ from pylucene_mcp import errors, jvm, schema
 from pylucene_mcp.explain import TermContribution, explain_document
 from pylucene_mcp.filters import Filter, constrain, parse_filters
 from pylucene_mcp.index import Index
-from pylucene_mcp.query import context, parse_query
+from pylucene_mcp.query import LEMMA_WEIGHT, context, parse_query
 
 MAX_NODES = 200  # a query tree is cut here (a wildcard can rewrite into thousands of terms)
 MAX_EXPANSION = 100_000  # words of a pattern's expansion counted at most
@@ -119,9 +119,12 @@ def _tree(query: Any, occur: str | None, budget: list[int], searcher: Any) -> Qu
     elif kind == "BoostQuery":
         inner = _tree(query.getQuery(), occur, budget, searcher)
         return dataclasses.replace(inner, boost=float(query.getBoost()))
-    elif kind in ("TermQuery", "WildcardQuery", "RegexpQuery", "FuzzyQuery"):
+    elif kind in ("TermQuery", "WildcardQuery", "FuzzyQuery"):
         term = query.getTerm()
         node = QueryNode(kind, occur, str(term.field()), str(term.text()))
+    elif kind == "RegexpQuery":  # its term is the expression, as written between the slashes
+        term = query.getRegexp()
+        node = QueryNode(kind, occur, str(term.field()), f"/{term.text()}/")
     elif kind == "PhraseQuery":
         words = " ".join(str(t.text()) for t in query.getTerms())
         node = QueryNode(kind, occur, str(query.getField()), words, int(query.getSlop()))
@@ -196,7 +199,7 @@ def _rewrites(leaves: list[QueryNode]) -> list[str]:
             notes.append(
                 f"words and phrases also match other forms of their words on "
                 f"{' and '.join(schema.LEMMA_FIELDS)} (lock = locks, Haus = Häuser), weighted "
-                f"{leaf.boost} (wordForms=false: the words as written only)"
+                f"{LEMMA_WEIGHT:g} (search with wordForms: false for the words as written only)"
             )
     return list(dict.fromkeys(notes))
 

@@ -211,3 +211,15 @@ def test_the_profile_benchmark_runs_short(tmp_path: Path) -> None:
     FIGURES["profileQuery, 3,000 documents (bench/profile_latency.py)"] = "; ".join(
         line.split(": ", 1)[1] for line in lines
     )
+
+
+def test_a_regular_expression_and_the_word_forms_note_read_as_written(contracts: Index) -> None:
+    profile = profile_query(contracts, "/contr.ct/")
+    (leaf,) = [
+        c for c in [profile.parsed, *(profile.parsed.clauses or ())] if c.type == "RegexpQuery"
+    ]
+    assert (leaf.field, leaf.value) == ("content", "/contr.ct/")
+    assert profile.matching == DOCS
+    forms = profile_query(contracts, "contract")
+    (note,) = [r for r in forms.rewrites if "other forms of their words" in r]
+    assert "weighted 0.7 " in note and "None" not in note and "0.69" not in note

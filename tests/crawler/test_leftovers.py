@@ -1,5 +1,5 @@
-"""Nothing piles up: the Tika config folders of processes that died without cleaning up are
-removed by the next process that needs one."""
+"""Nothing piles up: the private Tika folders (configs and spooled copies) of processes that
+died without cleaning up are removed by the next process that needs one."""
 
 from __future__ import annotations
 
@@ -12,13 +12,14 @@ from pathlib import Path
 from pylucene_mcp.crawler.tika_server import CONFIG_PREFIX, TikaServer
 
 
-def test_config_folders_of_dead_processes_are_swept_and_live_ones_kept() -> None:
-    tmp = Path(tempfile.gettempdir())
-    dead = tmp / f"{CONFIG_PREFIX}{2**22 + 12345}"  # above the usual pid range: no such process
-    old_style = tmp / f"{CONFIG_PREFIX}k3j_x9q1"  # what TemporaryDirectory used to leave
-    live = tmp / f"{CONFIG_PREFIX}{os.getpid()}"  # this test process: alive
-    for folder in (dead, old_style, live):
-        folder.mkdir(exist_ok=True)
+def test_config_folders_of_dead_processes_are_swept_and_live_ones_kept(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    private = home / "tmp"
+    private.mkdir(parents=True, mode=0o700)
+    dead = private / f"{CONFIG_PREFIX}{2**22 + 12345}-x1"  # above the usual pid range
+    live = private / f"{CONFIG_PREFIX}{os.getpid()}-x2"  # this test process: alive
+    for folder in (dead, live):
+        (folder / "spool").mkdir(parents=True)
         (folder / "tika-config-1.xml").write_text("<properties/>")
     child = subprocess.run(
         [
@@ -32,18 +33,15 @@ def test_config_folders_of_dead_processes_are_swept_and_live_ones_kept() -> None
         capture_output=True,
         text=True,
         check=True,
+        env={**os.environ, "PYLUCENE_MCP_HOME": str(home)},
     )
     made, pid = child.stdout.split()
-    try:
-        assert not dead.exists() and not old_style.exists()
-        assert live.is_dir()
-        assert Path(made).name == f"{CONFIG_PREFIX}{pid}"
-        assert os.stat(made).st_mode & 0o077 == 0
-    finally:
-        for folder in (live, Path(made)):
-            for file in folder.glob("*"):
-                file.unlink()
-            folder.rmdir()
+    assert not dead.exists()
+    assert live.is_dir()
+    assert Path(made).parent == private and Path(made).name.startswith(f"{CONFIG_PREFIX}{pid}-")
+    assert os.stat(made).st_mode & 0o077 == 0
+    # nothing of it in the shared temp folder
+    assert not list(Path(tempfile.gettempdir()).glob(f"*tika-{pid}*"))
 
 
 def test_a_closed_server_leaves_no_config_behind(tmp_path: Path) -> None:
