@@ -78,9 +78,12 @@ def test_an_expensive_expansion_stops_at_the_limit_with_advice(many_terms: Index
         message = str(exc)
         assert "time limit of 5 ms" in message
         assert "more letters before a *" in message and "search_timeout_s" in message
-    else:  # it found something in time: then it must say that it is not everything
-        assert result.partial_results
-        assert result.to_dict()["partialResults"] is True
+    else:  # it found something in time: what it is must be true of it
+        if result.partial_results:  # not everything, and it says so
+            assert result.to_dict()["partialResults"] is True
+        else:  # a warm JVM on one segment can finish within 5 ms: then it is all of it
+            assert result.total_hits == 20_001
+            assert "partialResults" not in result.to_dict()
 
 
 def test_the_limit_leaves_the_searcher_usable(many_terms: Index) -> None:
