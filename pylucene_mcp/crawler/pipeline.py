@@ -338,54 +338,67 @@ class Crawler:
         if not work:
             return
         in_flight_limit = max(1, self.settings.workers) * 2
-        pending: set[concurrent.futures.Future[tuple[FileEntry, Extracted | ExtractionError]]] = (
-            set()
-        )
+        pending: dict[
+            concurrent.futures.Future[tuple[FileEntry, Extracted | ExtractionError]], FileEntry
+        ] = {}
         batch: list[tuple[FileEntry, Extracted]] = []
         last_commit = time.monotonic()
         queue = iter(work)
         exhausted = False
-        with concurrent.futures.ThreadPoolExecutor(
-            max_workers=max(1, self.settings.workers), thread_name_prefix="extract"
-        ) as pool:
-            while pending or not exhausted:
-                while not exhausted and len(pending) < in_flight_limit:
-                    self._resume.wait()
-                    if self._stop.is_set():
-                        exhausted = True
+        try:
+            with concurrent.futures.ThreadPoolExecutor(
+                max_workers=max(1, self.settings.workers), thread_name_prefix="extract"
+            ) as pool:
+                while pending or not exhausted:
+                    while not exhausted and len(pending) < in_flight_limit:
+                        self._resume.wait()
+                        if self._stop.is_set():
+                            exhausted = True
+                            break
+                        entry = next(queue, None)
+                        if entry is None:
+                            exhausted = True
+                            break
+                        self.in_progress.add(entry.key)
+                        pending[pool.submit(self._extract_one, entry)] = entry
+                    if not pending:
                         break
-                    entry = next(queue, None)
-                    if entry is None:
-                        exhausted = True
-                        break
-                    self.in_progress.add(entry.key)
-                    pending.add(pool.submit(self._extract_one, entry))
-                if not pending:
-                    break
-                done, pending = concurrent.futures.wait(
-                    pending, timeout=1.0, return_when=concurrent.futures.FIRST_COMPLETED
-                )
-                for future in done:
-                    entry, outcome = future.result()
-                    self.in_progress.discard(entry.key)
-                    report.processed += 1
-                    if isinstance(outcome, ExtractionError):
-                        report.fail(entry.root, entry.key, str(outcome))
-                        if isinstance(outcome, FileVanishedError) and entry.key in known:
-                            with self.index.writer() as writer:
-                                writer.delete(entry.key)
-                            report.count(entry.root, "deleted")
-                    else:
-                        batch.append((entry, outcome))
-                    if progress is not None:
-                        progress(report.processed, total)
-                due = time.monotonic() - last_commit >= self.settings.commit_interval_s
-                if batch and (len(batch) >= self.settings.batch_size or due):
-                    self._index_batch(batch, known, report)
-                    batch = []
-                    last_commit = time.monotonic()
-        if batch:
-            self._index_batch(batch, known, report)
+                    done, _ = concurrent.futures.wait(
+                        pending, timeout=1.0, return_when=concurrent.futures.FIRST_COMPLETED
+                    )
+                    for future in done:
+                        entry = pending[future]
+                        _, outcome = future.result()  # SetupError: no file can be extracted
+                        del pending[future]
+                        self.in_progress.discard(entry.key)
+                        report.processed += 1
+                        if isinstance(outcome, ExtractionError):
+                            report.fail(entry.root, entry.key, str(outcome))
+                            if isinstance(outcome, FileVanishedError) and entry.key in known:
+                                with self.index.writer() as writer:
+                                    writer.delete(entry.key)
+                                report.count(entry.root, "deleted")
+                        else:
+                            batch.append((entry, outcome))
+                        if progress is not None:
+                            progress(report.processed, total)
+                    due = time.monotonic() - last_commit >= self.settings.commit_interval_s
+                    if batch and (len(batch) >= self.settings.batch_size or due):
+                        self._index_batch(batch, known, report)
+                        batch = []
+                        last_commit = time.monotonic()
+        except errors.SetupError as exc:
+            # no Tika to be had: the files in flight and those left are not extracted; each is
+            # a failure with the reason, and what was extracted before is indexed below
+            for entry in [*pending.values(), *queue]:
+                report.processed += 1
+                report.fail(entry.root, entry.key, f"not extracted: {exc}")
+            raise
+        finally:
+            for entry in pending.values():  # no longer in work
+                self.in_progress.discard(entry.key)
+            if batch:
+                self._index_batch(batch, known, report)
 
     def _extract_one(self, entry: FileEntry) -> tuple[FileEntry, Extracted | ExtractionError]:
         try:

@@ -28,6 +28,8 @@ class StatusOut(TypedDict):
     processed: NotRequired[int]
     toExtract: NotRequired[int]
     stopping: NotRequired[bool]
+    #: why the last crawl ended early (no Tika server to be had, a full disk …), until the next
+    lastError: NotRequired[str]
 
 
 # stopCrawler answers after at most this long, whether or not the crawl has ended by then
@@ -113,6 +115,8 @@ def crawler_status(svc: Service) -> StatusOut:
     if current is not None:
         data["processed"] = current.processed
         data["toExtract"] = current.to_extract
+    elif crawler.last is not None and crawler.last.error:
+        data["lastError"] = crawler.last.error
     return data
 
 
@@ -162,7 +166,8 @@ def crawler_tools(
             await ctx.report_progress(report.processed, max(report.to_extract, 1))
             await anyio.sleep(0.25)
         await ctx.report_progress(report.processed, max(report.to_extract, 1))
-        finished = {**status(), "message": "crawl finished", "report": _report(report) or {}}
+        message = f"crawl failed: {report.error}" if report.error else "crawl finished"
+        finished = {**status(), "message": message, "report": _report(report) or {}}
         return fit_failures(finished)  # type: ignore[return-value]
 
     @tool_errors

@@ -219,3 +219,37 @@ async def test_a_crawl_with_hundreds_of_failures_reports_within_the_budget(
     kept = stats["last"]["failures"]
     assert 1 <= len(kept) < 200 and "symbolic link" in kept[0]["reason"]
     assert len(kept) + stats["omitted"]["last.failures"] == 200  # what the crawl keeps
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as probe:  # bound and closed again: nothing listens there now
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_a_crawl_without_a_tika_server_ends_failed_with_the_reason(
+    client: Client, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No jar here and its download refused: the crawl says it failed, each file counts as
+    failed with the reason, the status keeps the error, and no file stays "in work"."""
+    from pylucene_mcp.crawler import tika_jar
+
+    monkeypatch.setattr(tika_jar, "_checkout_dir", lambda: None)
+    monkeypatch.delenv("PYLUCENE_MCP_TIKA_JAR", raising=False)
+    monkeypatch.delenv("PYLUCENE_MCP_TIKA_JAR_DIR", raising=False)
+    monkeypatch.setenv("PYLUCENE_MCP_HOME", str(home / "empty-home"))
+    monkeypatch.setenv("PYLUCENE_MCP_MAVEN_URL", f"http://127.0.0.1:{_closed_port()}/maven2")
+    await configure(client, home, "alpha")
+    answer = await call(client, "startCrawl", wait=True)
+    assert answer["message"].startswith("crawl failed: could not fetch the Tika server jar")
+    report = answer["report"]
+    assert report["failed"] == 3 and report["indexed"] == 0
+    assert report["error"].startswith("could not fetch the Tika server jar")
+    assert all(f["reason"].startswith("not extracted: could not fetch") for f in report["failures"])
+    status = await call(client, "getCrawlerStatus")
+    assert status["lastError"] == report["error"]
+    stats = await call(client, "getCrawlerStats")
+    assert stats["processingNow"] == []
+    assert stats["last"]["failed"] == 3
