@@ -57,6 +57,8 @@ class DocumentDetails:
     content_length: int
     has_more: bool
     page_count: int | None
+    #: where the rest of the text starts (``offset`` of the next call), while ``has_more``
+    next_offset: int | None = None
 
 
 def index_stats(index: Index) -> IndexStats:
@@ -160,4 +162,5 @@ def document_details(
         content_length=len(content),
         has_more=offset + len(chunk) < len(content),
         page_count=len(str(pages).split(",")) if pages else None,
+        next_offset=offset + len(chunk) if offset + len(chunk) < len(content) else None,
     )

@@ -26,7 +26,7 @@ from pylucene_mcp.service import Service
 from pylucene_mcp.tools.actions import search_actions
 from pylucene_mcp.tools.apps import register_apps, ui_meta
 from pylucene_mcp.tools.models import RangeFacetIn, SearchFilter, filter_specs
-from pylucene_mcp.tools.output import ANSWER_BUDGET_BYTES, answers, listing
+from pylucene_mcp.tools.output import ANSWER_BUDGET_BYTES, ANSWER_CEILING_BYTES, answers, listing
 
 log = logging.getLogger(__name__)
 
@@ -127,10 +127,14 @@ def fit_content(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
     if over <= 0:
         return data
     encoded = data["content"].encode("utf-8")
-    kept = encoded[: max(len(encoded) - over - 16, 0)].decode("utf-8", errors="ignore")
-    while compact_size({**data, "content": kept}) > max_bytes and kept:
+    kept = encoded[: max(len(encoded) - over - 40, 0)].decode("utf-8", errors="ignore")
+    offset = data["offset"]
+    while compact_size({**data, "content": kept, "nextOffset": offset + len(kept)}) > max_bytes:
+        if not kept:
+            break
         kept = kept[: -max(len(kept) // 50, 1)]
-    return {**data, "content": kept, "length": len(kept), "hasMore": True}
+    cut = {"content": kept, "length": len(kept), "hasMore": True, "nextOffset": offset + len(kept)}
+    return {**data, **cut}
 
 
 def enabled_tools(settings: Settings) -> set[str]:
@@ -279,11 +283,12 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
         length: Annotated[int, Field(ge=1, le=100_000)] = DETAILS_LENGTH,
     ) -> dict[str, Any]:
         """The stored metadata of one indexed document and a slice of its text (offset/length
-        in characters; hasMore says whether more follows; at the default length the slice is
-        shortened to fit 10 KB). Only documents in the index."""
+        in characters; hasMore says whether more follows, nextOffset where it starts). The slice
+        is shortened to fit 10 KB at the default length, 64 KB at any length."""
         details = info.document_details(svc.index(), filePath, offset=offset, length=length)
         data: dict[str, Any] = to_dict(details)
-        return fit_content(data, ANSWER_BUDGET_BYTES) if length == DETAILS_LENGTH else data
+        budget = ANSWER_BUDGET_BYTES if length == DETAILS_LENGTH else ANSWER_CEILING_BYTES
+        return fit_content(data, budget)
 
     from pylucene_mcp.tools.admin import admin_tools
     from pylucene_mcp.tools.crawler import crawler_tools

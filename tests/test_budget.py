@@ -107,3 +107,46 @@ async def test_document_details_at_the_default_length_fit_and_continue(fresh_ind
         assert text.startswith(first["content"] + rest["content"][:100])
         asked = await call(client, "getDocumentDetails", filePath="/ja/library.txt", length=6400)
         assert asked["content"] == text  # a length asked for is given whole
+
+
+CEILING = 64_000
+
+
+def _wire_size(answer: object) -> int:
+    return len(json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+async def test_document_details_at_any_length_fit_the_ceiling_and_say_where_to_go_on(
+    fresh_index: Index,
+) -> None:
+    text = "".join(f"Zeile {n}: Kündigungsfrist für Mieterinnen – 東京. " for n in range(6_000))
+    with fresh_index.writer() as w:
+        w.add({"file_path": "/de/long.txt", "content": text})
+    read, offset, calls = "", 0, 0
+    async with connect(fresh_index) as client:
+        while True:
+            part = await call(
+                client, "getDocumentDetails", filePath="/de/long.txt", offset=offset, length=100_000
+            )
+            calls += 1
+            assert _wire_size(part) <= CEILING
+            read += part["content"]
+            if not part["hasMore"]:
+                assert "nextOffset" not in part
+                break
+            assert part["nextOffset"] == offset + part["length"]
+            offset = part["nextOffset"]
+    assert read == text and calls >= len(text.encode()) // CEILING
+
+
+async def test_the_largest_search_answer_fits(client: Client) -> None:
+    answer = await call(
+        client,
+        "search",
+        query="contract OR Vertrag",
+        defaultOperator="OR",
+        pageSize=100,
+        maxPassages=10,
+        passageLength=1000,
+    )
+    assert _wire_size(answer) <= BUDGET and answer["passagesOmitted"] > 0

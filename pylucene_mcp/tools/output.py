@@ -25,8 +25,10 @@ from pylucene_mcp.shapes import to_dict, wire_type
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-# Every answer at its defaults fits this many bytes of compact JSON (DESIGN.md, "Budgets").
+# Every answer at its defaults fits this many bytes of compact JSON (docs/tools.md, "Budgets").
 ANSWER_BUDGET_BYTES = 10_000
+# and every answer, whatever its arguments, this many
+ANSWER_CEILING_BYTES = 64_000
 
 
 def fit_lists(
