@@ -145,3 +145,24 @@ async def test_big_duplicate_groups_list_fewer_documents_to_fit_the_budget(
     assert max(listed) - min(listed) <= 1  # the longest lists gave up documents first
     text = result.content[0].text  # type: ignore[union-attr]
     assert len(text.encode()) <= 10_000
+
+
+def test_documents_without_text_are_no_duplicates_of_each_other(fresh_index: Index) -> None:
+    """Six unrelated files with no extracted text (scans, images) shared the hash of the empty
+    text: they were the largest "group". They are counted apart, and paging is unchanged."""
+    with fresh_index.writer() as w:
+        for n in range(6):
+            w.add({"file_path": f"/scans/{n}.png", "content": ""})
+        for n in range(6):  # three real groups of two
+            w.add({"file_path": f"/docs/{n}.txt", "content": f"the same text {n % 3}"})
+    found = find_duplicates(fresh_index, page_size=2)
+    assert found.total_groups == 3 and found.empty_documents == 6
+    assert [g.size for g in found.groups] == [2, 2] and found.has_next_page
+    second = find_duplicates(fresh_index, page=2, page_size=2)
+    assert [g.size for g in second.groups] == [2] and not second.has_next_page
+    assert {d.file_path for g in found.groups + second.groups for d in g.documents} == {
+        f"/docs/{n}.txt" for n in range(6)
+    }
+    assert find_duplicates(fresh_index, directory="/scans").empty_documents == 6
+    assert find_duplicates(fresh_index, directory="/docs").empty_documents == 0
+    assert find_duplicates(fresh_index, min_group_size=7).empty_documents == 6

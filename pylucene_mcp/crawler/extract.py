@@ -60,13 +60,24 @@ def _first(meta: dict[str, Any], *keys: str) -> str | None:
     return None
 
 
+def _once(value: str) -> str:
+    """``value`` without the repetition Tika gives a field filled from two sources: an ODT file
+    with both creator fields has the author "Anna Schmidt, Anna Schmidt" (which would split the
+    author facet). Only a whole repeated run is taken out: "Schmidt, Anna" stays."""
+    parts = value.split(", ")
+    for size in range(1, len(parts) // 2 + 1):
+        if len(parts) % size == 0 and parts == parts[:size] * (len(parts) // size):
+            return ", ".join(parts[:size])
+    return value
+
+
 def _all(meta: dict[str, Any], *keys: str) -> list[str]:
     for key in keys:
         value = meta.get(key)
         if value is None:
             continue
         values = value if isinstance(value, list) else [value]
-        cleaned = list(dict.fromkeys(str(v).strip() for v in values if str(v).strip()))
+        cleaned = list(dict.fromkeys(_once(str(v).strip()) for v in values if str(v).strip()))
         if cleaned:
             return cleaned
     return []

@@ -178,3 +178,23 @@ def test_a_touched_file_is_not_rewritten_and_not_read_again(
     again = crawler.crawl([str(docs)])
     assert again.to_extract == 0  # the new mtime was recorded: nothing is read a third time
     assert crawler.index.search("herons").total_hits == 3
+
+
+def test_an_author_given_twice_by_the_file_is_one_author(crawler: Crawler, tmp_path: Path) -> None:
+    """An ODT file with both creator fields: Tika joins them into "Anna Schmidt, Anna Schmidt",
+    which split the author facet; a name written "Schmidt, Anna" stays as it is."""
+    from odf import dc, meta
+    from odf.opendocument import OpenDocumentText
+    from odf.text import P
+
+    folder = tmp_path / "odt"
+    folder.mkdir()
+    for name, author in (("twice.odt", "Anna Schmidt"), ("reversed.odt", "Schmidt, Anna")):
+        document = OpenDocumentText()
+        document.meta.addElement(dc.Creator(text=author))
+        document.meta.addElement(meta.InitialCreator(text=author))
+        document.text.addElement(P(text="Protokoll der Sitzung."))
+        document.save(str(folder / name))
+    crawler.crawl([str(folder)])
+    facets = crawler.index.search("*", max_passages=0).facets["author"]
+    assert sorted((f.value, f.count) for f in facets) == [("Anna Schmidt", 1), ("Schmidt, Anna", 1)]
