@@ -17,8 +17,8 @@ class SharedService(Service):
     """A service over an index a fixture owns (the fixture closes it), so that the tools and
     the test see the same corpus."""
 
-    def __init__(self, index: Index) -> None:
-        super().__init__(Settings(index_path=index.path))
+    def __init__(self, index: Index, settings: Settings | None = None) -> None:
+        super().__init__(settings or Settings(index_path=index.path))
         self._index = index
 
     def close(self) -> None:
@@ -26,11 +26,13 @@ class SharedService(Service):
 
 
 @contextlib.asynccontextmanager
-async def connect(index: Index) -> AsyncIterator[Client]:
-    """The SDK's in-memory client of a server over ``index`` (which the caller keeps open)."""
+async def connect(index: Index, **settings: Any) -> AsyncIterator[Client]:
+    """The SDK's in-memory client of a server over ``index`` (which the caller keeps open),
+    with ``settings`` (``Settings`` fields) besides the index path."""
     from pylucene_mcp.server import build_server
 
-    async with Client(build_server(Settings(index_path=index.path), SharedService(index))) as c:
+    chosen = Settings(index_path=index.path, **settings)
+    async with Client(build_server(chosen, SharedService(index, chosen))) as c:
         yield c
 
 

@@ -223,3 +223,17 @@ def test_a_regular_expression_and_the_word_forms_note_read_as_written(contracts:
     forms = profile_query(contracts, "contract")
     (note,) = [r for r in forms.rewrites if "other forms of their words" in r]
     assert "weighted 0.7 " in note and "None" not in note and "0.69" not in note
+
+
+@pytest.mark.anyio
+async def test_the_debug_tools_explain_the_query_the_search_ran(contracts: Index) -> None:
+    """With OR configured, profileQuery and explainMiss default to OR as the search does (they
+    had explained the AND query instead)."""
+    from tests.mcp_client import call, connect
+
+    async with connect(contracts, default_operator="OR") as client:
+        searched = await call(client, "search", query="contract signed", maxPassages=0)
+        profiled = await call(client, "profileQuery", query="contract signed")
+        assert searched["totalHits"] == profiled["matching"] == DOCS
+        missing = await call(client, "explainMiss", query="contract signed", filePath="/d/000.txt")
+        assert missing["matchesQuery"] is True  # under AND it would not: no "signed" in it

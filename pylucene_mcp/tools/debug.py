@@ -50,14 +50,16 @@ def debug_tools(
     tool_errors: Callable[[Callable[..., Any]], Callable[..., Any]],
     annotations: Callable[..., Any],
 ) -> dict[str, ToolSpec]:
-    """The debug tools and their annotations."""
+    """The debug tools and their annotations. Their default operator is the one the search
+    tool uses (the configured one), so that they explain the query the search ran."""
+    configured = svc.settings.default_operator
 
     @tool_errors
     @answers(QueryProfile)
     def profileQuery(
         query: Annotated[str, Field(max_length=10_000)],
         filters: Annotated[list[SearchFilter] | None, Field(max_length=20)] = None,
-        defaultOperator: Annotated[str, Field(pattern="^(AND|OR)$")] = "AND",
+        defaultOperator: Annotated[str, Field(pattern="^(AND|OR)$")] = configured,
         analyzeFilterImpact: bool = False,
         analyzeDocumentScoring: bool = False,
         analyzeFacetCost: bool = False,
@@ -87,7 +89,7 @@ def debug_tools(
         query: Annotated[str, Field(max_length=10_000)],
         filePath: Annotated[str, Field(min_length=1, max_length=4096)],
         filters: Annotated[list[SearchFilter] | None, Field(max_length=20)] = None,
-        defaultOperator: Annotated[str, Field(pattern="^(AND|OR)$")] = "AND",
+        defaultOperator: Annotated[str, Field(pattern="^(AND|OR)$")] = configured,
     ) -> dict[str, Any]:
         """Why an indexed document is not in a query's results, or ranks low: the filter that
         excludes it (and its value), a required word it does not contain (with the closest
