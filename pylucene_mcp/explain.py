@@ -144,6 +144,15 @@ def _int(node: Explanation | None) -> int | None:
     return int(node.value) if node is not None else None
 
 
+def rarity(doc_freq: int, documents: int) -> str:
+    """How rare a term is, by the share of documents that have it (one meaning everywhere):
+    "absent", "rare" (< 1 %), "uncommon" (< 10 %) or "common"."""
+    if doc_freq == 0:
+        return "absent"
+    share = doc_freq / documents if documents else 0.0
+    return "rare" if share < 0.01 else "uncommon" if share < 0.1 else "common"
+
+
 def _summary(terms: list[TermContribution], matched: bool, path: str) -> str:
     if not matched:
         return f"{path} does not match the query"
@@ -151,10 +160,10 @@ def _summary(terms: list[TermContribution], matched: bool, path: str) -> str:
         return f"{path} matches without a scored term (a filter or match-all)"
     top = max(terms, key=lambda t: t.contribution)
     why = []
-    if top.idf is not None:
-        others = [t.idf for t in terms if t.idf is not None and t is not top]
-        rarity = "rare" if not others or top.idf >= max(others) else "common"
-        why.append(f"{rarity} (idf {top.idf:.2f})")
+    if top.idf is not None and top.doc_freq is not None and top.doc_count is not None:
+        why.append(f"{rarity(top.doc_freq, top.doc_count)} (idf {top.idf:.2f})")
+    elif top.idf is not None:
+        why.append(f"idf {top.idf:.2f}")
     if top.freq is not None:
         why.append(f"{int(top.freq)} occurrence{'s' if top.freq != 1 else ''}")
     tail = f": {', '.join(why)}" if why else ""

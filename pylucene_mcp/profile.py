@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pylucene_mcp import errors, jvm, schema
-from pylucene_mcp.explain import TermContribution, explain_document
+from pylucene_mcp.explain import TermContribution, explain_document, rarity
 from pylucene_mcp.filters import Filter, constrain, parse_filters
 from pylucene_mcp.index import Index
 from pylucene_mcp.query import LEMMA_WEIGHT, context, parse_query
@@ -89,6 +89,7 @@ class DocumentScore:
 @dataclass(frozen=True)
 class QueryProfile:
     query: str
+    #: the query on the content, with its twins
     parsed: QueryNode
     lucene_query: str
     rewrites: tuple[str, ...]
@@ -104,6 +105,10 @@ class QueryProfile:
     #: items left out to fit the answer's byte budget, by list (``parsed``: parts of the tree)
     omitted: dict[str, int] | None = None
     profile_time_ms: float = field(default=0.0)
+    #: the other alternatives the search runs (unfielded words on the title and the file
+    #: name, each with its weight as ``boost``): a document matches the content query or one
+    #: of these, and its score adds theirs
+    also_searched: tuple[QueryNode, ...] = ()
 
 
 def _tree(query: Any, occur: str | None, budget: list[int], searcher: Any) -> QueryNode:
@@ -118,7 +123,7 @@ def _tree(query: Any, occur: str | None, budget: list[int], searcher: Any) -> Qu
         node = QueryNode("BooleanQuery", occur, clauses=tuple(clauses))
     elif kind == "BoostQuery":
         inner = _tree(query.getQuery(), occur, budget, searcher)
-        return dataclasses.replace(inner, boost=float(query.getBoost()))
+        return dataclasses.replace(inner, boost=round(float(query.getBoost()), 3))
     elif kind in ("TermQuery", "WildcardQuery", "FuzzyQuery"):
         term = query.getTerm()
         node = QueryNode(kind, occur, str(term.field()), str(term.text()))
@@ -169,6 +174,15 @@ def _with_cost(node: QueryNode, query: Any, searcher: Any) -> QueryNode:
     )
 
 
+def _also_searched(parsed: Any) -> list[Any]:
+    """The other alternatives the search runs beside the content query (the same query on the
+    title and on the file name, each a BoostQuery of its weight), as Lucene queries."""
+    match, content = parsed.match_query, parsed.query
+    if match.equals(content) or str(match.getClass().getSimpleName()) != "BooleanQuery":
+        return []
+    return [c.query() for c in match.clauses() if not c.query().equals(content)]
+
+
 def query_tree(query: Any, searcher: Any = None, max_nodes: int = MAX_NODES) -> QueryNode:
     """The Lucene ``query`` as a tree of :class:`QueryNode` (cut at ``max_nodes``); with
     ``searcher``, each node with its cost and each pattern with its expansion in that index."""
@@ -204,13 +218,6 @@ def _rewrites(leaves: list[QueryNode]) -> list[str]:
     return list(dict.fromkeys(notes))
 
 
-def _rarity(doc_freq: int, documents: int) -> str:
-    if doc_freq == 0:
-        return "absent"
-    share = doc_freq / documents if documents else 0.0
-    return "rare" if share < 0.01 else "uncommon" if share < 0.1 else "common"
-
-
 def profile_query(
     index: Index,
     query: str,
@@ -237,6 +244,7 @@ def profile_query(
     term_class = jvm.jclass("org.apache.lucene.index.Term")
     with index.searcher() as searcher, jvm.java_errors(caller_input=True):
         tree = query_tree(parsed.query, searcher)
+        also = tuple(query_tree(q, searcher) for q in _also_searched(parsed))
         leaves = _leaves(tree)
         reader = searcher.getIndexReader()
         documents = int(reader.numDocs())
@@ -257,7 +265,7 @@ def profile_query(
             )
         after = int(searcher.count(filtered)) if parsed_filters else matching
         stats = []
-        for leaf in leaves:
+        for leaf in leaves + [leaf for node in also for leaf in _leaves(node)]:
             if leaf.type != "TermQuery" or leaf.field is None or leaf.value is None:
                 continue
             term = term_class(leaf.field, leaf.value)
@@ -271,7 +279,7 @@ def profile_query(
                     doc_freq,
                     int(reader.totalTermFreq(term)),
                     round(idf, 4),
-                    _rarity(doc_freq, field_docs),
+                    rarity(doc_freq, field_docs),
                 )
             )
         scoring: list[DocumentScore] | None = [] if analyze_document_scoring else None
@@ -298,10 +306,14 @@ def profile_query(
                 measured["countMs"],
                 measured["dimensions"],
             )
-    warnings, recommendations = _advice(query, leaves, stats, matching, documents)
+    written_stats = [s for s in stats if (s.field, s.term) in {(x.field, x.value) for x in leaves}]
+    warnings, recommendations = _advice(
+        query, leaves, written_stats, matching, documents, default_operator
+    )
     return QueryProfile(
         query=query,
         parsed=tree,
+        also_searched=also,
         lucene_query=str(parsed.query.toString())[:500],
         rewrites=tuple(_rewrites(leaves)),
         terms=tuple(stats),
@@ -323,6 +335,7 @@ def _advice(
     stats: list[TermStats],
     matching: int,
     documents: int,
+    default_operator: str,
 ) -> tuple[list[str], list[str]]:
     warnings: list[str] = []
     recommendations: list[str] = []
@@ -359,15 +372,26 @@ def _advice(
                     "with suggestTerms and OR them"
                 )
     for absent in (s for s in stats if s.rarity == "absent"):
-        warnings.append(f"'{absent.term}' occurs in no document's {absent.field}")
+        if absent.field not in schema.SHADOW_FIELDS:  # the twins are the parser's, not the user's
+            warnings.append(f"'{absent.term}' occurs in no document's {absent.field}")
     content = [s for s in stats if s.field == schema.CONTENT]
     rare = [s for s in content if s.rarity == "rare"]
     common = [s for s in content if s.rarity == "common"]
-    if rare and common and '"' not in query:
-        words = " ".join(s.term for s in content)
+    plain_words = (
+        2 <= len(content) <= 6
+        and not any(c in query for c in '"~*?()')
+        and all(word not in query.split() for word in ("OR", "||", "NOT"))
+    )
+    words = " ".join(s.term for s in content)
+    if rare and common and plain_words:
         recommendations.append(
             f"'{rare[0].term}' is rare and '{common[0].term}' common: the rare word decides the "
             f'ranking; to find them together, try the proximity "{words}"~3'
+        )
+    elif plain_words and default_operator == "AND":
+        recommendations.append(
+            f"the words may be anywhere in a document; to find them near each other, try the "
+            f'proximity "{words}"~3 (or the phrase "{words}")'
         )
     if documents and matching > 0.5 * documents and len(content) == 1:
         recommendations.append(

@@ -43,7 +43,8 @@ def test_the_rare_term_dominates_and_the_parts_add_up(contracts: Index) -> None:
     assert all(t.boost == pytest.approx(LEMMA_WEIGHT) for t in forms)
     assert signed.contribution > 5 * contract.contribution
     assert explained.summary.startswith("'signed' gives")
-    assert "rare" in explained.summary and "3 occurrences" in explained.summary
+    # rarity as the terms table of profileQuery means it: 1 of 30 documents is "uncommon"
+    assert "uncommon (idf" in explained.summary and "3 occurrences" in explained.summary
     # BM25 as the formula says, from the counts of the documents written above
     assert (signed.doc_freq, signed.doc_count, signed.freq) == (1, 30, 3)
     assert signed.idf is not None and signed.tf is not None

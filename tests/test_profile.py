@@ -237,3 +237,35 @@ async def test_the_debug_tools_explain_the_query_the_search_ran(contracts: Index
         assert searched["totalHits"] == profiled["matching"] == DOCS
         missing = await call(client, "explainMiss", query="contract signed", filePath="/d/000.txt")
         assert missing["matchesQuery"] is True  # under AND it would not: no "signed" in it
+
+
+def test_the_report_agrees_with_itself(contracts: Index) -> None:
+    """One meaning of rarity (the terms table's) in the document summaries too; no warning
+    about the parser's own twin fields; proximity advice for plain multi-word AND queries."""
+    profile = profile_query(contracts, "contract signed", analyze_document_scoring=True)
+    table = {s.term: s.rarity for s in profile.terms if s.field == "content"}
+    for doc in profile.document_scoring or ():
+        for word, rarity in table.items():
+            if f"'{word}' gives" in doc.summary:
+                assert f": {rarity} (idf" in doc.summary
+    assert not [w for w in profile.warnings if "content_lemma" in w or "translit" in w]
+    assert any('"contract signed"~3' in r for r in profile.recommendations)
+    ored = profile_query(contracts, "contract OR signed")
+    assert not any("~3" in r for r in ored.recommendations)
+
+
+def test_every_alternative_the_search_runs_is_shown_with_its_weight(fresh_index: Index) -> None:
+    with fresh_index.writer() as w:
+        w.add({"file_path": "/t/a.txt", "title": "Lease contract", "content": "rent and keys"})
+        w.add({"file_path": "/t/b.txt", "content": "the contract text"})
+    profile = profile_query(fresh_index, "contract", analyze_document_scoring=True)
+    assert [(n.field, n.value, n.boost) for n in profile.also_searched] == [
+        ("title", "contract", 1.0),
+        ("file_name", "contract", 1.0),
+    ]
+    stats = {(s.field, s.term): s.doc_freq for s in profile.terms}
+    assert stats[("title", "contract")] == 1 and stats[("content", "contract")] == 1
+    assert profile.matching == 2  # one by its text, one by its title
+    titled = [d for d in profile.document_scoring or () if d.file_path == "/t/a.txt"]
+    assert [t.field for t in titled[0].terms] == ["title"]  # what the table explains
+    assert not [w for w in profile.warnings if "file_name" in w]  # no warning the user caused
