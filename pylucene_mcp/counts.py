@@ -80,7 +80,9 @@ def _size_edges(facet: RangeFacet) -> list[int]:
         ) from exc
     if gap <= 0 or end <= start:
         raise errors.InvalidRequestError("a range facet needs end > start and a gap above 0")
-    edges = list(range(start, end, gap))[: MAX_BUCKETS + 2]
+    # at most the edges a facet may have (and one more, to say it has too many): a gap of 1
+    # over 10^8 bytes must not build 10^8 edges first
+    edges = list(range(start, min(end, start + gap * (MAX_BUCKETS + 2)), gap))
     return [*edges, min(end, edges[-1] + gap)] if edges[-1] < end else edges
 
 
@@ -111,10 +113,13 @@ def facet_counts(
     range_facets: Sequence[RangeFacet | Mapping[str, Any]] = (),
     default_operator: str = "AND",
     word_forms: bool = True,
-) -> tuple[dict[str, int], dict[str, list[RangeBucket]]]:
+    timeout_s: float = 0.0,
+) -> tuple[dict[str, int], dict[str, list[RangeBucket]], bool]:
     """The counts of ``facet_queries`` (name → count) and of each range facet's buckets
     (field → buckets, ``to`` excluded), over the hits of ``query`` with ``filters`` (parsed as
-    :func:`~pylucene_mcp.search.search` parses it, ``word_forms`` too).
+    :func:`~pylucene_mcp.search.search` parses it, ``word_forms`` too), and whether the time
+    limit (``timeout_s`` for all the counts together, 0: none) cut them short: then the counts
+    not done in time are left out (a facet query) or end the list (a range facet's buckets).
 
     Raises:
         QuerySyntaxError, UnknownFieldError, InvalidFilterError, InvalidRequestError.
@@ -131,22 +136,56 @@ def facet_counts(
         for name, text in named.items()
     }
     long_point = jvm.jclass("org.apache.lucene.document.LongPoint")
+    deadline = jvm.jclass("io.github.pylucenemcp.search.Deadline")
     with index.searcher() as searcher, jvm.java_errors(caller_input=True):
-        query_counts = {
-            name: int(searcher.count(constrain(parsed.match_query, parsed_filters, q)))
-            for name, q in extra.items()
-        }
-        range_counts: dict[str, list[RangeBucket]] = {}
-        for facet, edges in plans:
-            buckets = []
-            for low, high in zip(edges, edges[1:], strict=False):
-                bounded = long_point.newRangeQuery(facet.field, low, high - 1)
-                shown = (
-                    (schema.iso(low), schema.iso(high))
-                    if facet.field in schema.DATE_FIELDS
-                    else (low, high)
-                )
-                count = int(searcher.count(constrain(parsed.match_query, parsed_filters, bounded)))
-                buckets.append(RangeBucket({"from": shown[0], "to": shown[1], "count": count}))
-            range_counts[facet.field] = buckets
-    return query_counts, range_counts
+        count = _limited_counter(searcher)
+        deadline.start(int(timeout_s * 1000))
+        try:
+            query_counts: dict[str, int] = {}
+            partial = False
+            for name, q in extra.items():
+                found = count(constrain(parsed.match_query, parsed_filters, q))
+                if found is None:
+                    partial = True
+                    break
+                query_counts[name] = found
+            range_counts: dict[str, list[RangeBucket]] = {}
+            for facet, edges in plans:
+                buckets = []
+                for low, high in zip(edges, edges[1:], strict=False):
+                    if partial:
+                        break
+                    bounded = long_point.newRangeQuery(facet.field, low, high - 1)
+                    shown = (
+                        (schema.iso(low), schema.iso(high))
+                        if facet.field in schema.DATE_FIELDS
+                        else (low, high)
+                    )
+                    found = count(constrain(parsed.match_query, parsed_filters, bounded))
+                    if found is None:
+                        partial = True
+                        break
+                    buckets.append(RangeBucket({"from": shown[0], "to": shown[1], "count": found}))
+                range_counts[facet.field] = buckets
+        finally:
+            deadline.clear()
+    return query_counts, range_counts, partial
+
+
+def _limited_counter(searcher: Any) -> Any:
+    """A count of hits that stops at this thread's deadlines (``Deadline``): the count, or None
+    when time ran out (term expansion, reading or collecting)."""
+    limited = jvm.jclass("org.apache.lucene.search.IndexSearcher")(
+        jvm.jclass("io.github.pylucenemcp.search.SearchContext").limitedReader(searcher)
+    )
+    limited.setTimeout(jvm.jclass("io.github.pylucenemcp.search.Deadline").COLLECT)
+    exiting = jvm.jclass("org.apache.lucene.index.ExitableDirectoryReader$ExitingReaderException")
+
+    def count(query: Any) -> int | None:
+        try:
+            found = int(limited.count(query))
+        except exiting:
+            return None
+        return None if limited.timedOut() else found
+
+    return count

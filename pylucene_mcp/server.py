@@ -225,6 +225,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
         freely and refine with filters or OR-expansions. A search that runs out of its time
         limit returns what it found with partialResults: true."""
         specs = filter_specs(filters)
+        limit_s = min(settings.search_timeout_s, (timeAllowedMs or 10**9) / 1000)
         result = run_search(
             svc.index(),
             query,
@@ -236,14 +237,14 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
             default_operator=defaultOperator,
             max_passages=maxPassages,
             passage_length=passageLength,
-            timeout_s=min(settings.search_timeout_s, (timeAllowedMs or 10**9) / 1000),
+            timeout_s=limit_s,
             facet_limit=facetLimit,
             cursor=cursor,
             word_forms=wordForms,
         )
         data = select(result.to_dict(), fields, facets, facetMinCount)
         if facetQueries or rangeFacets:
-            named, ranges = facet_counts(
+            named, ranges, cut = facet_counts(
                 svc.index(),
                 query,
                 filters=specs,
@@ -251,7 +252,10 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
                 range_facets=[r.model_dump() for r in rangeFacets or ()],
                 default_operator=defaultOperator,
                 word_forms=wordForms,
+                timeout_s=limit_s,
             )
+            if cut:  # the counts not done in time are left out, and the answer says so
+                data["partialResults"] = True
             if named:
                 data["facetQueries"] = named
             if ranges:

@@ -31,7 +31,7 @@ def reports(fresh_index: Index) -> Index:
 
 def test_named_queries_and_buckets_count_among_the_hits(reports: Index) -> None:
     german = [{"field": "language", "value": "de"}]
-    named, ranges = facet_counts(
+    named, ranges, partial = facet_counts(
         reports,
         "report",
         filters=german,
@@ -50,6 +50,40 @@ def test_named_queries_and_buckets_count_among_the_hits(reports: Index) -> None:
     assert [b.count for b in months] == [n % 2 for n in range(12)]  # the German ones: odd n
     sizes = [(b.from_, b.to, b.count) for b in ranges["file_size"]]
     assert sizes == [(0, 4000, 2), (4000, 8000, 2), (8000, 12000, 2)]
+    assert partial is False
+
+
+def test_a_gap_of_one_over_a_huge_span_is_refused_without_building_its_edges(
+    reports: Index,
+) -> None:
+    """10^18 buckets: refused at once (the edges had all been built first, 10^8 took GBs)."""
+    with pytest.raises(InvalidRequestError, match="more than 50 buckets"):
+        facet_counts(reports, "*", range_facets=[
+            {"field": "file_size", "start": 0, "end": 10**18, "gap": 1}
+        ])  # fmt: skip
+    _, ranges, _ = facet_counts(reports, "*", range_facets=[
+        {"field": "file_size", "start": 0, "end": 50, "gap": 1}
+    ])  # fmt: skip
+    assert len(ranges["file_size"]) == 50
+
+
+def test_facet_queries_obey_the_time_limit(tmp_path: Path) -> None:
+    """Infix patterns over many words, counted under a limit far too short: the counts not
+    done in time are left out and the answer says it is partial; without a limit all come."""
+    index = Index.open(tmp_path / "many")
+    try:
+        with index.writer() as w:
+            w.add_many(
+                {"file_path": f"/m/{n}", "content": f"w{n:06}x alpha"} for n in range(60_000)
+            )
+        queries = {f"q{n}": f"*{n:02}*" for n in range(10)}
+        named, _, partial = facet_counts(index, "alpha", facet_queries=queries, timeout_s=0.001)
+        assert partial and len(named) < len(queries)
+        named, _, partial = facet_counts(index, "alpha", facet_queries=queries)
+        assert not partial and len(named) == 10
+        assert named["q7"] == index.search("alpha AND *07*", max_passages=0).total_hits > 0
+    finally:
+        index.close()
 
 
 def test_bad_ranges_are_refused_with_what_to_give(reports: Index) -> None:

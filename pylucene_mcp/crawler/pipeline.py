@@ -206,8 +206,9 @@ class Crawler:
                 if on_done is not None:
                     on_done(report)
 
-        self._thread = threading.Thread(target=run, name="pylucene-mcp-crawl", daemon=True)
-        self._thread.start()
+        thread = threading.Thread(target=run, name="pylucene-mcp-crawl", daemon=True)
+        thread.start()  # started before wait() can see it: joining an unstarted thread raises
+        self._thread = thread
         return report
 
     def crawl(
