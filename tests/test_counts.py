@@ -4,6 +4,7 @@ count the same thing another way."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 from mcp import Client
