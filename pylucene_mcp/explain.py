@@ -18,8 +18,6 @@ from pylucene_mcp.query import parse_query
 
 _WEIGHT = re.compile(r"^weight\((?P<field>[^:\s(]+):(?P<term>.*) in \d+\)")
 # several words at one position (a word's lemmas: signed → sign, signed) score as one
-#: how BooleanWeight explains a FILTER clause: it scores 0
-_FILTER = "match on required clause, product of"
 _SYNONYM = re.compile(r"^weight\(Synonym\((?P<terms>[^)]*)\) in \d+\)")
 _CONSTANT = re.compile(r"^(?P<field>[a-z_]+):(?P<term>\S+)$")
 
@@ -97,10 +95,10 @@ def _contributions(tree: Explanation, score: float) -> list[TermContribution]:
     found: list[TermContribution] = []
 
     def visit(node: Explanation) -> None:
-        if node.description.startswith(_FILTER):  # matches without scoring: a pattern's
-            return  # every-term clause beside its best terms
         weight = _WEIGHT.match(node.description)
         constant = _CONSTANT.match(node.description) if not node.details else None
+        if constant and node.value == 0:  # adds nothing: a pattern's every-term clause
+            return
         synonym = _SYNONYM.match(node.description)
         if weight or constant or synonym:
             idf = node.find("idf")

@@ -33,6 +33,38 @@ public class ContentQueryParserTest {
     return parser(false).parse(query).toString();
   }
 
+  static String parseAnd(String query) throws ParseException {
+    ContentQueryParser parser = parser(false);
+    parser.setDefaultOperator(ContentQueryParser.Operator.AND);
+    return parser.parse(query).toString();
+  }
+
+  @Test
+  public void wordsSideBySideBindTighterThanOr() throws ParseException {
+    assertEquals(
+        "(+content:machine +content:learning) (+content:deep +content:learning)",
+        parseAnd("machine learning OR deep learning"));
+    assertEquals("content:a (+content:b +content:c)", parseAnd("a OR b c"));
+    assertEquals("(+content:a -content:b) content:c", parseAnd("a -b OR c"));
+    assertEquals("+content:a +content:b", parseAnd("a b")); // no OR: the classic query
+    assertEquals("content:a content:b", parse("a b")); // OR as the default: unchanged
+  }
+
+  @Test
+  public void exclusionsAloneExcludeFromEveryDocument() throws ParseException {
+    assertEquals("+*:* -content:draft", parseAnd("NOT draft"));
+    assertEquals("content:a (+*:* -content:b)", parseAnd("a OR NOT b"));
+  }
+
+  @Test
+  public void rankedPatternsAndFuzzyWordsMatchEveryTerm() throws ParseException {
+    for (String query : new String[] {"sign*", "*vertrag*", "mayer~1"}) {
+      org.apache.lucene.search.MultiTermQuery parsed =
+          (org.apache.lucene.search.MultiTermQuery) parser(false).parse(query);
+      assertEquals(ContentQueryParser.ALL_TERMS_RANKED, parsed.getRewriteMethod());
+    }
+  }
+
   @Test
   public void leadingWildcardBecomesAReversedPatternWithAFixedPrefix() throws ParseException {
     assertEquals("content_reversed:gartrev*", parse("*Vertrag"));
