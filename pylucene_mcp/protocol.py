@@ -148,6 +148,17 @@ def tool_error(text: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
 
 
+_SHALLOW_ID = re.compile(r'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*[,}]')
+
+
+def _shallow_id(text: str) -> Any:
+    """The id of a message too deep to parse, when it stands before anything nests (as
+    ``{"jsonrpc":"2.0","id":7,"method":…,"params":…}`` has it): a string or an integer."""
+    nesting = min((i for i in (text.find("{", 1), text.find("[")) if i >= 0), default=len(text))
+    found = _SHALLOW_ID.search(text, 0, nesting)
+    return json.loads(found.group(1)) if found else None
+
+
 def _plain_id(message: Any) -> Any:
     """The message's id when it is one the SDK takes (a string or an integer), else None."""
     request_id = message.get("id") if isinstance(message, dict) else None
@@ -180,6 +191,10 @@ class _Wire:
 
     def send(self, message: dict[str, Any]) -> None:
         self.write(json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+    def send_with_id(self, message: dict[str, Any], written: str) -> None:
+        """``message`` (whose id is None) with ``written``, JSON text, as its id."""
+        self.send({**message, "id": self.alias(written)})
 
     def write(self, text: str) -> None:
         match = _ANSWER_ID.match(text)
@@ -260,16 +275,20 @@ class _GuardedStdin:
                 _error(None, types.PARSE_ERROR, f"Parse error: {exc.msg} at column {exc.colno}")
             )
             return None
-        except RecursionError:
+        except RecursionError:  # deeper than Python's parser goes: the id from the text
             message = None
         if message is None or depth_over(message, MAX_DEPTH):
-            self._wire.send(
-                _error(
-                    _plain_id(message),
-                    types.INVALID_REQUEST,
-                    f"Invalid Request: the message nests deeper than {MAX_DEPTH} levels",
-                )
+            refusal = _error(
+                _plain_id(message) if message is not None else _shallow_id(text),
+                types.INVALID_REQUEST,
+                f"Invalid Request: the message nests deeper than {MAX_DEPTH} levels",
             )
+            if isinstance(message, dict) and isinstance(message.get("id"), float):
+                # an id the SDK never sees, written back as the client wrote it (1.5, 1e400)
+                written = str(json.loads(text, parse_float=str)["id"])
+                self._wire.send_with_id(refusal, written)
+            else:
+                self._wire.send(refusal)
             return None
         if not isinstance(message, dict):
             self._wire.send(
