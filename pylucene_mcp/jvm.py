@@ -405,6 +405,16 @@ def _message(exc: Any) -> str:
 _MAPPING: list[tuple[str, _Mapper]] = [
     ("io.github.pylucenemcp.queryparser.UnknownFieldException", _unknown_field),
     (
+        "org.apache.lucene.util.automaton.TooComplexToDeterminizeException",
+        lambda e: errors.QuerySyntaxError(
+            "the regular expression is too complex to match: the automaton Lucene builds for it "
+            "grows past its limit (nested repeats such as (a{1,100}){1,100}, or long runs of "
+            "negated classes, multiply its states); write fewer or smaller repeats, or a "
+            "wildcard (pyth*) instead",
+            query="",
+        ),
+    ),
+    (
         "org.apache.lucene.queryparser.classic.ParseException",
         lambda e: errors.QuerySyntaxError(_message(e), query=""),
     ),

@@ -561,3 +561,13 @@ def test_a_hostile_query_is_refused_with_a_message(index: Index, query: str, say
 def test_parentheses_as_deep_as_allowed_still_parse(index: Index) -> None:
     assert index.search("(" * 50 + "quokka" + ")" * 50).total_hits == 1
     assert index.search('"((((" quokka \\( ' * 30).total_hits == 1  # quoted, escaped: no depth
+
+
+@pytest.mark.parametrize("regex", ["/(a{1,100}){1,100}/", "/[^x]{0,100}[^y]{0,100}/"])
+def test_a_regex_too_complex_to_match_says_what_to_write(index: Index, regex: str) -> None:
+    """Within the repeat limit, yet too complex for Lucene's automaton: the product's words,
+    no Java class name."""
+    with pytest.raises(QuerySyntaxError, match="too complex to match") as info:
+        index.search(regex)
+    assert "org.apache" not in str(info.value) and "internal error" not in str(info.value)
+    assert "wildcard" in str(info.value)
