@@ -64,6 +64,9 @@ bench: $(SETUP_STAMP) $(JAR_STAMP)  ## the benchmarks of bench/README.md (prints
 	$(PYTHON) bench/lemmatizers.py
 	$(PYTHON) bench/crawl.py
 	$(PYTHON) bench/scale.py
+	$(PYTHON) bench/pattern_cost.py
+	$(PYTHON) bench/fuzz_stdio.py
+	$(PYTHON) bench/shutdown.py
 
 serve: $(SETUP_STAMP) $(JAR_STAMP)  ## run the MCP server on stdio (index: ~/.pylucene-mcp/index)
 	@$(PYTHON) -m pylucene_mcp serve
