@@ -7,6 +7,7 @@ own call::
     ├── JvmError                  no Java >= 21 runtime, missing jars, JVM failure
     ├── SetupError                a part fetched on first need (the Tika server jar) is missing
     ├── ExtractionError           a file could not be extracted (the reason recorded for it)
+    │   ├── WorkerDiedError       Tika's parser died under the file (retried alone once)
     │   └── FileVanishedError     the file was deleted between the walk and its extraction
     ├── ConfigError               a bad setting
     ├── IndexAccessError          the index cannot be opened or used
@@ -43,6 +44,11 @@ class SetupError(PyLuceneMcpError):
 
 class ExtractionError(PyLuceneMcpError):
     """A file could not be extracted; the message is the reason recorded for it."""
+
+
+class WorkerDiedError(ExtractionError):
+    """Tika's parser process died while the file was in work: the file's fault or another's
+    in flight beside it; the crawler retries it alone before it counts as failed."""
 
 
 class FileVanishedError(ExtractionError):

@@ -118,11 +118,13 @@ class Service:
         def run() -> None:
             try:
                 index = self._open_index()
+                if self._closing:  # closed meanwhile: nothing more to start
+                    return
                 # a search already waiting warms the code itself: a priming search beside it
                 # would only take the cores from it (spawn → first search on 100k: 2.30 → 2.05 s)
                 self._prime(index, search=not self._asked)
                 self._archive_later()
-                if then_crawl:
+                if then_crawl and not self._closing:
                     self.crawl_on_start()
             except Exception:  # reported again to the first tool call that needs the index
                 log.exception("background start of the JVM, index or crawl failed")
@@ -352,6 +354,9 @@ class Service:
         self._closing = True
         if self._timer is not None:
             self._timer.cancel()
+            if self._timer is not threading.current_thread():
+                # a start already under way ends first: it would start a crawl on what closes
+                self._timer.join(30)
         if self._crawler is not None:  # outside the lock: the crawl's end takes it
             self._crawler.stop()
             self._crawler.wait(60)

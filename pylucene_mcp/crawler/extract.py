@@ -20,7 +20,7 @@ from urllib.parse import quote
 from pylucene_mcp.crawler.normalize import join_pages, xhtml_to_pages
 from pylucene_mcp.crawler.tika_server import TikaServer
 from pylucene_mcp.documents import content_hash
-from pylucene_mcp.errors import ExtractionError, FileVanishedError
+from pylucene_mcp.errors import ExtractionError, FileVanishedError, WorkerDiedError
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +145,8 @@ class Extractor:
             raise ExtractionError(
                 "Tika cannot parse the file: it is encrypted, corrupt or not what its name says"
             )
+        if status >= 500:  # the parser process died under it, or beside it
+            raise WorkerDiedError(f"Tika answered HTTP {status} for the file")
         if status != 200:
             raise ExtractionError(f"Tika answered HTTP {status} for the file")
         try:
@@ -191,7 +193,7 @@ class Extractor:
                 raise ExtractionError(
                     f"parsing took longer than {timeout:g} s (tika_timeout_s)"
                 ) from exc
-            except requests.ConnectionError as exc:
+            except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
                 # Refused: Tika's worker is restarting. Aborted: it died under this request,
                 # from a timeout, a crash, or a kill; one more try tells a poison file apart.
                 refused = "refused" in str(exc).lower()
@@ -200,11 +202,11 @@ class Extractor:
                 if not refused:
                     aborted += 1
                     if aborted >= 2 or elapsed >= timeout:
-                        raise ExtractionError(
-                            f"parsing took longer than {timeout:g} s (tika_timeout_s)"
-                            if elapsed >= timeout * 0.9
-                            else "the file crashed Tika's parser process"
-                        ) from exc
+                        if elapsed >= timeout * 0.9:
+                            raise ExtractionError(
+                                f"parsing took longer than {timeout:g} s (tika_timeout_s)"
+                            ) from exc
+                        raise WorkerDiedError("the file crashed Tika's parser process") from exc
                 log.info("Tika connection failed on attempt %d (%s); retrying", attempt, exc)
                 continue
             finally:
@@ -213,7 +215,7 @@ class Extractor:
                 self.server.wait_ready()
                 continue
             return int(status), str(text)
-        raise ExtractionError("the Tika server did not answer after three tries")
+        raise WorkerDiedError("the Tika server did not answer after three tries")
 
     def _build(self, parts: list[dict[str, Any]]) -> Extracted:
         meta = parts[0]

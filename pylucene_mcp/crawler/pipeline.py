@@ -40,7 +40,12 @@ from pylucene_mcp.crawler.walk import (
     inside,
     walk,
 )
-from pylucene_mcp.errors import CrawlerBusyError, ExtractionError, FileVanishedError
+from pylucene_mcp.errors import (
+    CrawlerBusyError,
+    ExtractionError,
+    FileVanishedError,
+    WorkerDiedError,
+)
 from pylucene_mcp.index import FileState, Index, Writer
 
 log = logging.getLogger(__name__)
@@ -346,6 +351,7 @@ class Crawler:
         last_commit = time.monotonic()
         queue = iter(work)
         exhausted = False
+        again: list[FileEntry] = []  # in flight when the parser died: retried alone at the end
         try:
             with concurrent.futures.ThreadPoolExecutor(
                 max_workers=max(1, self.settings.workers), thread_name_prefix="extract"
@@ -371,35 +377,60 @@ class Crawler:
                         entry = pending[future]
                         _, outcome = future.result()  # SetupError: no file can be extracted
                         del pending[future]
+                        if isinstance(outcome, WorkerDiedError):  # its own fault or another's
+                            again.append(entry)
+                            continue
                         self.in_progress.discard(entry.key)
-                        report.processed += 1
-                        if isinstance(outcome, ExtractionError):
-                            report.fail(entry.root, entry.key, str(outcome))
-                            if isinstance(outcome, FileVanishedError) and entry.key in known:
-                                with self.index.writer() as writer:
-                                    writer.delete(entry.key)
-                                report.count(entry.root, "deleted")
-                        else:
-                            batch.append((entry, outcome))
-                        if progress is not None:
-                            progress(report.processed, total)
+                        self._settle(entry, outcome, known, report, batch, progress, total)
                     due = time.monotonic() - last_commit >= self.settings.commit_interval_s
                     if batch and (len(batch) >= self.settings.batch_size or due):
                         self._index_batch(batch, known, report)
                         batch = []
                         last_commit = time.monotonic()
+            # the files in flight when Tika's parser died, each alone now: only one that
+            # kills it again is failed, not the good file that was beside a bad one
+            while again and not self._stop.is_set():
+                entry = again.pop(0)
+                log.info("extracting %s again, alone (Tika's parser died under it)", entry.key)
+                _, outcome = self._extract_one(entry)
+                self.in_progress.discard(entry.key)
+                self._settle(entry, outcome, known, report, batch, progress, total)
         except errors.SetupError as exc:
             # no Tika to be had: the files in flight and those left are not extracted; each is
             # a failure with the reason, and what was extracted before is indexed below
-            for entry in [*pending.values(), *queue]:
+            for entry in [*pending.values(), *again, *queue]:
                 report.processed += 1
                 report.fail(entry.root, entry.key, f"not extracted: {exc}")
             raise
         finally:
-            for entry in pending.values():  # no longer in work
+            for entry in [*pending.values(), *again]:  # no longer in work
                 self.in_progress.discard(entry.key)
             if batch:
                 self._index_batch(batch, known, report)
+
+    def _settle(
+        self,
+        entry: FileEntry,
+        outcome: Extracted | ExtractionError,
+        known: dict[str, FileState],
+        report: CrawlReport,
+        batch: list[tuple[FileEntry, Extracted]],
+        progress: Progress | None,
+        total: int,
+    ) -> None:
+        """One file done: a failure recorded (a vanished file's document deleted), or its
+        extraction queued for the next batch."""
+        report.processed += 1
+        if isinstance(outcome, ExtractionError):
+            report.fail(entry.root, entry.key, str(outcome))
+            if isinstance(outcome, FileVanishedError) and entry.key in known:
+                with self.index.writer() as writer:
+                    writer.delete(entry.key)
+                report.count(entry.root, "deleted")
+        else:
+            batch.append((entry, outcome))
+        if progress is not None:
+            progress(report.processed, total)
 
     def _extract_one(self, entry: FileEntry) -> tuple[FileEntry, Extracted | ExtractionError]:
         try:

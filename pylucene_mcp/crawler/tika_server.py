@@ -8,6 +8,7 @@ neither the server nor this process. The jar comes from :mod:`tika_jar`.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shutil
@@ -75,6 +76,22 @@ def spool_folder() -> Path:
     return config_folder() / "spool"
 
 
+def _wait_for_group(pgid: int, timeout_s: float) -> None:
+    """Waits until no process of the group ``pgid`` is left (the supervisor exits before the
+    JVMs it started have run their shutdown, which still writes into the spool folder)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except (ProcessLookupError, AttributeError):  # none left (or no process groups here)
+            return
+        except PermissionError:
+            return
+        time.sleep(0.05)
+    with contextlib.suppress(OSError, AttributeError):
+        os.killpg(pgid, 9)
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -138,6 +155,8 @@ class TikaServer:
             ExtractionError: when it does not come up.
         """
         with self._lock:
+            if self._closed:
+                raise ExtractionError("the Tika server was closed (the server is shutting down)")
             self._last_used = time.monotonic()
             if self._proc is None or self._proc.poll() is not None:
                 if self._proc is not None:
@@ -280,6 +299,7 @@ class TikaServer:
             except OSError:
                 pass
             proc.wait(timeout=10)
+        _wait_for_group(proc.pid, 10.0)
 
     def stop(self) -> None:
         """Stops the server (it starts again on the next extraction)."""
