@@ -227,13 +227,30 @@ def crawlable_directory(path: str, settings: Settings) -> str:
     from pylucene_mcp.errors import InvalidRequestError
 
     text = str(path).strip()
+    if "\0" in text:
+        raise InvalidRequestError(
+            f"{text!r} holds a NUL character (\\x00), which no path can hold; give the "
+            "folder's path without it"
+        )
     expanded = os.path.expanduser(text)
     if not os.path.isabs(expanded):
         raise InvalidRequestError(
             f"{text!r} is not an absolute path; give the whole path of the folder, e.g. "
             "/home/me/Documents (a relative path would depend on where the server runs)"
         )
-    absolute = os.path.realpath(expanded)
+    written = os.path.abspath(expanded)
+    if any(_under(written, t) for t in SYSTEM_TREES):  # before resolving: /proc/1/root/…
+        raise InvalidRequestError(
+            f"{text!r} is a system or shared folder and is not crawled; add the folder that "
+            "holds the documents, e.g. ~/Documents"
+        )
+    try:
+        absolute = os.path.realpath(expanded, strict=False)
+    except OSError as exc:
+        raise InvalidRequestError(
+            f"{text!r} cannot be resolved ({exc.strerror or exc}); give a folder this process "
+            "can read"
+        ) from exc
     shown = text if absolute == os.path.abspath(expanded) else f"{text!r} (→ {absolute})"
     home = os.path.realpath(os.path.expanduser("~"))
     if absolute == home:

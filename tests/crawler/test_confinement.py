@@ -64,6 +64,15 @@ def test_the_home_folder_itself_is_refused(service: Service, own: Path) -> None:
     refused(service, own, "~", "whole home folder")
 
 
+def test_odd_paths_are_refused_in_the_products_words(service: Service, own: Path) -> None:
+    """A NUL byte and a way into another process's view of the disk: refused with a reason,
+    not Python's bare ValueError or PermissionError."""
+    refused(service, own, "/etc\u0000", "holds a NUL character")
+    refused(service, own, "/home/me/Docs\u0000/x", "holds a NUL character")
+    refused(service, own, "/proc/1/root/etc", "system or shared")
+    refused(service, own, "/proc/self/root/home", "system or shared")
+
+
 def test_relative_paths_are_refused(service: Service, own: Path) -> None:
     refused(service, own, ".", "not an absolute path")
     refused(service, own, "Documents", "not an absolute path")

@@ -253,3 +253,25 @@ async def test_a_crawl_without_a_tika_server_ends_failed_with_the_reason(
     stats = await call(client, "getCrawlerStats")
     assert stats["processingNow"] == []
     assert stats["last"]["failed"] == 3
+
+
+async def test_stop_right_after_start_never_fails(client: Client, home: Path) -> None:
+    """startCrawl and stopCrawler sent together, again and again: each stop answers with a
+    status (it had failed with "cannot join thread before it is started")."""
+    await configure(client, home, "beta")
+    for _ in range(15):
+        async with anyio.create_task_group() as group:
+            answers: list[Any] = []
+
+            async def start() -> None:
+                answers.append(await client.call_tool("startCrawl", {}))
+
+            async def stop() -> None:
+                answers.append(await client.call_tool("stopCrawler", {}))
+
+            group.start_soon(start)
+            group.start_soon(stop)
+        for answer in answers:
+            text = answer.content[0].text
+            assert "cannot join" not in text and "internal error" not in text, text
+        await idle(client)
