@@ -259,18 +259,16 @@ async def test_stop_right_after_start_never_fails(client: Client, home: Path) ->
     """startCrawl and stopCrawler sent together, again and again: each stop answers with a
     status (it had failed with "cannot join thread before it is started")."""
     await configure(client, home, "beta")
+    answers: list[Any] = []
+
+    async def ask(tool: str) -> None:
+        answers.append(await client.call_tool(tool, {}))
+
     for _ in range(15):
+        answers.clear()
         async with anyio.create_task_group() as group:
-            answers: list[Any] = []
-
-            async def start() -> None:
-                answers.append(await client.call_tool("startCrawl", {}))
-
-            async def stop() -> None:
-                answers.append(await client.call_tool("stopCrawler", {}))
-
-            group.start_soon(start)
-            group.start_soon(stop)
+            group.start_soon(ask, "startCrawl")
+            group.start_soon(ask, "stopCrawler")
         for answer in answers:
             text = answer.content[0].text
             assert "cannot join" not in text and "internal error" not in text, text
