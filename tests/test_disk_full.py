@@ -119,3 +119,49 @@ def test_the_cli_reports_a_full_disk_in_its_json(small_disk_works: None, tmp_pat
     else:  # each failed file is reported with the reason
         reasons = " ".join(f["reason"] for f in out["failures"])
         assert out["failed"] > 0 and "no space left on device" in reasons
+
+
+CRAWL = r"""
+import json, sys
+from pylucene_mcp import DiskFullError, Index, jvm
+from pylucene_mcp.crawler.extract import Extractor
+from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
+from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
+docs, path = sys.argv[1:3]
+jvm.start()
+index = Index.open(path)
+server = TikaServer(TikaSettings())
+crawler = Crawler(index, Extractor(server), CrawlSettings(batch_size=5))
+error = None
+try:
+    crawler.crawl([docs])
+except DiskFullError as exc:
+    error = str(exc)
+report = crawler.last
+held = len(index)
+server.close()
+index.close()
+print(json.dumps({"error": error, "added": report.added, "updated": report.updated,
+                  "failed": report.failed, "found": report.found, "held": held}))
+"""
+
+
+def test_the_crawl_counts_what_the_index_holds_after_a_full_disk(
+    small_disk_works: None, tmp_path: Path
+) -> None:
+    """A batch whose commit fails is no "added": the report had said added 166 while the index
+    held 66. Its files count as failed, with the reason."""
+    import secrets
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for n in range(60):
+        (docs / f"{n:02}.txt").write_text(" ".join(secrets.token_hex(6) for _ in range(20000)))
+    result = _in_small_disk(
+        tmp_path, sys.executable, "-c", CRAWL, str(docs), str(tmp_path / "disk" / "index")
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    facts = json.loads(result.stdout.strip().splitlines()[-1])
+    assert facts["error"] is not None and "no space left on device" in facts["error"]
+    assert facts["added"] + facts["updated"] == facts["held"]
+    assert facts["held"] + facts["failed"] <= facts["found"] == 60

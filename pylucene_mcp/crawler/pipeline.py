@@ -449,16 +449,26 @@ class Crawler:
         known: dict[str, FileState],
         report: CrawlReport,
     ) -> None:
-        with self.index.writer() as writer:
-            for entry, extracted in batch:
-                old = known.get(entry.key)
-                change = _change(old, extracted, report.full)
-                try:
-                    _write(writer, entry, extracted, old, change)
-                except errors.PyLuceneMcpError as exc:
-                    report.fail(entry.root, entry.key, f"cannot index: {exc}")
-                    continue
-                report.count(entry.root, change, entry.size)
+        written: list[tuple[FileEntry, str]] = []
+        try:
+            with self.index.writer() as writer:
+                for entry, extracted in batch:
+                    old = known.get(entry.key)
+                    change = _change(old, extracted, report.full)
+                    try:
+                        _write(writer, entry, extracted, old, change)
+                    except errors.PyLuceneMcpError as exc:
+                        report.fail(entry.root, entry.key, f"cannot index: {exc}")
+                        continue
+                    written.append((entry, change))
+        except errors.PyLuceneMcpError as exc:
+            # the commit failed (a full disk …): none of the batch is in the index, and the
+            # report says so instead of counting what the index does not hold
+            for entry, _ in written:
+                report.fail(entry.root, entry.key, f"not committed: {exc}")
+            raise
+        for entry, change in written:  # counted once the index holds them
+            report.count(entry.root, change, entry.size)
 
     # -- single files (the watcher) -----------------------------------------------------------
 
