@@ -306,7 +306,8 @@ def profile_query(
                 measured["countMs"],
                 measured["dimensions"],
             )
-    written_stats = [s for s in stats if (s.field, s.term) in {(x.field, x.value) for x in leaves}]
+    written = {(leaf.field, leaf.value) for leaf in leaves}  # what the user wrote, not the
+    written_stats = [s for s in stats if (s.field, s.term) in written]  # alternatives
     warnings, recommendations = _advice(
         query, leaves, written_stats, matching, documents, default_operator
     )

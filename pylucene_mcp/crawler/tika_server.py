@@ -83,10 +83,8 @@ def _wait_for_group(pgid: int, timeout_s: float) -> None:
     while time.monotonic() < deadline:
         try:
             os.killpg(pgid, 0)
-        except (ProcessLookupError, AttributeError):  # none left (or no process groups here)
-            return
-        except PermissionError:
-            return
+        except (ProcessLookupError, PermissionError, AttributeError):
+            return  # none left (or not ours, or no process groups on this system)
         time.sleep(0.05)
     with contextlib.suppress(OSError, AttributeError):
         os.killpg(pgid, 9)
