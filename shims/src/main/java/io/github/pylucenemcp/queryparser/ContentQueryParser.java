@@ -100,7 +100,6 @@ public final class ContentQueryParser extends QueryParser {
   // QueryParserBase's package-private constants of conjunctions and modifiers
   private static final int CONJ_OR = 2;
   private static final int MOD_NOT = 10;
-  private static final int MOD_REQ = 11;
 
   /** One clause as written: the conjunction before it, its modifier, its query (may be null). */
   private record Written(int conj, int mods, Query query) {}
