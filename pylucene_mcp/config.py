@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from pylucene_mcp.errors import ConfigError
+from pylucene_mcp.errors import ConfigError, InvalidRequestError
 
 Operator = Literal["AND", "OR"]
 
@@ -213,6 +213,13 @@ def _under(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
+def _system_folder(shown: str) -> InvalidRequestError:
+    return InvalidRequestError(
+        f"{shown} is a system or shared folder and is not crawled; add the folder that holds "
+        "the documents, e.g. ~/Documents"
+    )
+
+
 def crawlable_directory(path: str, settings: Settings) -> str:
     """``path`` as the absolute folder to crawl, or the reason it may not be crawled.
 
@@ -224,8 +231,6 @@ def crawlable_directory(path: str, settings: Settings) -> str:
     Raises:
         InvalidRequestError: saying why, and what to give instead.
     """
-    from pylucene_mcp.errors import InvalidRequestError
-
     text = str(path).strip()
     if "\0" in text:
         raise InvalidRequestError(
@@ -238,12 +243,8 @@ def crawlable_directory(path: str, settings: Settings) -> str:
             f"{text!r} is not an absolute path; give the whole path of the folder, e.g. "
             "/home/me/Documents (a relative path would depend on where the server runs)"
         )
-    written = os.path.abspath(expanded)
-    if any(_under(written, t) for t in SYSTEM_TREES):  # before resolving: /proc/1/root/…
-        raise InvalidRequestError(
-            f"{text!r} is a system or shared folder and is not crawled; add the folder that "
-            "holds the documents, e.g. ~/Documents"
-        )
+    if any(_under(os.path.abspath(expanded), t) for t in SYSTEM_TREES):  # /proc/1/root/…
+        raise _system_folder(repr(text))
     try:
         absolute = os.path.realpath(expanded, strict=False)
     except OSError as exc:
@@ -259,10 +260,7 @@ def crawlable_directory(path: str, settings: Settings) -> str:
             "(~/Documents, ~/Desktop …)"
         )
     if absolute in SHARED_ROOTS or any(_under(absolute, t) for t in SYSTEM_TREES):
-        raise InvalidRequestError(
-            f"{shown} is a system or shared folder and is not crawled; add the folder that "
-            "holds the documents, e.g. ~/Documents"
-        )
+        raise _system_folder(shown)
     own = [home_dir(), settings.index_path, settings.log_dir, settings.config_file.parent]
     for folder in (os.path.realpath(p) for p in own):
         if _under(absolute, folder) or _under(folder, absolute):

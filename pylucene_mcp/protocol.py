@@ -159,6 +159,12 @@ def _shallow_id(text: str) -> Any:
     return json.loads(found.group(1)) if found else None
 
 
+def _float_id_as_written(text: str) -> str:
+    """The JSON text of the id of the message ``text``, a number that is no integer (``1.5``,
+    ``1.0``, ``1e400``), as the client wrote it."""
+    return str(json.loads(text, parse_float=str)["id"])
+
+
 def _plain_id(message: Any) -> Any:
     """The message's id when it is one the SDK takes (a string or an integer), else None."""
     request_id = message.get("id") if isinstance(message, dict) else None
@@ -191,10 +197,6 @@ class _Wire:
 
     def send(self, message: dict[str, Any]) -> None:
         self.write(json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n")
-
-    def send_with_id(self, message: dict[str, Any], written: str) -> None:
-        """``message`` (whose id is None) with ``written``, JSON text, as its id."""
-        self.send({**message, "id": self.alias(written)})
 
     def write(self, text: str) -> None:
         match = _ANSWER_ID.match(text)
@@ -285,10 +287,8 @@ class _GuardedStdin:
             )
             if isinstance(message, dict) and isinstance(message.get("id"), float):
                 # an id the SDK never sees, written back as the client wrote it (1.5, 1e400)
-                written = str(json.loads(text, parse_float=str)["id"])
-                self._wire.send_with_id(refusal, written)
-            else:
-                self._wire.send(refusal)
+                refusal["id"] = self._wire.alias(_float_id_as_written(text))
+            self._wire.send(refusal)
             return None
         if not isinstance(message, dict):
             self._wire.send(
@@ -314,8 +314,7 @@ class _GuardedStdin:
             if request_id is None or isinstance(request_id, float):
                 # the SDK takes only strings and integers: it gets an alias, the answer the id
                 # as written (1.5, 1.0, 1e400, null)
-                as_written = json.loads(text, parse_float=str)["id"]  # a float's own text
-                written = "null" if request_id is None else str(as_written)
+                written = "null" if request_id is None else _float_id_as_written(text)
                 request_id = message["id"] = self._wire.alias(written)
                 text = json.dumps(message, ensure_ascii=False)
         is_request = "method" in message and request_id is not None

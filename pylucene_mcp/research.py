@@ -389,7 +389,8 @@ class ResearchIndex:
         Raises:
             UnknownFieldError: when ``field`` is not a keyword field of this index.
         """
-        if self.fields.get(field, FieldSpec("text")).kind != "keyword":
+        spec = self.fields.get(field)
+        if spec is None or spec.kind != "keyword":
             keywords = sorted(n for n, s in self.fields.items() if s.kind == "keyword")
             raise errors.UnknownFieldError(
                 f"delete_ids needs a keyword field; {field!r} is not one (keyword fields: "

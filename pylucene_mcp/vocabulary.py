@@ -171,26 +171,8 @@ def top_terms(index: Index, name: str, limit: int = 20) -> TermList:
     )
 
 
-#: the content hash of a document with no text
+#: the content hash of a document with no text: such documents are no copies of each other
 EMPTY_TEXT_HASH = content_hash("")
-
-
-def _empty_text(under: str) -> Any:
-    """The documents without text, below ``under`` when it is not empty."""
-    term = jvm.jclass("org.apache.lucene.index.Term")
-    empty = jvm.jclass("org.apache.lucene.search.TermQuery")(term("content_hash", EMPTY_TEXT_HASH))
-    if not under:
-        return empty
-    occur = jvm.jclass("org.apache.lucene.search.BooleanClause$Occur")
-    return (
-        jvm.jclass("org.apache.lucene.search.BooleanQuery$Builder")()
-        .add(empty, occur.FILTER)
-        .add(
-            jvm.jclass("org.apache.lucene.search.PrefixQuery")(term(schema.FILE_PATH, under)),
-            occur.FILTER,
-        )
-        .build()
-    )
 
 
 def find_duplicates(
@@ -211,9 +193,7 @@ def find_duplicates(
     if page < 1 or not 1 <= page_size <= 50:
         raise errors.InvalidRequestError("page starts at 1 and pageSize must be 1–50")
     under = directory.rstrip("/") + "/" if directory else ""
-    first = (page - 1) * page_size
     with index.searcher() as searcher, jvm.java_errors():
-        # one group more than the page: the documents without text may be one of them
         answer = json.loads(
             str(
                 _vocabulary().duplicates(
@@ -224,23 +204,20 @@ def find_duplicates(
                     "modified_date",
                     min_group_size,
                     under,
-                    0,
-                    first + page_size + 1,
+                    (page - 1) * page_size,
+                    page_size,
                     MAX_LISTED,
+                    EMPTY_TEXT_HASH,
                 )
             )
         )
-        empty = int(searcher.count(_empty_text(under)))
-    groups = [g for g in answer["groups"] if g["contentHash"] != EMPTY_TEXT_HASH]
-    # the documents without text make a group of their own in the shim's count, in the window
-    # or past it
-    total = int(answer["total"]) - (1 if empty >= min_group_size else 0)
+    total = int(answer["total"])
     return Duplicates(
         total_groups=total,
-        groups=tuple(DuplicateGroup(group) for group in groups[first : first + page_size]),
+        groups=tuple(DuplicateGroup(group) for group in answer["groups"]),
         page=page,
         page_size=page_size,
         has_next_page=page * page_size < total,
-        empty_documents=empty,
+        empty_documents=int(answer["apart"]),
         directory=directory,
     )

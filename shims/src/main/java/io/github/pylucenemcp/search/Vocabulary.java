@@ -88,6 +88,8 @@ public final class Vocabulary {
    * {"total": groups, "groups": [{"contentHash", "size", "documents": [{"filePath",
    * "fileSize", "modifiedDate"}]}]}} for the groups {@code offset} to {@code offset + limit};
    * each lists its first {@code maxListed} documents by path, and {@code size} counts them all.
+   * The documents whose hash is {@code apart} (the hash of no text: they are not copies of each
+   * other) make no group; {@code "apart"} counts them.
    */
   public static String duplicates(
       IndexReader reader,
@@ -99,14 +101,21 @@ public final class Vocabulary {
       String under,
       int offset,
       int limit,
-      int maxListed)
+      int maxListed,
+      String apart)
       throws IOException {
     Terms terms = MultiTerms.getTerms(reader, hashField);
     List<Group> groups = new ArrayList<>();
     Set<String> fields = Set.of(pathField, sizeField, dateField);
+    long apartCount = 0;
     if (terms != null) {
       TermsEnum iterator = terms.iterator();
+      BytesRef apartTerm = new BytesRef(apart);
       for (BytesRef term = iterator.next(); term != null; term = iterator.next()) {
+        if (term.equals(apartTerm)) {
+          apartCount = documents(reader, hashField, term, fields, pathField, under).size();
+          continue;
+        }
         if (iterator.docFreq() < minGroupSize) {
           continue;
         }
@@ -119,7 +128,13 @@ public final class Vocabulary {
     }
     groups.sort(
         Comparator.<Group>comparingInt(g -> -g.documents.size()).thenComparing(Group::hash));
-    Json json = new Json().raw("{\"total\":").number((long) groups.size()).raw(",\"groups\":[");
+    Json json =
+        new Json()
+            .raw("{\"total\":")
+            .number((long) groups.size())
+            .raw(",\"apart\":")
+            .number(apartCount)
+            .raw(",\"groups\":[");
     int end = Math.min(groups.size(), offset + limit);
     for (int i = offset; i < end; i++) {
       Group group = groups.get(i);
