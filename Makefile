@@ -25,9 +25,8 @@ $(JAR_STAMP): $(JAVA_SOURCES)
 
 jars: $(JAR_STAMP)  ## fetch Lucene from Maven Central and compile the Java shims into jars/
 
-dist: $(JAR_STAMP)  ## the sdist and the wheel, jars included, into dist/
-	rm -rf dist build/lib
-	$(PYTHON) -m build --outdir dist . >&2
+dist: $(JAR_STAMP)  ## the sdist and the wheel, jars included, into dist/ (needs only Python and pip)
+	$(PYTHON) -P scripts/dist.py --outdir dist >&2
 
 test-java: $(JAR_STAMP)  ## the shims' JUnit tests (through Gradle)
 	$(GRADLE) $(GRADLE_FLAGS) junit
@@ -72,4 +71,4 @@ serve: $(SETUP_STAMP) $(JAR_STAMP)  ## run the MCP server on stdio (index: ~/.py
 	@$(PYTHON) -m pylucene_mcp serve
 
 clean:  ## remove build outputs
-	rm -rf jars pylucene_mcp/jars dist build .gradle $(SETUP_STAMP) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf jars pylucene_mcp/jars dist build .build-tools .gradle $(SETUP_STAMP) .pytest_cache .mypy_cache .ruff_cache
