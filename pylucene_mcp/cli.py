@@ -128,9 +128,13 @@ def _settings(args: argparse.Namespace) -> Settings:
 def _serve(args: argparse.Namespace) -> int:
     settings = _settings(args)
     setup_logging(settings.log_dir)
+    from pylucene_mcp import portable
     from pylucene_mcp.server import build_server
     from pylucene_mcp.service import Service
 
+    # before Java can start: on Windows its System.out writes to the standard output handle,
+    # which the protocol's fd 1 keeps (serve_stdio takes it) but no one else may write to
+    portable.rebind_std_output()
     service = Service(settings)
     server = build_server(settings, service)
     service.warm_up(args.warm_up_delay, then_crawl=True)

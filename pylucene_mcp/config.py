@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from pylucene_mcp import portable
 from pylucene_mcp.errors import ConfigError, InvalidRequestError
 
 Operator = Literal["AND", "OR"]
@@ -144,8 +145,9 @@ def private_temp(prefix: str) -> Path:
 
 def directory_path(path: str | Path) -> str:
     """A configured directory as it is stored and compared: ``~`` expanded, absolute,
-    normalized (no ``..``, no trailing slash)."""
-    return os.path.abspath(os.path.expanduser(str(path)))
+    normalized (no ``..``, no trailing slash), spelled as the disk spells it where names
+    compare without case (:func:`~pylucene_mcp.portable.true_case`)."""
+    return portable.true_case(os.path.abspath(os.path.expanduser(str(path))))
 
 
 def _directories(items: list[Any]) -> tuple[str, ...]:
@@ -199,18 +201,8 @@ def _from_mapping(data: dict[str, Any], source: str) -> dict[str, Any]:
     return values
 
 
-# Folders no one keeps documents in, or that hold the system: never crawled, nor any folder in
-# them. /proc and /sys alone made a watcher block for 22 s and print 1.3 MB of warnings.
-SYSTEM_TREES = (
-    "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/proc", "/run",
-    "/sbin", "/sys", "/usr", "/System", "/Library", "/private/etc", "/private/var",
-)  # fmt: skip
-# Folders that hold everyone's or everything's files: refused themselves, their subfolders not.
-SHARED_ROOTS = ("/", "/home", "/Users", "/root", "/var", "/opt", "/srv", "/mnt", "/media", "/tmp")
-
-
 def _under(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
+    return portable.is_under(path, folder)
 
 
 def _system_folder(shown: str) -> InvalidRequestError:
@@ -243,10 +235,11 @@ def crawlable_directory(path: str, settings: Settings) -> str:
             f"{text!r} is not an absolute path; give the whole path of the folder, e.g. "
             "/home/me/Documents (a relative path would depend on where the server runs)"
         )
-    if any(_under(os.path.abspath(expanded), t) for t in SYSTEM_TREES):  # /proc/1/root/…
+    system_trees, shared_roots = portable.system_folders()
+    if any(_under(os.path.abspath(expanded), t) for t in system_trees):  # /proc/1/root/…
         raise _system_folder(repr(text))
     try:
-        absolute = os.path.realpath(expanded, strict=False)
+        absolute = portable.true_case(os.path.realpath(expanded, strict=False))
     except OSError as exc:
         raise InvalidRequestError(
             f"{text!r} cannot be resolved ({exc.strerror or exc}); give a folder this process "
@@ -254,12 +247,13 @@ def crawlable_directory(path: str, settings: Settings) -> str:
         ) from exc
     shown = text if absolute == os.path.abspath(expanded) else f"{text!r} (→ {absolute})"
     home = os.path.realpath(os.path.expanduser("~"))
-    if absolute == home:
+    if portable.fold(absolute) == portable.fold(home):
         raise InvalidRequestError(
             f"{shown} is the whole home folder; add the folders that hold documents instead "
             "(~/Documents, ~/Desktop …)"
         )
-    if absolute in SHARED_ROOTS or any(_under(absolute, t) for t in SYSTEM_TREES):
+    shared = any(portable.fold(absolute) == portable.fold(root) for root in shared_roots)
+    if shared or any(_under(absolute, t) for t in system_trees):
         raise _system_folder(shown)
     own = [home_dir(), settings.index_path, settings.log_dir, settings.config_file.parent]
     for folder in (os.path.realpath(p) for p in own):

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any, Self
 
-from pylucene_mcp import analysis, documents, errors, index_lock, jvm, query, schema
+from pylucene_mcp import analysis, documents, errors, index_lock, jvm, portable, query, schema
 from pylucene_mcp.config import private_dir
 
 log = logging.getLogger(__name__)
@@ -127,7 +127,7 @@ class Writer:
 
     def delete_under(self, folder: str) -> None:
         """Deletes every document whose file_path lies below ``folder``."""
-        prefix = folder.rstrip("/") + "/"
+        prefix = portable.folder_prefix(folder)
         term = jvm.jclass("org.apache.lucene.index.Term")(schema.FILE_PATH, prefix)
         with jvm.java_errors():
             self._index._writer.deleteDocuments(
@@ -356,7 +356,7 @@ class Index:
     def file_states(self, roots: Sequence[str]) -> dict[str, FileState]:
         """What the index holds for the files under the folders ``roots``, by path; in one
         call into the shim whatever the number of documents."""
-        prefixes = [root.rstrip("/") + "/" for root in roots]
+        prefixes = [portable.folder_prefix(root) for root in roots]
         with self.searcher() as searcher, jvm.java_errors():
             return _states(
                 _file_states().under(searcher.getIndexReader(), jvm.jarray("String", prefixes))

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from pylucene_mcp import errors, jvm
+from pylucene_mcp import errors, jvm, portable
 
 OWNER_FILE = "pylucene-mcp.owner"
 LOCK_FILE = "write.lock"
@@ -30,13 +30,7 @@ class Owner:
 
     @property
     def alive(self) -> bool:
-        try:
-            os.kill(self.pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            return True
-        return True
+        return portable.pid_alive(self.pid)
 
 
 def _command() -> str:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from pylucene_mcp import config, errors
+from pylucene_mcp import config, errors, portable
 
 log = logging.getLogger(__name__)
 
@@ -138,13 +138,12 @@ def class_path() -> list[str]:
 
 def class_archive(home: Path, jars: list[str]) -> Path:
     """Where the class-data archive of the runtime at ``home`` and the class path ``jars`` is
-    kept (it may not exist yet): ``PYLUCENE_MCP_CACHE`` or the user's cache folder, named by a
+    kept (it may not exist yet): ``PYLUCENE_MCP_CACHE`` or ``pylucene-mcp`` in the platform's
+    cache folder (:func:`~pylucene_mcp.portable.cache_home`), named by a
     digest of the runtime and of each jar's name, size and time, so a new runtime or new jars
     get an archive of their own (see :mod:`pylucene_mcp.class_archive`)."""
-    base = os.environ.get("PYLUCENE_MCP_CACHE") or os.environ.get("XDG_CACHE_HOME")
-    folder = Path(base) if base else Path.home() / ".cache"
-    if not os.environ.get("PYLUCENE_MCP_CACHE"):
-        folder = folder / "pylucene-mcp"
+    explicit = os.environ.get("PYLUCENE_MCP_CACHE")
+    folder = Path(explicit) if explicit else portable.cache_home() / "pylucene-mcp"
     major = java_major(home)
     key = json.dumps([str(home), major, [(jar, *_size_and_time(jar)) for jar in jars]]).encode()
     return folder / f"classes-java{major}-{hashlib.sha256(key).hexdigest()[:16]}.jsa"
@@ -476,7 +475,7 @@ def translate(exc: BaseException, caller_input: bool = False) -> errors.PyLucene
         chain.append(chain[-1].getCause())
     for link in chain:  # a full disk shows as an IOException, often under AlreadyClosedException
         message = link.getMessage()
-        if message is not None and "No space left on device" in str(message):
+        if message is not None and portable.disk_full(str(message)):
             return errors.DiskFullError(f"no space left on device ({message})")
     for name, factory in _MAPPING:
         java_class = _jclass_cached(name)

@@ -348,7 +348,9 @@ async def serve_stdio(server: MCPServer, drain_s: float = 60.0) -> None:
     """Runs ``server`` on the process's stdin and stdout through the gate.
 
     While it runs, file descriptor 0 reads the null device and 1 writes to stderr, so nothing
-    else in the process (a library, a child) can read the protocol's input or write into it.
+    else in the process (a library, a child) can read the protocol's input or write into it (on
+    Windows ``serve`` has pointed the standard output handle at stderr before Java could start,
+    see :func:`~pylucene_mcp.portable.rebind_std_output`).
     """
     wire_in = os.dup(0)
     wire_out = os.dup(1)

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pylucene_mcp import errors, jvm
+from pylucene_mcp import errors, jvm, portable
 from pylucene_mcp.config import (
     Settings,
     crawlable_directory,
@@ -244,8 +244,7 @@ class Service:
 
         absolute = directory_path(path)
         for root in self.settings.directories:
-            lexically = absolute == root or absolute.startswith(root.rstrip("/") + "/")
-            if lexically and inside(absolute, [root]):
+            if portable.is_under(absolute, root) and inside(absolute, [root]):
                 return absolute
         raise errors.InvalidRequestError(
             f"{path!r} is not inside the configured directories "

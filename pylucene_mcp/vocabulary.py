@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from pylucene_mcp import analysis, errors, jvm, schema
+from pylucene_mcp import analysis, errors, jvm, portable, schema
 from pylucene_mcp.documents import content_hash
 from pylucene_mcp.index import Index
 from pylucene_mcp.shapes import Shape
@@ -192,7 +192,7 @@ def find_duplicates(
         raise errors.InvalidRequestError(f"minGroupSize must be 2 or more, got {min_group_size}")
     if page < 1 or not 1 <= page_size <= 50:
         raise errors.InvalidRequestError("page starts at 1 and pageSize must be 1–50")
-    under = directory.rstrip("/") + "/" if directory else ""
+    under = portable.folder_prefix(directory) if directory else ""
     with index.searcher() as searcher, jvm.java_errors():
         answer = json.loads(
             str(

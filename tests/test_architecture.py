@@ -30,7 +30,7 @@ ENGINE = {
     "counts",
 }
 CRAWLER = {"crawler"}
-BASICS = {"schema", "config", "errors", "logs", "shapes"}
+BASICS = {"schema", "config", "errors", "logs", "shapes", "portable"}
 JVM = {"jvm"}
 LAYERS = [("faces", FACES), ("service", SERVICE), ("engine", ENGINE), ("crawler", CRAWLER),
           ("basics", BASICS), ("jvm", JVM)]  # fmt: skip

@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pylucene_mcp import errors, schema
+from pylucene_mcp import errors, portable, schema
 from pylucene_mcp.crawler.extract import Extracted, Extractor
 from pylucene_mcp.crawler.walk import (
     FileEntry,
@@ -487,7 +487,7 @@ class Crawler:
             key = index_key(path)
             if os.path.isdir(path):
                 continue  # its files come as events of their own
-            if not os.path.exists(path):
+            if not portable.exists_as_named(path):  # renamed by case counts as gone
                 gone.append(key)
                 continue
             if not patterns.wants(path, roots):
@@ -500,11 +500,12 @@ class Crawler:
                 continue
             try:
                 st = os.stat(path)
-                if st.st_nlink > 1 and not patterns.hard_links:
+                links = portable.link_count(st, path)
+                if links > 1 and not patterns.hard_links:
                     if key in known:
                         gone.append(key)
                     verb = "deleted" if key in known else "skipped"
-                    outcome[key] = f"{verb}: {hard_link_reason(st.st_nlink)}"
+                    outcome[key] = f"{verb}: {hard_link_reason(links)}"
                     continue
                 entry = FileEntry(
                     path, key, _root_of(key, roots), st.st_size, st.st_mtime_ns // 1_000_000
@@ -552,6 +553,6 @@ def _change(old: FileState | None, extracted: Extracted, full: bool) -> str:
 
 def _root_of(key: str, roots: Sequence[str]) -> str:
     for root in roots:
-        if key.startswith(root.rstrip("/") + "/"):
+        if portable.is_under(key, root):
             return root
     return roots[0] if roots else ""

@@ -14,17 +14,15 @@ recorded then. Looked up in this order:
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import hashlib
 import json
 import logging
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pylucene_mcp import errors, jvm
+from pylucene_mcp import errors, jvm, portable
 from pylucene_mcp.config import home_dir, private_dir
 
 log = logging.getLogger(__name__)
@@ -126,21 +124,11 @@ def ensure(progress: Progress | None = None) -> Path:
     release = TikaRelease.recorded()
     folder = cache_dir()
     private_dir(folder)
-    with _exclusive(folder / ".fetch.lock"):
+    with portable.exclusive(folder / ".fetch.lock"):
         dest = folder / release.file
         if not dest.is_file():  # another process may have fetched it while we waited
             fetch(release, dest, progress)
     return dest
-
-
-@contextlib.contextmanager
-def _exclusive(path: Path) -> Iterator[None]:
-    with open(path, "a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def fetch(release: TikaRelease, dest: Path, progress: Progress | None = None) -> None:

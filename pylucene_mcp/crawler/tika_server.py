@@ -14,6 +14,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from pylucene_mcp import jvm
+from pylucene_mcp import jvm, portable
 from pylucene_mcp.config import private_dir, private_temp
 from pylucene_mcp.crawler import tika_jar
 from pylucene_mcp.errors import ExtractionError
@@ -29,21 +30,9 @@ from pylucene_mcp.errors import ExtractionError
 log = logging.getLogger(__name__)
 
 
-# Runs the Tika server under a shell that outlives neither us nor it: when this process dies,
-# even by kill -9, the shell kills its process group (the server and the worker it forked)
-# within a second, so no Tika JVM is left behind; when the server dies, the shell exits too.
-# TERM first, then, two seconds later, KILL: a worker that the server was just restarting when
-# the TERM came (seen once in 11 kill -9 trials) is started after it, and would outlive it.
-_SUPERVISOR = """
-parent=$1; shift
-"$@" &
-server=$!
-while kill -0 "$parent" 2>/dev/null && kill -0 "$server" 2>/dev/null; do sleep 1; done
-trap '' TERM
-kill -TERM 0 2>/dev/null
-sleep 2
-kill -KILL 0 2>/dev/null
-"""
+#: Started in place of the server: it stops the server's process tree when this process dies,
+#: even by kill -9, or when the server exits (see its docstring).
+SUPERVISOR = Path(__file__).with_name("supervisor.py")
 
 
 CONFIG_PREFIX = "tika-"
@@ -66,7 +55,7 @@ def config_folder() -> Path:
             (_folder / "spool").mkdir(mode=0o700)
             for stale in _folder.parent.glob(f"{CONFIG_PREFIX}*"):
                 pid = stale.name.removeprefix(CONFIG_PREFIX).split("-", 1)[0]
-                if not (pid.isdigit() and _alive(int(pid))):
+                if not (pid.isdigit() and portable.pid_alive(int(pid))):
                     shutil.rmtree(stale, ignore_errors=True)
         return _folder
 
@@ -74,30 +63,6 @@ def config_folder() -> Path:
 def spool_folder() -> Path:
     """Where the Tika server and its workers write their temporary files (java.io.tmpdir)."""
     return config_folder() / "spool"
-
-
-def _wait_for_group(pgid: int, timeout_s: float) -> None:
-    """Waits until no process of the group ``pgid`` is left (the supervisor exits before the
-    JVMs it started have run their shutdown, which still writes into the spool folder)."""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(pgid, 0)
-        except (ProcessLookupError, PermissionError, AttributeError):
-            return  # none left (or not ours, or no process groups on this system)
-        time.sleep(0.05)
-    with contextlib.suppress(OSError, AttributeError):
-        os.killpg(pgid, 9)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _free_port() -> int:
@@ -214,10 +179,8 @@ class TikaServer:
         self._port = _free_port()
         java = Path(jvm.find_java_home()) / "bin" / "java"
         command = [
-            "/bin/sh",
-            "-c",
-            _SUPERVISOR,
-            "tika-supervisor",
+            sys.executable,
+            str(SUPERVISOR),
             str(os.getpid()),
             str(java),
             *WATCHDOG_JVM_ARGS,
@@ -234,7 +197,7 @@ class TikaServer:
             stdin=subprocess.DEVNULL,
             stdout=log_file,
             stderr=log_file,
-            start_new_session=True,
+            **portable.new_session_options(),
         )
         if log_file is not subprocess.DEVNULL:
             log_file.close()
@@ -285,19 +248,11 @@ class TikaServer:
         proc, self._proc = self._proc, None
         if proc is None:
             return
-        try:
-            os.killpg(proc.pid, 15)
-        except OSError:
-            pass
-        try:
+        # the supervisor, the server and its worker at once; on POSIX the session too, where a
+        # worker that the server was restarting when it was stopped would otherwise outlive it
+        portable.kill_tree(proc.pid, grace_s=5.0, group=True)
+        with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            try:
-                os.killpg(proc.pid, 9)
-            except OSError:
-                pass
-            proc.wait(timeout=10)
-        _wait_for_group(proc.pid, 10.0)
 
     def stop(self) -> None:
         """Stops the server (it starts again on the next extraction)."""

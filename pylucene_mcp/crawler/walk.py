@@ -10,6 +10,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pylucene_mcp import portable
+
 DEFAULT_EXTENSIONS = (
     "pdf",
     "docx",
@@ -105,7 +107,9 @@ class Patterns:
         absolute = os.path.abspath(path)
         for root in roots:
             base = os.path.abspath(root)
-            if absolute == base or not absolute.startswith(base.rstrip(os.sep) + os.sep):
+            if portable.fold(absolute) == portable.fold(base) or not portable.is_under(
+                absolute, base
+            ):
                 continue
             parts = os.path.relpath(absolute, base).split(os.sep)
             if any(self.excluded(part) for part in parts[:-1]):
@@ -131,7 +135,7 @@ def walk(roots: Sequence[str | Path], patterns: Patterns) -> Iterator[FileEntry 
 
 def _outside(path: str, allowed: tuple[str, ...]) -> bool:
     """Whether ``path``, symbolic links resolved, lies outside every allowed root."""
-    return not (os.path.realpath(path) + os.sep).startswith(allowed)
+    return not portable.fold(os.path.realpath(path) + os.sep).startswith(allowed)
 
 
 def inside(path: str | Path, roots: Sequence[str | Path]) -> bool:
@@ -140,7 +144,7 @@ def inside(path: str | Path, roots: Sequence[str | Path]) -> bool:
 
 
 def _allowed(roots: Sequence[str | Path]) -> tuple[str, ...]:
-    return tuple(os.path.realpath(r).rstrip(os.sep) + os.sep for r in roots)
+    return tuple(portable.fold(portable.folder_prefix(os.path.realpath(r))) for r in roots)
 
 
 def _walk_dir(
@@ -201,8 +205,9 @@ def _walk_dir(
         if not stat.S_ISREG(st.st_mode):
             yield WalkProblem(index_key(entry.path), root, "not a regular file")
             continue
-        if st.st_nlink > 1 and not patterns.hard_links:
-            yield WalkProblem(index_key(entry.path), root, hard_link_reason(st.st_nlink), True)
+        links = portable.link_count(st, entry.path)  # 0 from a Windows directory entry
+        if links > 1 and not patterns.hard_links:
+            yield WalkProblem(index_key(entry.path), root, hard_link_reason(links), True)
             continue
         if not os.access(entry.path, os.R_OK):
             yield WalkProblem(
