@@ -81,6 +81,11 @@ def _parser() -> argparse.ArgumentParser:
         "print the Claude Desktop configuration for this installation",
     )
     doctor.add_argument("--json", action="store_true", help="print the checks as JSON")
+    doctor.add_argument(
+        "--fetch-tika",
+        action="store_true",
+        help="fetch and verify the Tika server jar now if missing (else the first crawl does)",
+    )
 
     unlock = commands.add_parser(
         "unlock", help="remove an index lock that no running process holds"
@@ -345,7 +350,7 @@ def _stats(args: argparse.Namespace) -> int:
 def _doctor(args: argparse.Namespace) -> int:
     from pylucene_mcp import doctor
 
-    return doctor.main(as_json=args.json)
+    return doctor.main(as_json=args.json, fetch_tika=args.fetch_tika)
 
 
 def _optimize(args: argparse.Namespace) -> int:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import json
 import os
 import platform
+import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -86,11 +88,14 @@ def check_index(settings: Settings) -> Check:
     return Check("index", OK, f"{folder}: {count} documents{busy}{reindex}")
 
 
-def check_tika() -> Check:
+def check_tika(fetch: bool = False) -> Check:
+    """Whether the Tika server jar is here; with ``fetch``, fetches and verifies it first when
+    it is not (``doctor --fetch-tika``: ahead of the first crawl, where the network is
+    known to work, or to see a download's error in full)."""
     from pylucene_mcp.crawler import tika_jar
 
     try:
-        jar = tika_jar.find()
+        jar = tika_jar.ensure() if fetch else tika_jar.find()
         if jar is not None:
             return Check("tika", OK, f"Tika server jar {jar}")
         release = tika_jar.TikaRelease.recorded()
@@ -101,7 +106,8 @@ def check_tika() -> Check:
         WARN,
         f"the Tika server {release.version} ({release.size / 1e6:.0f} MB) is not here yet; the "
         f"first crawl fetches it once into {tika_jar.cache_dir()} and checks its SHA-256 "
-        "(without network: set PYLUCENE_MCP_TIKA_JAR to a copy)",
+        "(`pylucene-mcp doctor --fetch-tika` fetches it now; without network: set "
+        "PYLUCENE_MCP_TIKA_JAR to a copy)",
     )
 
 
@@ -132,23 +138,73 @@ def check_logs(settings: Settings) -> Check:
     return Check("logs", OK, f"{settings.log_dir / 'pylucene-mcp.log'}")
 
 
-def run_checks() -> list[Check]:
+def run_checks(fetch_tika: bool = False) -> list[Check]:
     """Every check, in the order a server needs them."""
     config, settings = check_config()
     checks = [check_java(), check_jars(), config]
     if settings is not None:
         checks += [check_index(settings), check_logs(settings)]
-    checks.append(check_tika())
+    checks.append(check_tika(fetch_tika))
     return checks
 
 
+def _uv_cache_run(executable: str) -> bool:
+    """Whether ``executable`` is the Python of an environment that ``uvx`` made in uv's cache
+    (``…/uv/archive-v0/<hash>/bin/python``): it vanishes on the next ``uv cache clean``."""
+    parts = [part.casefold() for part in Path(executable).parts]
+    return any(part.startswith("archive-v") for part in parts) and "uv" in parts
+
+
+def _installed_from() -> str | None:
+    """Where this distribution was installed from when that was a file or a URL (PEP 610's
+    ``direct_url.json``), else None (a package index)."""
+    from importlib import metadata
+
+    try:
+        text = metadata.distribution("pylucene-mcp").read_text("direct_url.json")
+        url = str(json.loads(text)["url"]) if text else ""
+    except (metadata.PackageNotFoundError, ValueError, KeyError, TypeError):
+        return None
+    if url.startswith("file://"):
+        from urllib.parse import unquote, urlparse
+
+        return str(Path(unquote(urlparse(url).path)))
+    return url or None
+
+
+def launcher(
+    executable: str | None = None,
+    which: Callable[[str], str | None] = shutil.which,
+    installed_from: Callable[[], str | None] = _installed_from,
+) -> tuple[str, list[str]]:
+    """The command and arguments that start this installation's server and keep doing so:
+
+    - run by ``uvx`` (a throwaway environment in uv's cache): ``uvx --from <what was installed>
+      pylucene-mcp serve``, which rebuilds the environment whenever uv cleaned it;
+    - the console script beside this Python (a virtualenv, ``pipx``, ``uv tool``): the shim of
+      that name on ``PATH`` when it is the same program (``~/.local/bin/pylucene-mcp``), else
+      the script itself;
+    - otherwise (a checkout) this Python with ``-m pylucene_mcp``.
+    """
+    python = executable or sys.executable
+    if _uv_cache_run(python):
+        source = installed_from() or f"pylucene-mcp=={__version__}"
+        return which("uvx") or "uvx", ["--from", source, "pylucene-mcp", "serve"]
+    folder = Path(python).parent
+    script = next(
+        (s for s in (folder / "pylucene-mcp", folder / "pylucene-mcp.exe") if s.is_file()), None
+    )
+    if script is None:
+        return python, ["-m", "pylucene_mcp", "serve"]
+    shim = which("pylucene-mcp")
+    if shim is not None and os.path.realpath(shim) == os.path.realpath(script):
+        return shim, ["serve"]
+    return str(script), ["serve"]
+
+
 def client_config(settings: Settings | None = None) -> dict[str, Any]:
-    """The ``mcpServers`` block that starts this installation's server."""
-    script = Path(sys.executable).parent / "pylucene-mcp"
-    if script.is_file():
-        command, args = str(script), ["serve"]
-    else:  # no console script beside this Python (e.g. run from a checkout)
-        command, args = sys.executable, ["-m", "pylucene_mcp", "serve"]
+    """The ``mcpServers`` block that starts this installation's server (see :func:`launcher`)."""
+    command, args = launcher()
     settings = settings or Settings()
     return {
         "mcpServers": {
@@ -171,9 +227,9 @@ def client_config_file() -> str:
     return "~/.config/Claude/claude_desktop_config.json"
 
 
-def main(as_json: bool = False) -> int:
+def main(as_json: bool = False, fetch_tika: bool = False) -> int:
     """Prints the checks and the client configuration; 1 when a check failed."""
-    checks = run_checks()
+    checks = run_checks(fetch_tika)
     try:
         settings: Settings | None = Settings.load()
     except errors.PyLuceneMcpError:

@@ -49,9 +49,6 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--outdir", type=Path, default=ROOT / "dist")
     args = parser.parse_args()
-    if sys.version_info < (3, 11):
-        print("pylucene-mcp needs Python 3.11 or newer to build", file=sys.stderr)
-        return 2
     jars = sorted((ROOT / "pylucene_mcp" / "jars").glob("*.jar"))
     if not jars:
         print(

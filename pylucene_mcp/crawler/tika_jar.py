@@ -18,9 +18,11 @@ import hashlib
 import json
 import logging
 import os
+import ssl
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pylucene_mcp import errors, jvm, portable
 from pylucene_mcp.config import home_dir, private_dir
@@ -131,15 +133,73 @@ def ensure(progress: Progress | None = None) -> Path:
     return dest
 
 
+#: An extra certificate authority bundle (PEM) to trust beside the system's, for a network
+#: that inspects TLS with its own CA; the first of these that is set counts.
+CA_BUNDLE_VARIABLES = ("PYLUCENE_MCP_CA_BUNDLE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
+
+
+def ssl_context() -> ssl.SSLContext:
+    """How every download of the product verifies HTTPS: through the operating system's trust
+    store (``truststore``: the Keychain on macOS, CryptoAPI on Windows, OpenSSL's system paths
+    on Linux), where a company's TLS-inspecting proxy has its CA installed; with a CA bundle
+    named by :data:`CA_BUNDLE_VARIABLES`, through Python's default certificates and that bundle.
+
+    Raises:
+        SetupError: when the named bundle cannot be read.
+    """
+    for variable in CA_BUNDLE_VARIABLES:
+        bundle = os.environ.get(variable)
+        if bundle:
+            context = ssl.create_default_context()
+            try:
+                context.load_verify_locations(cafile=bundle)
+            except (OSError, ssl.SSLError) as exc:
+                raise errors.SetupError(
+                    f"{variable}={bundle} is not a readable PEM file of certificates ({exc}); "
+                    "point it at your network's CA bundle, or unset it"
+                ) from exc
+            return context
+    import truststore
+
+    return truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+
+
+def _open(url: str, timeout_s: float) -> Any:
+    import urllib.request
+
+    request = urllib.request.Request(url, headers={"User-Agent": "pylucene-mcp"})
+    if not url.startswith("https://"):
+        return urllib.request.urlopen(request, timeout=timeout_s)  # a mirror on plain HTTP
+    return urllib.request.urlopen(request, timeout=timeout_s, context=ssl_context())
+
+
+def _fetch_failed(url: str, release: TikaRelease, exc: BaseException) -> errors.SetupError:
+    reason = getattr(exc, "reason", None) or exc
+    certificate = isinstance(reason, ssl.SSLCertVerificationError) or "CERTIFICATE_VERIFY" in str(
+        reason
+    )
+    way_out = (
+        "The certificate of the server was not trusted: a network that inspects TLS needs its "
+        "CA in the system's trust store, or PYLUCENE_MCP_CA_BUNDLE set to a PEM file of it"
+        if certificate
+        else "Check the network (or PYLUCENE_MCP_MAVEN_URL for a mirror of Maven Central)"
+    )
+    return errors.SetupError(
+        f"could not fetch the Tika server jar from {url}: {reason}. Crawling needs it once. "
+        f"{way_out}; or download {release.file} yourself (its SHA-256 is {release.sha256}) "
+        "and set PYLUCENE_MCP_TIKA_JAR to its path; `pylucene-mcp doctor --fetch-tika` tries "
+        "again and says whether it worked"
+    )
+
+
 def fetch(release: TikaRelease, dest: Path, progress: Progress | None = None) -> None:
     """Downloads ``release`` to ``dest`` (through ``dest.part``), keeping it only when its
     SHA-256 is the recorded one and its SHA-1 the one published beside it.
 
     Raises:
-        SetupError: on a network error or a checksum mismatch; nothing is left at ``dest``.
+        SetupError: on a network or certificate error or a checksum mismatch, saying what to
+            do; nothing is left at ``dest``.
     """
-    import requests
-
     url = release.source()
     log.warning(
         "fetching the Tika server %s (%.1f MB) once from %s into %s",
@@ -152,30 +212,22 @@ def fetch(release: TikaRelease, dest: Path, progress: Progress | None = None) ->
     sha1, sha256 = hashlib.sha1(), hashlib.sha256()
     done, step = 0, max(release.size // 10, 1)
     try:
-        published = requests.get(url + ".sha1", timeout=30)
-        published.raise_for_status()
-        with requests.get(url, stream=True, timeout=(30, 120)) as response:
-            response.raise_for_status()
-            with open(partial, "wb") as out:
-                for chunk in response.iter_content(_CHUNK):
-                    out.write(chunk)
-                    sha1.update(chunk)
-                    sha256.update(chunk)
-                    if (done + len(chunk)) // step > done // step:
-                        log.info(
-                            "Tika server jar: %d of %d MB", done // 10**6, release.size // 10**6
-                        )
-                    done += len(chunk)
-                    if progress is not None:
-                        progress(done, release.size)
-    except (requests.RequestException, OSError) as exc:
+        with _open(url + ".sha1", 30) as answer:
+            published = answer.read(4096).decode("ascii", "replace")
+        with _open(url, 120) as response, open(partial, "wb") as out:
+            while chunk := response.read(_CHUNK):
+                out.write(chunk)
+                sha1.update(chunk)
+                sha256.update(chunk)
+                if (done + len(chunk)) // step > done // step:
+                    log.info("Tika server jar: %d of %d MB", done // 10**6, release.size // 10**6)
+                done += len(chunk)
+                if progress is not None:
+                    progress(done, release.size)
+    except (OSError, ValueError) as exc:  # URLError, HTTPError, SSLError, timeouts are OSErrors
         partial.unlink(missing_ok=True)
-        raise errors.SetupError(
-            f"could not fetch the Tika server jar from {url}: {exc}. Crawling needs it once; "
-            "check the network (or PYLUCENE_MCP_MAVEN_URL for a mirror), or download "
-            f"{release.file} yourself and set PYLUCENE_MCP_TIKA_JAR to its path"
-        ) from exc
-    expected_sha1 = published.text.split()[0].lower() if published.text.split() else ""
+        raise _fetch_failed(url, release, exc) from exc
+    expected_sha1 = published.split()[0].lower() if published.split() else ""
     mismatches = [
         f"{name} {actual} instead of {wanted}"
         for name, actual, wanted in (

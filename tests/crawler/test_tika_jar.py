@@ -125,3 +125,87 @@ def test_an_explicit_jar_wins_and_a_wrong_one_is_named(
     monkeypatch.setenv("PYLUCENE_MCP_TIKA_JAR_DIR", str(tmp_path / "empty"))
     with pytest.raises(SetupError, match="holds no tika-server-standard"):
         tika_jar.find()
+
+
+# -- HTTPS through the trust configuration -------------------------------------------------
+
+
+@pytest.fixture
+def tls_mirror(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """The mirror over HTTPS, its certificate signed by a certificate authority made for this
+    test alone (no trust store on the machine knows it): (base URL, the CA's PEM file)."""
+    import ssl
+
+    import trustme
+
+    authority = trustme.CA()
+    certificate = authority.issue_cert("127.0.0.1", "localhost")
+    root = tmp_path / "tls-mirror"
+    folder = root / "org" / "apache" / "tika" / "tika-server-standard" / "9.9"
+    folder.mkdir(parents=True)
+    (folder / "tika-server-standard-9.9.jar").write_bytes(PAYLOAD)
+    (folder / "tika-server-standard-9.9.jar.sha1").write_text(hashlib.sha1(PAYLOAD).hexdigest())
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), lambda *a: _Files(*a, directory=str(root))
+    )
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    certificate.configure_cert(context)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    pem = tmp_path / "test-ca.pem"
+    authority.cert_pem.write_to_path(str(pem))
+    try:
+        yield f"https://127.0.0.1:{server.server_address[1]}", pem
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def no_ca_settings(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    """An environment as an MCP client spawns the server in: no CA bundle variable at all."""
+    for variable in (*tika_jar.CA_BUNDLE_VARIABLES, "SSL_CERT_FILE", "SSL_CERT_DIR"):
+        monkeypatch.delenv(variable, raising=False)
+    return monkeypatch
+
+
+def test_an_untrusted_certificate_names_the_ways_out(
+    tls_mirror: tuple[str, Path], tmp_path: Path, no_ca_settings: pytest.MonkeyPatch
+) -> None:
+    dest = tmp_path / "t.jar"
+    with pytest.raises(SetupError) as caught:
+        tika_jar.fetch(release(tls_mirror[0]), dest)
+    message = str(caught.value)
+    assert "certificate" in message.lower()
+    for way_out in ("PYLUCENE_MCP_CA_BUNDLE", "PYLUCENE_MCP_TIKA_JAR", "doctor --fetch-tika"):
+        assert way_out in message
+    assert not dest.exists() and not dest.with_name("t.jar.part").exists()
+
+
+def test_the_system_trust_store_is_used(
+    tls_mirror: tuple[str, Path], tmp_path: Path, no_ca_settings: pytest.MonkeyPatch
+) -> None:
+    # On Linux the system's store is what OpenSSL's default paths name; SSL_CERT_FILE moves it
+    # to the file that holds only the test CA (requests' certifi list would not have it)
+    no_ca_settings.setenv("SSL_CERT_FILE", str(tls_mirror[1]))
+    dest = tmp_path / "t.jar"
+    tika_jar.fetch(release(tls_mirror[0]), dest)
+    assert dest.read_bytes() == PAYLOAD
+
+
+def test_a_ca_bundle_setting_is_trusted_beside_the_system(
+    tls_mirror: tuple[str, Path], tmp_path: Path, no_ca_settings: pytest.MonkeyPatch
+) -> None:
+    no_ca_settings.setenv("PYLUCENE_MCP_CA_BUNDLE", str(tls_mirror[1]))
+    dest = tmp_path / "t.jar"
+    tika_jar.fetch(release(tls_mirror[0]), dest)
+    assert dest.read_bytes() == PAYLOAD
+
+
+def test_an_unreadable_ca_bundle_is_named(
+    tls_mirror: tuple[str, Path], tmp_path: Path, no_ca_settings: pytest.MonkeyPatch
+) -> None:
+    no_ca_settings.setenv("PYLUCENE_MCP_CA_BUNDLE", str(tmp_path / "nowhere.pem"))
+    with pytest.raises(SetupError, match="PYLUCENE_MCP_CA_BUNDLE=.*nowhere.pem"):
+        tika_jar.fetch(release(tls_mirror[0]), tmp_path / "t.jar")
