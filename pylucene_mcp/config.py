@@ -15,8 +15,23 @@ Operator = Literal["AND", "OR"]
 
 
 def home_dir() -> Path:
-    """``PYLUCENE_MCP_HOME`` or ``~/.pylucene-mcp``: config, logs and the default index."""
-    return Path(os.environ.get("PYLUCENE_MCP_HOME") or Path.home() / ".pylucene-mcp")
+    """``PYLUCENE_MCP_HOME`` or ``~/.pylucene-mcp``: config, logs and the default index. Without
+    ``HOME`` the system's entry for the user names the home folder.
+
+    Raises:
+        ConfigError: when there is neither (a service account without a home).
+    """
+    explicit = os.environ.get("PYLUCENE_MCP_HOME")
+    if explicit:
+        return Path(explicit)
+    try:
+        return Path.home() / ".pylucene-mcp"
+    except (RuntimeError, KeyError) as exc:
+        raise ConfigError(
+            "cannot tell this user's home folder (HOME is not set and the system knows no home "
+            "for this user); set PYLUCENE_MCP_HOME to a folder for pylucene-mcp's config, logs "
+            "and index"
+        ) from exc
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import platform
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -148,11 +148,23 @@ def run_checks(fetch_tika: bool = False) -> list[Check]:
     return checks
 
 
-def _uv_cache_run(executable: str) -> bool:
+def _uv_cache_run(executable: str, environ: Mapping[str, str]) -> bool:
     """Whether ``executable`` is the Python of an environment that ``uvx`` made in uv's cache
-    (``…/uv/archive-v0/<hash>/bin/python``): it vanishes on the next ``uv cache clean``."""
+    (``…/archive-v0/<hash>/bin/python``; uv sets ``UV`` in what it runs): it vanishes on the
+    next ``uv cache clean``."""
     parts = [part.casefold() for part in Path(executable).parts]
-    return any(part.startswith("archive-v") for part in parts) and "uv" in parts
+    archive = any(part.startswith("archive-v") for part in parts)
+    return archive and (bool(environ.get("UV")) or "uv" in parts)
+
+
+def _uvx(environ: Mapping[str, str], which: Callable[[str], str | None]) -> str:
+    """The ``uvx`` beside the uv that runs this process, else the one on PATH."""
+    uv = environ.get("UV")
+    if uv:
+        for name in ("uvx", "uvx.exe"):
+            if (beside := Path(uv).with_name(name)).is_file():
+                return str(beside)
+    return which("uvx") or "uvx"
 
 
 def _installed_from() -> str | None:
@@ -176,6 +188,7 @@ def launcher(
     executable: str | None = None,
     which: Callable[[str], str | None] = shutil.which,
     installed_from: Callable[[], str | None] = _installed_from,
+    environ: Mapping[str, str] | None = None,
 ) -> tuple[str, list[str]]:
     """The command and arguments that start this installation's server and keep doing so:
 
@@ -187,9 +200,10 @@ def launcher(
     - otherwise (a checkout) this Python with ``-m pylucene_mcp``.
     """
     python = executable or sys.executable
-    if _uv_cache_run(python):
+    env = os.environ if environ is None else environ
+    if _uv_cache_run(python, env):
         source = installed_from() or f"pylucene-mcp=={__version__}"
-        return which("uvx") or "uvx", ["--from", source, "pylucene-mcp", "serve"]
+        return _uvx(env, which), ["--from", source, "pylucene-mcp", "serve"]
     folder = Path(python).parent
     script = next(
         (s for s in (folder / "pylucene-mcp", folder / "pylucene-mcp.exe") if s.is_file()), None

@@ -143,7 +143,10 @@ def class_archive(home: Path, jars: list[str]) -> Path:
     digest of the runtime and of each jar's name, size and time, so a new runtime or new jars
     get an archive of their own (see :mod:`pylucene_mcp.class_archive`)."""
     explicit = os.environ.get("PYLUCENE_MCP_CACHE")
-    folder = Path(explicit) if explicit else portable.cache_home() / "pylucene-mcp"
+    try:
+        folder = Path(explicit) if explicit else portable.cache_home() / "pylucene-mcp"
+    except (RuntimeError, KeyError):  # no home folder: beside the index and the logs
+        folder = config.home_dir() / "cache"
     major = java_major(home)
     key = json.dumps([str(home), major, [(jar, *_size_and_time(jar)) for jar in jars]]).encode()
     return folder / f"classes-java{major}-{hashlib.sha256(key).hexdigest()[:16]}.jsa"

@@ -206,17 +206,31 @@ def test_windows_points_the_standard_output_handle_at_stderr() -> None:
 # -- the launcher doctor prints ---------------------------------------------------------------
 
 
-def test_under_uvx_doctor_prints_a_command_that_rebuilds_its_environment() -> None:
+def test_under_uvx_doctor_prints_a_command_that_rebuilds_its_environment(tmp_path: Path) -> None:
     cached = "/home/me/.cache/uv/archive-v0/Zx81abc/bin/python"
     command, args = doctor.launcher(
-        cached, which=lambda name: f"/usr/local/bin/{name}", installed_from=lambda: None
+        cached, lambda name: f"/usr/local/bin/{name}", lambda: None, environ={}
     )
     assert (command, args[:2]) == ("/usr/local/bin/uvx", ["--from", args[1]])
     assert args[1].startswith("pylucene-mcp==") and args[2:] == ["pylucene-mcp", "serve"]
     wheel = "/home/me/dist/pylucene_mcp-0.1.0-py3-none-any.whl"
     windows = "C:\\Users\\me\\AppData\\Local\\uv\\cache\\archive-v0\\Q1\\Scripts\\python.exe"
-    _, args = doctor.launcher(windows.replace("\\", "/"), lambda _: None, lambda: wheel)
+    _, args = doctor.launcher(windows.replace("\\", "/"), lambda _: None, lambda: wheel, {})
     assert args == ["--from", wheel, "pylucene-mcp", "serve"]
+    # a cache folder of another name (UV_CACHE_DIR): uv's own variable tells, and its uvx
+    uv = tmp_path / "bin" / "uv"
+    uv.parent.mkdir()
+    uv.write_text("")
+    (tmp_path / "bin" / "uvx").write_text("")
+    elsewhere = "/srv/uvc/archive-v0/Q2/bin/python"
+    assert doctor.launcher(elsewhere, lambda _: None, lambda: None, {"UV": str(uv)})[0] == str(
+        tmp_path / "bin" / "uvx"
+    )
+    assert doctor.launcher(elsewhere, lambda _: None, lambda: None, {})[1] == [
+        "-m",
+        "pylucene_mcp",
+        "serve",
+    ]  # not uv's: no console script beside it, so the module
 
 
 def test_in_a_virtualenv_doctor_prefers_the_shim_on_path(tmp_path: Path) -> None:
