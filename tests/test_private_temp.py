@@ -68,3 +68,18 @@ def test_the_folders_of_dead_processes_are_swept(home: Path) -> None:
     (dead / "spool" / "copy-of-a-private.docx").write_bytes(b"PK")
     alive = tika_server.config_folder()
     assert alive.is_dir() and not dead.exists()
+
+
+def test_the_suite_keeps_the_product_s_files_in_its_own_folders(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """Logs, config, temp folders and class archives of every test (and of the servers they
+    spawn, which inherit the environment) stay below pytest's own temp folder, never in the
+    ``~/.pylucene-mcp`` or the cache of the person who runs the tests."""
+    from pylucene_mcp import jvm
+
+    base = tmp_path_factory.getbasetemp()
+    assert config.home_dir().is_relative_to(base)
+    assert config.Settings().log_dir.is_relative_to(base)
+    archive = jvm.class_archive(Path(jvm.find_java_home()), jvm.class_path())
+    assert archive.is_relative_to(base)
