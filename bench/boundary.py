@@ -84,8 +84,8 @@ def main() -> None:
     os.environ["PYLUCENE_MCP_CLASSPATH"] = str(work / "classes")
 
     from pylucene_mcp import Index, jvm
-    from pylucene_mcp.query import context
-    from pylucene_mcp.search import search
+    from pylucene_mcp.engine.query import context
+    from pylucene_mcp.engine.search import search
 
     jvm.start()
     docs = cacm_docs(args.cacm)

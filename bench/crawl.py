@@ -29,7 +29,8 @@ from pathlib import Path
 
 from _common import ROOT  # noqa: F401  (puts the checkout on sys.path)
 
-from pylucene_mcp import Index, schema
+from pylucene_mcp import Index
+from pylucene_mcp.basics import schema
 from pylucene_mcp.crawler.extract import Extractor
 from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
 from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings

@@ -22,7 +22,8 @@ from pathlib import Path
 
 from _common import ROOT  # noqa: F401  (puts the checkout on sys.path)
 
-from pylucene_mcp import Index, query
+from pylucene_mcp import Index
+from pylucene_mcp.engine import query
 
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
 

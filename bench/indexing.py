@@ -74,9 +74,10 @@ def main() -> None:
         check=True,
     )
     os.environ["PYLUCENE_MCP_CLASSPATH"] = str(work / "classes")
-    from pylucene_mcp import Index, analysis
-    from pylucene_mcp import documents as docs_module
-    from pylucene_mcp import index as index_module
+    from pylucene_mcp import Index
+    from pylucene_mcp.engine import analysis
+    from pylucene_mcp.engine import documents as docs_module
+    from pylucene_mcp.engine import index as index_module
 
     jvm.start()
     docs = documents(args.docs, args.cacm)

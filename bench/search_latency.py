@@ -58,7 +58,7 @@ def label(arguments: dict[str, Any]) -> str:
 
 def measure(index_path: Path, queries: list[dict[str, Any]], rounds: int) -> dict[str, Any]:
     from pylucene_mcp import Index
-    from pylucene_mcp.search import search
+    from pylucene_mcp.engine.search import search
 
     index = Index.open(index_path, read_only=True)
     rows: dict[str, dict[str, list[float]]] = {

@@ -9,8 +9,8 @@ SDK (``bench/bare_server.py``) spawned by the same client, interleaved.
 3. a first search sent 3 s after the handshake, when the background start has opened and primed
    the index.
 
-Ours runs with the JVM's class-data archive (``pylucene_mcp.class_archive``, written first if
-this machine has none, as a server does after its first 30 s) and, interleaved, without it.
+Ours runs with the JVM's class-data archive (``pylucene_mcp.service.class_archive``, written
+first if this machine has none, as a server does after its first 30 s) and, interleaved, without it.
 
 Prints a table and writes the figures as JSON (``--json``).
 
@@ -69,7 +69,7 @@ def main() -> None:
     scale_options(parser, "bench-startup.json")
     args = parser.parse_args()
     index = scale_index(args.index_dir, args.docs, args.cacm)
-    from pylucene_mcp import class_archive
+    from pylucene_mcp.service import class_archive
 
     archive = class_archive.ensure()
     print(f"class-data archive: {archive or 'none (this runtime cannot write one)'}")

@@ -10,9 +10,8 @@ Raw Lucene is one call away: after ``start_jvm()``, ``from org.apache.lucene.sea
 IndexSearcher`` works, with the same class path the package uses.
 """
 
-from pylucene_mcp.analysis import Token, analyze
 from pylucene_mcp.api import Index
-from pylucene_mcp.errors import (
+from pylucene_mcp.basics.errors import (
     AdminBusyError,
     DiskFullError,
     DocumentNotFoundError,
@@ -29,12 +28,13 @@ from pylucene_mcp.errors import (
     TooManyClausesError,
     UnknownFieldError,
 )
-from pylucene_mcp.explain import DocumentExplanation, Explanation, TermContribution
-from pylucene_mcp.filters import Filter
-from pylucene_mcp.index import Writer
+from pylucene_mcp.engine.analysis import Token, analyze
+from pylucene_mcp.engine.explain import DocumentExplanation, Explanation, TermContribution
+from pylucene_mcp.engine.filters import Filter
+from pylucene_mcp.engine.index import Writer
+from pylucene_mcp.engine.passages import Passage
+from pylucene_mcp.engine.results import ActiveFilter, FacetValue, Hit, SearchResult
 from pylucene_mcp.jvm import start as start_jvm
-from pylucene_mcp.passages import Passage
-from pylucene_mcp.results import ActiveFilter, FacetValue, Hit, SearchResult
 
 __version__ = "0.1.0"
 

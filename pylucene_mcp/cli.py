@@ -18,9 +18,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pylucene_mcp import __version__, errors
-from pylucene_mcp.config import Settings
-from pylucene_mcp.logs import setup_logging
+from pylucene_mcp import __version__
+from pylucene_mcp.basics import errors
+from pylucene_mcp.basics.config import Settings
+from pylucene_mcp.basics.logs import setup_logging
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -133,9 +134,9 @@ def _settings(args: argparse.Namespace) -> Settings:
 def _serve(args: argparse.Namespace) -> int:
     settings = _settings(args)
     setup_logging(settings.log_dir)
-    from pylucene_mcp import portable
-    from pylucene_mcp.server import build_server
-    from pylucene_mcp.service import Service
+    from pylucene_mcp.basics import portable
+    from pylucene_mcp.server.app import build_server
+    from pylucene_mcp.service.service import Service
 
     # before Java can start: on Windows its System.out writes to the standard output handle,
     # which the protocol's fd 1 keeps (serve_stdio takes it) but no one else may write to
@@ -156,7 +157,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         import anyio
 
-        from pylucene_mcp.protocol import serve_stdio
+        from pylucene_mcp.server.protocol import serve_stdio
 
         anyio.run(serve_stdio, server)
     except KeyboardInterrupt:
@@ -183,8 +184,8 @@ def _highlight(text: str, tty: bool) -> str:
 
 
 def _search(args: argparse.Namespace) -> int:
-    from pylucene_mcp.index import Index
-    from pylucene_mcp.search import search
+    from pylucene_mcp.engine.index import Index
+    from pylucene_mcp.engine.search import search
 
     settings = _settings(args)
     filters = [parse_filter(f) for f in args.filter]
@@ -223,7 +224,7 @@ def _search(args: argparse.Namespace) -> int:
 
 
 def _crawl(args: argparse.Namespace) -> int:
-    from pylucene_mcp.service import Service
+    from pylucene_mcp.service.service import Service
 
     settings = _settings(args)
     setup_logging(settings.log_dir, stderr_level=logging.ERROR)
@@ -335,9 +336,9 @@ def _print_summary(report: CrawlReport) -> None:
 
 
 def _stats(args: argparse.Namespace) -> int:
-    from pylucene_mcp.index import Index
-    from pylucene_mcp.info import index_stats
-    from pylucene_mcp.shapes import to_dict
+    from pylucene_mcp.basics.shapes import to_dict
+    from pylucene_mcp.engine.index import Index
+    from pylucene_mcp.engine.info import index_stats
 
     index = Index.open(_settings(args).index_path, read_only=True)
     try:
@@ -354,7 +355,7 @@ def _doctor(args: argparse.Namespace) -> int:
 
 
 def _optimize(args: argparse.Namespace) -> int:
-    from pylucene_mcp.index import Index
+    from pylucene_mcp.engine.index import Index
 
     index = Index.open(_settings(args).index_path, create=False)
     try:
@@ -368,7 +369,7 @@ def _optimize(args: argparse.Namespace) -> int:
 def _purge(args: argparse.Namespace) -> int:
     import shutil
 
-    from pylucene_mcp.index import Index
+    from pylucene_mcp.engine.index import Index
 
     if not args.yes:
         raise errors.InvalidRequestError(
@@ -387,7 +388,7 @@ def _purge(args: argparse.Namespace) -> int:
 
 
 def _unlock(args: argparse.Namespace) -> int:
-    from pylucene_mcp.index_lock import unlock
+    from pylucene_mcp.engine.index_lock import unlock
 
     print(unlock(_settings(args).index_path))
     return 0

@@ -18,8 +18,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from pylucene_mcp import __version__, errors, index_lock, jvm
-from pylucene_mcp.config import Settings, home_dir, private_dir
+from pylucene_mcp import __version__, jvm
+from pylucene_mcp.basics import errors
+from pylucene_mcp.basics.config import Settings, home_dir, private_dir
+from pylucene_mcp.engine import index_lock
 
 OK, WARN, FAIL = "ok", "warning", "failed"
 
@@ -65,7 +67,7 @@ def check_jars() -> Check:
 
 
 def check_index(settings: Settings) -> Check:
-    from pylucene_mcp.index import Index
+    from pylucene_mcp.engine.index import Index
 
     folder = settings.index_path
     if not any(folder.glob("segments_*")):

@@ -9,8 +9,8 @@ from typing import Any
 from mcp import Client
 
 from pylucene_mcp import Index
-from pylucene_mcp.config import Settings
-from pylucene_mcp.service import Service
+from pylucene_mcp.basics.config import Settings
+from pylucene_mcp.service.service import Service
 
 
 class SharedService(Service):
@@ -29,7 +29,7 @@ class SharedService(Service):
 async def connect(index: Index, **settings: Any) -> AsyncIterator[Client]:
     """The SDK's in-memory client of a server over ``index`` (which the caller keeps open),
     with ``settings`` (``Settings`` fields) besides the index path."""
-    from pylucene_mcp.server import build_server
+    from pylucene_mcp.server.app import build_server
 
     chosen = Settings(index_path=index.path, **settings)
     async with Client(build_server(chosen, SharedService(index, chosen))) as c:

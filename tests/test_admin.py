@@ -16,10 +16,10 @@ import pytest
 from mcp import Client
 
 from pylucene_mcp import AdminBusyError
-from pylucene_mcp.admin import Operation
-from pylucene_mcp.config import Settings
-from pylucene_mcp.server import build_server
-from pylucene_mcp.service import Service
+from pylucene_mcp.basics.config import Settings
+from pylucene_mcp.server.app import build_server
+from pylucene_mcp.service.admin import Operation
+from pylucene_mcp.service.service import Service
 from tests.mcp_client import call, error
 from tests.stdio_peer import ROOT, server_env
 

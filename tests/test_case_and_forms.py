@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from pylucene_mcp import Index, InvalidFilterError, QuerySyntaxError, schema
-from pylucene_mcp.info import field_infos
+from pylucene_mcp import Index, InvalidFilterError, QuerySyntaxError
+from pylucene_mcp.basics import schema
+from pylucene_mcp.engine.info import field_infos
 
 
 def paths(result: object) -> set[str]:

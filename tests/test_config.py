@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from pylucene_mcp import jvm
-from pylucene_mcp.config import Settings
-from pylucene_mcp.errors import ConfigError
+from pylucene_mcp.basics.config import Settings
+from pylucene_mcp.basics.errors import ConfigError
 
 
 def test_environment_beats_the_file_which_beats_the_defaults(

@@ -10,7 +10,7 @@ import pytest
 from mcp import Client
 
 from pylucene_mcp import Index, InvalidRequestError
-from pylucene_mcp.counts import facet_counts
+from pylucene_mcp.engine.counts import facet_counts
 from tests.mcp_client import call, connect
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from pylucene_mcp import Index, analysis
+from pylucene_mcp import Index
+from pylucene_mcp.engine import analysis
 
 
 @pytest.fixture

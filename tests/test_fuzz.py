@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pylucene_mcp import Index, JvmError, PyLuceneMcpError
-from pylucene_mcp.search import search
+from pylucene_mcp.engine.search import search
 from tests.conftest import FIGURES
 from tests.stdio_peer import StdioPeer, handshake
 

@@ -14,9 +14,9 @@ from pylucene_mcp import (
     InvalidRequestError,
     UnknownFieldError,
     jvm,
-    schema,
 )
-from pylucene_mcp.info import document_details, field_infos, index_stats
+from pylucene_mcp.basics import schema
+from pylucene_mcp.engine.info import document_details, field_infos, index_stats
 
 
 def test_add_then_search(fresh_index: Index) -> None:

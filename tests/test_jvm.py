@@ -28,7 +28,7 @@ def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
 
 def test_importing_the_package_and_server_does_not_start_the_jvm() -> None:
     result = run_python(
-        "import jpype, pylucene_mcp, pylucene_mcp.server, pylucene_mcp.cli\n"
+        "import jpype, pylucene_mcp, pylucene_mcp.server.app, pylucene_mcp.cli\n"
         "print(jpype.isJVMStarted())"
     )
     assert result.returncode == 0, result.stderr

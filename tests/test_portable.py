@@ -1,7 +1,7 @@
-"""What differs between Linux, macOS and Windows (pylucene_mcp.portable), with each platform's
-branch taken here on Linux: Windows paths as PureWindowsPath text, macOS's case-insensitive
-disk by asking the real folder's listing, real processes and real lock files. And the whole
-package with its POSIX-only imports made unavailable, as on Windows."""
+"""What differs between Linux, macOS and Windows (pylucene_mcp.basics.portable), with each
+platform's branch taken here on Linux: Windows paths as PureWindowsPath text, macOS's
+case-insensitive disk by asking the real folder's listing, real processes and real lock files.
+And the whole package with its POSIX-only imports made unavailable, as on Windows."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from pylucene_mcp import doctor, portable
+from pylucene_mcp import doctor
+from pylucene_mcp.basics import portable
 
 WINDOWS_ENV = {"SystemDrive": "C:", "SystemRoot": "C:\\WINDOWS", "ProgramData": "C:\\ProgramData"}
 
@@ -124,7 +125,7 @@ def test_the_lock_file_keeps_out_a_second_process(tmp_path: Path) -> None:
         [
             sys.executable,
             "-c",
-            "import sys, time; from pylucene_mcp import portable\n"
+            "import sys, time; from pylucene_mcp.basics import portable\n"
             f"with portable.exclusive(__import__('pathlib').Path({str(lock)!r})):\n"
             "    print('held', flush=True); sys.stdin.read()",
         ],

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pylucene_mcp import config
+from pylucene_mcp.basics import config
+from pylucene_mcp.basics.errors import ConfigError
 from pylucene_mcp.crawler import tika_server
-from pylucene_mcp.errors import ConfigError
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pylucene_mcp.protocol import lone_surrogate
+from pylucene_mcp.server.protocol import lone_surrogate
 from tests.stdio_peer import StdioPeer, handshake
 
 pytestmark = pytest.mark.slow

@@ -11,8 +11,8 @@ import pytest
 from mcp import Client
 
 from pylucene_mcp import Index
-from pylucene_mcp.config import Settings
-from pylucene_mcp.server import build_server, enabled_tools
+from pylucene_mcp.basics.config import Settings
+from pylucene_mcp.server.app import build_server, enabled_tools
 from tests.mcp_client import SharedService, call, connect
 
 pytestmark = pytest.mark.anyio

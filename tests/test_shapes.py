@@ -11,9 +11,9 @@ import pytest
 from pydantic import TypeAdapter, ValidationError
 
 from pylucene_mcp import Hit, Index, Passage, SearchResult
-from pylucene_mcp.info import DocumentDetails, document_details
-from pylucene_mcp.results import fit_passages
-from pylucene_mcp.shapes import Encoded, camel, field_names, to_dict, wire_type
+from pylucene_mcp.basics.shapes import Encoded, camel, field_names, to_dict, wire_type
+from pylucene_mcp.engine.info import DocumentDetails, document_details
+from pylucene_mcp.engine.results import fit_passages
 
 EVERY_FIELD = {
     "file_path": "/shapes/report.pdf",

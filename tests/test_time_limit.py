@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pylucene_mcp import Index, QuerySyntaxError, SearchTimeoutError
-from pylucene_mcp.search import search
+from pylucene_mcp.engine.search import search
 
 pytestmark = pytest.mark.slow
 
@@ -107,7 +107,7 @@ def test_a_bounded_regex_runs(many_terms: Index) -> None:
 
 
 def test_the_limit_comes_from_the_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pylucene_mcp.config import Settings
+    from pylucene_mcp.basics.config import Settings
 
     monkeypatch.setenv("PYLUCENE_MCP_SEARCH_TIMEOUT_S", "0.25")
     assert Settings.load(tmp_path / "none.yaml").search_timeout_s == 0.25

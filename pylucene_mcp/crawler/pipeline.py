@@ -29,7 +29,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pylucene_mcp import errors, portable, schema
+from pylucene_mcp.basics import errors, portable, schema
+from pylucene_mcp.basics.errors import (
+    CrawlerBusyError,
+    ExtractionError,
+    FileVanishedError,
+    WorkerDiedError,
+)
 from pylucene_mcp.crawler.extract import Extracted, Extractor
 from pylucene_mcp.crawler.walk import (
     FileEntry,
@@ -40,13 +46,7 @@ from pylucene_mcp.crawler.walk import (
     inside,
     walk,
 )
-from pylucene_mcp.errors import (
-    CrawlerBusyError,
-    ExtractionError,
-    FileVanishedError,
-    WorkerDiedError,
-)
-from pylucene_mcp.index import FileState, Index, Writer
+from pylucene_mcp.engine.index import FileState, Index, Writer
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ terminate, then, two seconds later, kill, and again for a worker that Tika's wat
 restarting meanwhile. So no Tika JVM is left behind, on POSIX as on Windows (``psutil``; no
 shell, no process groups needed).
 
-It loads :mod:`pylucene_mcp.portable` from the file beside its package rather than importing the
+It loads :mod:`pylucene_mcp.basics.portable` from its file rather than importing the
 package, whose import would start far more than a supervisor needs (about 12 MB instead of 30).
 """
 
@@ -27,7 +27,7 @@ POLL_S = 0.5
 
 
 def _portable() -> ModuleType:
-    path = Path(__file__).resolve().parents[1] / "portable.py"
+    path = Path(__file__).resolve().parents[1] / "basics" / "portable.py"
     spec = importlib.util.spec_from_file_location("_pylucene_mcp_portable", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

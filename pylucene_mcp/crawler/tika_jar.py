@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pylucene_mcp import errors, jvm, portable
-from pylucene_mcp.config import home_dir, private_dir
+from pylucene_mcp import jvm
+from pylucene_mcp.basics import errors, portable
+from pylucene_mcp.basics.config import home_dir, private_dir
 
 log = logging.getLogger(__name__)
 

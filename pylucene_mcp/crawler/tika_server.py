@@ -22,10 +22,11 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from pylucene_mcp import jvm, portable
-from pylucene_mcp.config import private_dir, private_temp
+from pylucene_mcp import jvm
+from pylucene_mcp.basics import portable
+from pylucene_mcp.basics.config import private_dir, private_temp
+from pylucene_mcp.basics.errors import ExtractionError
 from pylucene_mcp.crawler import tika_jar
-from pylucene_mcp.errors import ExtractionError
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,7 @@ _folder_lock = threading.Lock()
 
 def config_folder() -> Path:
     """This process's private folder for Tika (``<home>/tmp/tika-<pid>-<random>``, 0700, see
-    :func:`~pylucene_mcp.config.private_temp`): its configs, and the temp folder (``spool/``)
+    :func:`~pylucene_mcp.basics.config.private_temp`): its configs, and the temp folder (``spool/``)
     of the Tika server and its workers, where Tika copies the documents it parses.
 
     Made the first time; then the folders of processes that are gone (killed before they could

@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pylucene_mcp import portable
+from pylucene_mcp.basics import portable
 
 DEFAULT_EXTENSIONS = (
     "pdf",

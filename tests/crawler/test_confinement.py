@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from pylucene_mcp import InvalidRequestError
-from pylucene_mcp.config import Settings
+from pylucene_mcp.basics.config import Settings
+from pylucene_mcp.basics.errors import CrawlerBusyError
 from pylucene_mcp.crawler.pipeline import Crawler
 from pylucene_mcp.crawler.walk import Patterns
-from pylucene_mcp.errors import CrawlerBusyError
-from pylucene_mcp.service import Service
+from pylucene_mcp.service.service import Service
 
 
 @pytest.fixture
@@ -134,7 +134,7 @@ def test_the_config_is_written_for_the_user_alone(
 
 def test_the_index_and_the_logs_are_created_for_the_user_alone(tmp_path: Path) -> None:
     from pylucene_mcp import Index
-    from pylucene_mcp.logs import setup_logging
+    from pylucene_mcp.basics.logs import setup_logging
 
     home = tmp_path / "new-home"
     index = Index.open(home / "deep" / "index")

@@ -12,9 +12,9 @@ import pytest
 import yaml
 from mcp import Client
 
-from pylucene_mcp.config import Settings
-from pylucene_mcp.server import build_server
-from pylucene_mcp.service import Service
+from pylucene_mcp.basics.config import Settings
+from pylucene_mcp.server.app import build_server
+from pylucene_mcp.service.service import Service
 from tests.mcp_client import call, error
 
 pytestmark = pytest.mark.anyio
@@ -189,7 +189,7 @@ async def test_remove_a_directory_drops_its_documents(client: Client, home: Path
 
 
 def test_directories_from_the_environment_are_not_rewritten(tmp_path: Path) -> None:
-    from pylucene_mcp import errors
+    from pylucene_mcp.basics import errors
 
     settings = Settings(
         index_path=tmp_path / "index",

@@ -16,10 +16,10 @@ import openpyxl
 import pytest
 
 from pylucene_mcp import Index
+from pylucene_mcp.basics.errors import WorkerDiedError
 from pylucene_mcp.crawler.extract import Extractor
 from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
 from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
-from pylucene_mcp.errors import WorkerDiedError
 from tests.crawler.files import make_hostile
 from tests.processes import tika_processes
 from tests.stdio_peer import ROOT, server_env

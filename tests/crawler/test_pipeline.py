@@ -97,7 +97,7 @@ def test_ligatures_in_a_pdf_are_normalized(crawler: Crawler, docs: Path) -> None
     crawler.crawl([str(docs)])
     found = hit(crawler.index, "finance AND efficiency AND office")
     assert found["name"] == "finance-review.pdf"
-    from pylucene_mcp.info import document_details
+    from pylucene_mcp.engine.info import document_details
 
     content = document_details(crawler.index, str(docs / "finance-review.pdf")).content
     assert "\ufb01" not in content and "\ufb03" not in content and "finance" in content
@@ -134,7 +134,7 @@ def test_incremental_crawls_add_update_skip_and_delete(crawler: Crawler, docs: P
     pages = crawler.index.search("library").documents
     assert len(pages) == 2
     digest = crawler.index.search("file_name:page.html").documents[0]
-    from pylucene_mcp.info import document_details
+    from pylucene_mcp.engine.info import document_details
 
     hash_value = document_details(crawler.index, digest.file_path).fields["content_hash"]
     same = crawler.index.search("*", filters=[{"field": "content_hash", "value": hash_value}])

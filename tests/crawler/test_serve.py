@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from pylucene_mcp import Index, schema
+from pylucene_mcp import Index
+from pylucene_mcp.basics import schema
 from tests.stdio_peer import StdioPeer, handshake
 
 pytestmark = pytest.mark.slow

@@ -1,0 +1,322 @@
+"""Settings: environment variables > ``~/.pylucene-mcp/config.yaml`` > built-in defaults."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from pylucene_mcp.basics import portable
+from pylucene_mcp.basics.errors import ConfigError, InvalidRequestError
+
+Operator = Literal["AND", "OR"]
+
+
+def home_dir() -> Path:
+    """``PYLUCENE_MCP_HOME`` or ``~/.pylucene-mcp``: config, logs and the default index. Without
+    ``HOME`` the system's entry for the user names the home folder.
+
+    Raises:
+        ConfigError: when there is neither (a service account without a home).
+    """
+    explicit = os.environ.get("PYLUCENE_MCP_HOME")
+    if explicit:
+        return Path(explicit)
+    try:
+        return Path.home() / ".pylucene-mcp"
+    except (RuntimeError, KeyError) as exc:
+        raise ConfigError(
+            "cannot tell this user's home folder (HOME is not set and the system knows no home "
+            "for this user); set PYLUCENE_MCP_HOME to a folder for pylucene-mcp's config, logs "
+            "and index"
+        ) from exc
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the service layer and the server need to know."""
+
+    index_path: Path = field(default_factory=lambda: home_dir() / "index")
+    log_dir: Path = field(default_factory=lambda: home_dir() / "logs")
+    default_operator: Operator = "AND"
+    refresh_interval_s: float = 1.0
+    search_timeout_s: float = 5.0
+    max_heap: str | None = None
+    tools_include: tuple[str, ...] = ()
+    tools_exclude: tuple[str, ...] = ()
+    # crawler
+    directories: tuple[str, ...] = ()
+    directories_from_env: bool = False
+    include: tuple[str, ...] = ()  # empty: the default formats (crawler.walk.DEFAULT_INCLUDE)
+    exclude: tuple[str, ...] = ()  # empty: crawler.walk.DEFAULT_EXCLUDE
+    workers: int = 2
+    batch_size: int = 100
+    commit_interval_s: float = 10.0
+    bulk_refresh_interval_s: float = 10.0
+    max_file_size_mb: float = 100.0
+    tika_heap: str = "384m"  # Tika's tree ≤ 600 MB during a crawl (crawler/tika_server.py)
+    tika_timeout_s: float = 120.0
+    tika_idle_s: float = 300.0
+    watch: bool = True
+    index_hard_links: bool = False
+    debounce_s: float = 1.0
+    crawl_on_start: bool = True
+    config_file: Path = field(default_factory=lambda: home_dir() / "config.yaml")
+
+    @classmethod
+    def load(cls, config_file: Path | None = None, **overrides: Any) -> Settings:
+        """Defaults, then the config file, then the environment, then ``overrides``.
+
+        Raises:
+            ConfigError: when the config file or a variable holds an unusable value.
+        """
+        values: dict[str, Any] = {}
+        path = config_file or home_dir() / "config.yaml"
+        if path.is_file():
+            import yaml
+
+            try:
+                loaded = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            except yaml.YAMLError as exc:
+                raise ConfigError(f"{path} is not valid YAML: {exc}") from exc
+            if not isinstance(loaded, dict):
+                raise ConfigError(f"{path} must hold a mapping of settings")
+            values.update(_from_mapping(loaded, str(path)))
+        values.update(_from_environment())
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        values["config_file"] = path
+        settings = cls(**values)
+        if settings.default_operator not in ("AND", "OR"):
+            raise ConfigError(
+                f"default_operator must be AND or OR, not {settings.default_operator!r}"
+            )
+        return settings
+
+    def with_index(self, path: Path | str) -> Settings:
+        return replace(self, index_path=Path(path).expanduser())
+
+
+def _names(value: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in value.split(",") if part.strip())
+
+
+def _from_environment() -> dict[str, Any]:
+    env = os.environ
+    values: dict[str, Any] = {}
+    if env.get("PYLUCENE_MCP_INDEX"):
+        values["index_path"] = Path(env["PYLUCENE_MCP_INDEX"]).expanduser()
+    if env.get("PYLUCENE_MCP_DEFAULT_OPERATOR"):
+        values["default_operator"] = env["PYLUCENE_MCP_DEFAULT_OPERATOR"].upper()
+    if env.get("PYLUCENE_MCP_SEARCH_TIMEOUT_S"):
+        try:
+            values["search_timeout_s"] = float(env["PYLUCENE_MCP_SEARCH_TIMEOUT_S"])
+        except ValueError as exc:
+            raise ConfigError("PYLUCENE_MCP_SEARCH_TIMEOUT_S must be a number of seconds") from exc
+    if env.get("PYLUCENE_MCP_MAX_HEAP"):
+        values["max_heap"] = env["PYLUCENE_MCP_MAX_HEAP"]
+    if env.get("PYLUCENE_MCP_TOOLS_INCLUDE"):
+        values["tools_include"] = _names(env["PYLUCENE_MCP_TOOLS_INCLUDE"])
+    if env.get("PYLUCENE_MCP_TOOLS_EXCLUDE"):
+        values["tools_exclude"] = _names(env["PYLUCENE_MCP_TOOLS_EXCLUDE"])
+    if env.get("PYLUCENE_MCP_DIRECTORIES"):
+        values["directories"] = _directories(env["PYLUCENE_MCP_DIRECTORIES"].split(os.pathsep))
+        values["directories_from_env"] = True
+    return values
+
+
+def private_dir(path: Path) -> Path:
+    """Creates ``path`` and any missing parents for this user alone (0700): the index holds the
+    full text of files that may be private. Existing folders keep their mode."""
+    missing = [p for p in (path, *path.parents) if not p.exists()]
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            pass
+    return path
+
+
+def private_temp(prefix: str) -> Path:
+    """A new folder for this user alone: ``<home>/tmp/<prefix><random>``, made by
+    ``tempfile.mkdtemp`` (0700, a name no one can guess, never one that already exists), in a
+    parent that must be a folder of this user's. Nothing of the product's goes to the shared
+    temp folder, where another local user can plant a folder or a link before we get there.
+
+    Raises:
+        ConfigError: when ``<home>/tmp`` is a link or belongs to someone else.
+    """
+    base = private_dir(home_dir() / "tmp")
+    status = os.lstat(base)
+    getuid = getattr(os, "getuid", None)
+    if os.path.islink(base) or (getuid is not None and status.st_uid != getuid()):
+        raise ConfigError(
+            f"{base} is a link or belongs to another user; remove it (the product keeps its "
+            "temporary files there, for this user alone)"
+        )
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=base))
+
+
+def directory_path(path: str | Path) -> str:
+    """A configured directory as it is stored and compared: ``~`` expanded, absolute,
+    normalized (no ``..``, no trailing slash), spelled as the disk spells it where names
+    compare without case (:func:`~pylucene_mcp.basics.portable.true_case`)."""
+    return portable.true_case(os.path.abspath(os.path.expanduser(str(path))))
+
+
+def _directories(items: list[Any]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(directory_path(item) for item in items if str(item)))
+
+
+def _from_mapping(data: dict[str, Any], source: str) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    if "index" in data:
+        values["index_path"] = Path(str(data["index"])).expanduser()
+    if "default_operator" in data:
+        values["default_operator"] = str(data["default_operator"]).upper()
+    if "refresh_interval_s" in data:
+        try:
+            values["refresh_interval_s"] = float(data["refresh_interval_s"])
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(f"{source}: refresh_interval_s must be a number") from exc
+    if "max_heap" in data:
+        values["max_heap"] = str(data["max_heap"])
+    for key in ("tools_include", "tools_exclude", "include", "exclude"):
+        if key in data:
+            raw = data[key]
+            values[key] = _names(raw) if isinstance(raw, str) else tuple(str(x) for x in raw)
+    if "directories" in data:
+        raw = data["directories"] or []
+        if not isinstance(raw, list):
+            raise ConfigError(f"{source}: directories must be a list of folders")
+        values["directories"] = _directories(raw)
+    numbers = {
+        "workers": int,
+        "batch_size": int,
+        "commit_interval_s": float,
+        "bulk_refresh_interval_s": float,
+        "max_file_size_mb": float,
+        "tika_timeout_s": float,
+        "tika_idle_s": float,
+        "debounce_s": float,
+        "search_timeout_s": float,
+    }
+    for key, kind in numbers.items():
+        if key in data:
+            try:
+                values[key] = kind(data[key])
+            except (TypeError, ValueError) as exc:
+                raise ConfigError(f"{source}: {key} must be a number") from exc
+    for key in ("watch", "crawl_on_start", "index_hard_links"):
+        if key in data:
+            values[key] = bool(data[key])
+    if "tika_heap" in data:
+        values["tika_heap"] = str(data["tika_heap"])
+    return values
+
+
+def _under(path: str, folder: str) -> bool:
+    return portable.is_under(path, folder)
+
+
+def _system_folder(shown: str) -> InvalidRequestError:
+    return InvalidRequestError(
+        f"{shown} is a system or shared folder and is not crawled; add the folder that holds "
+        "the documents, e.g. ~/Documents"
+    )
+
+
+def crawlable_directory(path: str, settings: Settings) -> str:
+    """``path`` as the absolute folder to crawl, or the reason it may not be crawled.
+
+    Refused: a relative path (it would depend on the server's working directory); the root,
+    shared roots such as ``/home`` and ``/tmp``, system trees (``/etc``, ``/proc``, ``/usr`` …)
+    and anything in them; the home folder itself; the project's own folders and any folder that
+    holds them (the index would index itself). Symbolic links are resolved first.
+
+    Raises:
+        InvalidRequestError: saying why, and what to give instead.
+    """
+    text = str(path).strip()
+    if "\0" in text:
+        raise InvalidRequestError(
+            f"{text!r} holds a NUL character (\\x00), which no path can hold; give the "
+            "folder's path without it"
+        )
+    expanded = os.path.expanduser(text)
+    if not os.path.isabs(expanded):
+        raise InvalidRequestError(
+            f"{text!r} is not an absolute path; give the whole path of the folder, e.g. "
+            "/home/me/Documents (a relative path would depend on where the server runs)"
+        )
+    system_trees, shared_roots = portable.system_folders()
+    if any(_under(os.path.abspath(expanded), t) for t in system_trees):  # /proc/1/root/…
+        raise _system_folder(repr(text))
+    try:
+        absolute = portable.true_case(os.path.realpath(expanded, strict=False))
+    except OSError as exc:
+        raise InvalidRequestError(
+            f"{text!r} cannot be resolved ({exc.strerror or exc}); give a folder this process "
+            "can read"
+        ) from exc
+    shown = text if absolute == os.path.abspath(expanded) else f"{text!r} (→ {absolute})"
+    home = os.path.realpath(os.path.expanduser("~"))
+    if portable.fold(absolute) == portable.fold(home):
+        raise InvalidRequestError(
+            f"{shown} is the whole home folder; add the folders that hold documents instead "
+            "(~/Documents, ~/Desktop …)"
+        )
+    shared = any(portable.fold(absolute) == portable.fold(root) for root in shared_roots)
+    if shared or any(_under(absolute, t) for t in system_trees):
+        raise _system_folder(shown)
+    own = [home_dir(), settings.index_path, settings.log_dir, settings.config_file.parent]
+    for folder in (os.path.realpath(p) for p in own):
+        if _under(absolute, folder) or _under(folder, absolute):
+            raise InvalidRequestError(
+                f"{shown} holds or is inside pylucene-mcp's own files ({folder}); the index "
+                "would index itself. Add a folder of documents that does not contain it"
+            )
+    return absolute
+
+
+def ensure_directories_writable(settings: Settings) -> None:
+    """Raises ConfigError when the directories come from ``PYLUCENE_MCP_DIRECTORIES``."""
+    if settings.directories_from_env:
+        raise ConfigError(
+            "the directories come from the environment variable PYLUCENE_MCP_DIRECTORIES; "
+            "change that variable (in the MCP client's config) instead"
+        )
+
+
+def save_directories(settings: Settings, directories: tuple[str, ...]) -> Settings:
+    """Writes ``directories`` into the config file, keeping its other keys.
+
+    Raises:
+        ConfigError: when the directories come from ``PYLUCENE_MCP_DIRECTORIES`` (the file would
+            not be read for them) or the file cannot be written.
+    """
+    ensure_directories_writable(settings)
+    import yaml
+
+    path = settings.config_file
+    data: dict[str, Any] = {}
+    if path.is_file():
+        try:
+            loaded = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{path} is not valid YAML, not rewriting it: {exc}") from exc
+        if not isinstance(loaded, dict):
+            raise ConfigError(f"{path} must hold a mapping of settings, not rewriting it")
+        data = loaded
+    data["directories"] = list(directories)
+    try:
+        private_dir(path.parent)
+        temporary = path.with_suffix(".yaml.tmp")
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+        os.replace(temporary, path)
+    except OSError as exc:
+        raise ConfigError(f"cannot write {path}: {exc}") from exc
+    return replace(settings, directories=directories)

@@ -1,0 +1,3 @@
+"""The engine: the embedded Lucene index (writing, searching, explaining) behind
+what the service asks of it.
+"""

@@ -1,0 +1,457 @@
+"""``Index``: a Lucene index on disk with one writer, near-real-time searchers and the schema.
+
+    >>> index = Index.open("/tmp/idx", create=True)                  # doctest: +SKIP
+    >>> with index.writer() as w:                                    # doctest: +SKIP
+    ...     w.add({"file_path": "/docs/a.txt", "content": "Arbeitsvertrag"})
+    >>> search(index, "*vertrag").total_hits                         # doctest: +SKIP
+    1
+
+(``pylucene_mcp.Index``, the public API's, has ``index.search(...)`` too.)
+
+A ``writer()`` block commits when it ends and rolls back when it raises. Searches use a
+``SearcherManager`` refreshed in the background every ``refresh_interval_s`` (and at once after a
+commit made through ``writer()``), so they never wait for writes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import logging
+import os
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+from typing import Any, Self
+
+from pylucene_mcp import jvm
+from pylucene_mcp.basics import errors, portable, schema
+from pylucene_mcp.basics.config import private_dir
+from pylucene_mcp.engine import analysis, documents, index_lock, query
+
+log = logging.getLogger(__name__)
+
+#: the threads a batch of documents is analysed and indexed on (``Writer.add_many``)
+INDEXING_THREADS = min(os.cpu_count() or 1, 8)
+#: the memory the writer buffers new documents in before it writes a segment: Lucene's default
+#: (16 MB) makes many small segments that merges then rewrite; 128 MB indexed 100k documents of
+#: 2–5 KB 12–17 % faster (docs/performance.md). Used only while documents are being added, and
+#: at most a quarter of the JVM's heap (``max_heap``).
+INDEXING_BUFFER_MB = 128.0
+
+
+@dataclass(frozen=True)
+class FileState:
+    """What the index holds for a file, as a crawl compares it with the disk: size, the mtime
+    last seen (updated in place by :meth:`Writer.touch`) and content hash, each None when not
+    recorded."""
+
+    size: int | None
+    mtime_ms: int | None
+    content_hash: str | None
+
+
+@functools.cache
+def _file_states() -> Any:
+    return jvm.jclass("io.github.pylucenemcp.index.FileStates")(
+        schema.FILE_PATH, "file_size", "content_hash", schema.SEEN_MTIME
+    )
+
+
+def _states(answer: Any) -> dict[str, FileState]:
+    rows = json.loads(memoryview(answer).tobytes())
+    return {path: FileState(size, mtime, digest) for path, size, mtime, digest in rows}
+
+
+def _java_path(path: Path) -> Any:
+    return jvm.jclass("java.nio.file.Paths").get(str(path), jvm.jarray("String", []))
+
+
+class Writer:
+    """Adds, replaces and deletes documents inside ``Index.writer()``."""
+
+    def __init__(self, index: Index) -> None:
+        self._index = index
+
+    def add(self, doc: Mapping[str, Any]) -> None:
+        """Adds ``doc``, replacing the document with the same ``file_path``.
+
+        ``doc`` is keyed by schema field names; dates may be ``datetime``, ISO strings or epoch
+        milliseconds. ``file_name``, ``file_extension`` and ``file_type`` are derived from
+        ``file_path`` when absent, ``content_hash`` from ``content``.
+
+        Raises:
+            UnknownFieldError: for a key that is not a schema field.
+            InvalidRequestError: when ``file_path`` is missing or a value has the wrong type.
+        """
+        self.add_many([doc])
+
+    def add_many(self, docs: Iterable[Mapping[str, Any]], batch: int = 256) -> int:
+        """Adds each of ``docs`` as :meth:`add` does, ``batch`` at a time: one call into Java
+        per batch, where the batch is analysed and indexed on every core. Returns how many.
+
+        Raises:
+            UnknownFieldError, InvalidRequestError: as :meth:`add`; the documents of the
+                failing batch before the bad one may be in, and the ``writer()`` block rolls
+                back as a whole.
+        """
+        added = 0
+        rows: list[tuple[list[str | None], list[int], str]] = []
+        for doc in docs:
+            rows.append(documents.to_row(doc))
+            if len(rows) == batch:
+                added += self._index._write_rows(rows)
+                rows = []
+        if rows:
+            added += self._index._write_rows(rows)
+        return added
+
+    def delete(self, file_path: str | PurePath) -> None:
+        """Deletes the document of ``file_path`` (nothing happens if there is none)."""
+        term = jvm.jclass("org.apache.lucene.index.Term")(
+            schema.FILE_PATH, documents.normalize_path(file_path)
+        )
+        with jvm.java_errors():
+            self._index._writer.deleteDocuments(term)
+
+    def touch(self, file_path: str | PurePath, mtime_ms: int) -> None:
+        """Records a new mtime for the document of ``file_path`` in place (a doc values update
+        of ``file_mtime_seen``): for a file that was touched but whose text is the same, so that
+        the document is not analysed and written again. ``file_mtime`` keeps the time of the
+        last change of the text."""
+        term = jvm.jclass("org.apache.lucene.index.Term")(
+            schema.FILE_PATH, documents.normalize_path(file_path)
+        )
+        with jvm.java_errors():
+            self._index._writer.updateNumericDocValue(term, schema.SEEN_MTIME, jvm.jlong(mtime_ms))
+
+    def delete_under(self, folder: str) -> None:
+        """Deletes every document whose file_path lies below ``folder``."""
+        prefix = portable.folder_prefix(folder)
+        term = jvm.jclass("org.apache.lucene.index.Term")(schema.FILE_PATH, prefix)
+        with jvm.java_errors():
+            self._index._writer.deleteDocuments(
+                jvm.jarray(
+                    "org.apache.lucene.search.Query",
+                    [jvm.jclass("org.apache.lucene.search.PrefixQuery")(term)],
+                )
+            )
+
+    def delete_all(self) -> None:
+        """Deletes every document (committed with the rest of the block)."""
+        with jvm.java_errors():
+            self._index._writer.deleteAll()
+
+
+class Index:
+    """A Lucene index directory opened for reading and writing.
+
+    The raw Lucene objects are there for those who want them: ``index.java_writer`` (the
+    ``IndexWriter``), ``index.directory`` and, inside ``with index.searcher() as s``, the
+    ``IndexSearcher``.
+    """
+
+    def __init__(
+        self, path: Path, refresh_interval_s: float = 1.0, read_only: bool = False
+    ) -> None:
+        self.path = path
+        self.refresh_interval_s = refresh_interval_s
+        self.read_only = read_only
+        self._writer: Any = None
+        self.java_writer: Any = None
+        self._reopener: Any = None
+        self._commit_schema_version = schema.SCHEMA_VERSION
+        self._write_lock = threading.RLock()
+        jvm.start()
+        with jvm.java_errors():
+            self.directory = jvm.jclass("org.apache.lucene.store.FSDirectory").open(
+                _java_path(path)
+            )
+            self.facets_config = documents.make_facets_config()
+            on_disk = self.schema_version
+            if on_disk is not None:
+                self._commit_schema_version = on_disk
+            if read_only:
+                self._manager = jvm.jclass("org.apache.lucene.search.SearcherManager")(
+                    self.directory, None
+                )
+            else:
+                try:
+                    self._open_writer()
+                except Exception as exc:
+                    if isinstance(jvm.translate(exc), errors.IndexLockedError):
+                        self.directory.close()
+                        raise index_lock.locked_error(path) from exc
+                    raise
+                index_lock.record_owner(path)
+
+    @classmethod
+    def open(
+        cls,
+        path: str | Path,
+        *,
+        create: bool = True,
+        read_only: bool = False,
+        refresh_interval_s: float = 1.0,
+    ) -> Self:
+        """Opens the index at ``path``, creating it when ``create`` is true.
+
+        ``read_only`` opens it without a writer (no lock), so it can be searched while another
+        process (the server) writes; ``refresh()`` then picks up that process's commits.
+
+        Raises:
+            IndexAccessError: when there is no index and ``create`` is false.
+            IndexLockedError: when another writer holds the index.
+            IndexCorruptError: when the files cannot be read.
+        """
+        folder = Path(path).expanduser().resolve()
+        if (read_only or not create) and not (folder.is_dir() and any(folder.glob("segments_*"))):
+            raise errors.IndexAccessError(
+                f"no index at {folder}; create it with Index.open(path, create=True) "
+                "or crawl a folder"
+            )
+        private_dir(folder)
+        return cls(folder, refresh_interval_s, read_only)
+
+    # -- set-up ---------------------------------------------------------------------------
+
+    def _open_writer(self) -> None:
+        config_class = jvm.jclass("org.apache.lucene.index.IndexWriterConfig")
+        config = config_class(analysis.schema_analyzer())
+        config.setOpenMode(config_class.OpenMode.CREATE_OR_APPEND)
+        config.setCommitOnClose(False)
+        heap_mb = jvm.jclass("java.lang.Runtime").getRuntime().maxMemory() / 2**20
+        config.setRAMBufferSizeMB(max(16.0, min(INDEXING_BUFFER_MB, heap_mb / 4)))
+        self._writer = jvm.jclass("org.apache.lucene.index.IndexWriter")(self.directory, config)
+        self.java_writer = self._writer
+        self._schema_writer = jvm.jclass("io.github.pylucenemcp.index.SchemaWriter")(
+            self._writer,
+            query.field_schema(),
+            self.facets_config,
+            schema.FILE_PATH,
+            jvm.jarray("String", documents.STRING_SLOTS),
+            jvm.jarray("String", documents.LONG_SLOTS),
+            schema.SEEN_MTIME,
+            INDEXING_THREADS,
+        )
+        if not self._writer.getLiveCommitData():
+            self._set_commit_data()
+        if not jvm.jclass("org.apache.lucene.index.DirectoryReader").indexExists(self.directory):
+            self._writer.commit()  # a new index: a first, empty commit lets readers open it
+        self._manager = jvm.jclass("org.apache.lucene.search.SearcherManager")(self._writer, None)
+        self._start_reopener()
+
+    def _start_reopener(self) -> None:
+        self._reopener = jvm.jclass("org.apache.lucene.search.ControlledRealTimeReopenThread")(
+            self._writer, self._manager, self.refresh_interval_s, 0.0
+        )
+        self._reopener.setName("pylucene-mcp-nrt-reopen")
+        self._reopener.setDaemon(True)
+        # a writer that closes itself (a full disk) ends the thread quietly: _rollback restarts it
+        jvm.jclass("io.github.pylucenemcp.search.QuietOnClose").on(self._reopener)
+        self._reopener.start()
+
+    def _set_commit_data(self) -> None:
+        hash_map = jvm.jclass("java.util.HashMap")()
+        hash_map.put("schema_version", str(self._commit_schema_version))
+        self._writer.setLiveCommitData(hash_map.entrySet())
+
+    def mark_schema_current(self) -> None:
+        """Records, in a commit of its own, that every document now follows this schema version
+        (after a full reindex)."""
+        self._commit_schema_version = schema.SCHEMA_VERSION
+        with self.writer():
+            pass
+
+    def set_refresh_interval(self, seconds: float) -> None:
+        """Changes how stale searches may be (widened during a bulk crawl)."""
+        if self._writer is None or seconds == self.refresh_interval_s:
+            return
+        with jvm.java_errors():
+            self._reopener.close()
+            self.refresh_interval_s = seconds
+            self._start_reopener()
+
+    @property
+    def schema_version(self) -> int | None:
+        """The schema version in the last commit (None for an index never committed)."""
+        with jvm.java_errors():
+            if not jvm.jclass("org.apache.lucene.index.DirectoryReader").indexExists(
+                self.directory
+            ):
+                return None
+            infos = jvm.jclass("org.apache.lucene.index.SegmentInfos")
+            data = infos.readLatestCommit(self.directory).getUserData()
+        value = data.get("schema_version")
+        return int(value) if value is not None else None
+
+    @property
+    def needs_reindex(self) -> bool:
+        """True while the index holds documents of another schema version: from opening an
+        index written by another version until :meth:`mark_schema_current`."""
+        return self._commit_schema_version != schema.SCHEMA_VERSION
+
+    # -- writing --------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def writer(self) -> Iterator[Writer]:
+        """A block of changes: committed when it ends, rolled back when it raises.
+
+        Raises:
+            IndexAccessError: when the commit fails.
+            DiskFullError: when the disk is full (the block is rolled back).
+        """
+        if self._writer is None:
+            raise errors.IndexAccessError(
+                f"{self.path} was opened read-only; open it with Index.open(path) to write"
+            )
+        with self._write_lock:
+            writer = Writer(self)
+            try:
+                yield writer
+                with jvm.java_errors():
+                    self._set_commit_data()
+                    self._writer.commit()
+                    self._manager.maybeRefreshBlocking()
+            except errors.DiskFullError as exc:
+                self._rollback()
+                raise errors.DiskFullError(
+                    f"no space left on device while writing the index at {self.path}: free "
+                    "space on that disk and try again; everything committed before is kept"
+                ) from exc
+            except BaseException:
+                self._rollback()
+                raise
+
+    def _rollback(self) -> None:
+        """Drops the uncommitted changes and opens a new writer (after an error or a full disk:
+        a writer that failed to commit may be closed for good)."""
+        log.warning("rolling back uncommitted changes to %s", self.path)
+        try:
+            with jvm.java_errors():
+                self._close_searching()
+                self._open_writer()
+        except errors.PyLuceneMcpError:
+            log.exception("could not reopen the writer of %s", self.path)
+
+    def _close_searching(self) -> None:
+        """Stops the refresh thread, closes the searchers and drops uncommitted changes."""
+        if self._reopener is not None:
+            self._reopener.close()
+        self._manager.close()
+        if self._writer is not None:
+            self._schema_writer.close()
+            self._writer.rollback()
+
+    def _write_rows(self, rows: list[tuple[list[str | None], list[int], str]]) -> int:
+        strings = [value for row in rows for value in row[0]]
+        numbers = [value for row in rows for value in row[1]]
+        with jvm.java_errors(caller_input=True):  # e.g. a term too long for Lucene
+            return int(
+                self._schema_writer.add(jvm.jarray("String", strings), jvm.jarray("long", numbers))
+            )
+
+    # -- reading --------------------------------------------------------------------------
+
+    def file_states(self, roots: Sequence[str]) -> dict[str, FileState]:
+        """What the index holds for the files under the folders ``roots``, by path; in one
+        call into the shim whatever the number of documents."""
+        prefixes = [portable.folder_prefix(root) for root in roots]
+        with self.searcher() as searcher, jvm.java_errors():
+            return _states(
+                _file_states().under(searcher.getIndexReader(), jvm.jarray("String", prefixes))
+            )
+
+    def file_states_of(self, paths: Iterable[str]) -> dict[str, FileState]:
+        """What the index holds for the files ``paths`` (those it has), by path."""
+        with self.searcher() as searcher, jvm.java_errors():
+            return _states(_file_states().of(searcher, jvm.jarray("String", list(paths))))
+
+    @property
+    def searchers(self) -> Any:
+        """The ``SearcherManager`` (a Java object) that hands out the current searcher."""
+        return self._manager
+
+    @contextlib.contextmanager
+    def searcher(self) -> Iterator[Any]:
+        """The current ``IndexSearcher`` (a Java object), released when the block ends."""
+        searcher = self._manager.acquire()
+        try:
+            yield searcher
+        finally:
+            self._manager.release(searcher)
+
+    def refresh(self) -> None:
+        """Makes every change so far visible to searches now."""
+        with jvm.java_errors():
+            self._manager.maybeRefreshBlocking()
+
+    def __len__(self) -> int:
+        with self.searcher() as searcher:
+            return int(searcher.getIndexReader().numDocs())
+
+    def optimize(self, max_segments: int = 1) -> int:
+        """Merges the index down to at most ``max_segments`` segments (and drops deleted
+        documents for good), then commits. Returns the number of segments after.
+
+        Raises:
+            InvalidRequestError: for fewer than one segment.
+            IndexAccessError: when the index was opened read-only.
+        """
+        if max_segments < 1:
+            raise errors.InvalidRequestError(f"maxSegments must be 1 or more, got {max_segments}")
+        with self.writer():
+            with jvm.java_errors():
+                self._writer.forceMerge(max_segments, True)
+        with self.searcher() as searcher:
+            return len(searcher.getIndexReader().leaves())
+
+    def purge(self) -> int:
+        """Deletes every document and commits. Returns how many there were.
+
+        Raises:
+            IndexAccessError: when the index was opened read-only.
+        """
+        count = len(self)
+        with self.writer() as writer:
+            writer.delete_all()
+        return count
+
+    def close(self) -> None:
+        """Stops the refresh thread and closes the writer (uncommitted changes are dropped)."""
+        with self._write_lock, jvm.java_errors():
+            self._close_searching()
+            self.directory.close()
+        if not self.read_only:
+            index_lock.release_owner(self.path)
+
+    def __enter__(self) -> Index:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def path_query(path: str) -> Any:
+    """The query for the document of ``path`` (as the index keys it)."""
+    return jvm.jclass("org.apache.lucene.search.TermQuery")(
+        jvm.jclass("org.apache.lucene.index.Term")(schema.FILE_PATH, path)
+    )
+
+
+def document_id(searcher: Any, path: str) -> int:
+    """The Lucene document id of ``path`` in ``searcher``'s reader.
+
+    Raises:
+        DocumentNotFoundError: when no indexed document has that path.
+    """
+    with jvm.java_errors():
+        top = searcher.search(path_query(path), 1)
+        if int(top.totalHits.value()) == 0:
+            raise errors.DocumentNotFoundError(
+                f"no indexed document has file_path {path!r}; search for it first "
+                "(filePath values come from search results)"
+            )
+        return int(top.scoreDocs[0].doc)

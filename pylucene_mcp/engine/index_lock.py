@@ -1,0 +1,120 @@
+"""Who holds an index's write lock, and how to free a stale one.
+
+Only one process can write an index. The process that opens the writer records itself in the
+index folder (``pylucene-mcp.owner``: pid, command, start time), so that a second one, such as
+``pylucene-mcp crawl`` beside a running ``serve``, can say which process is in the way and what to
+do. Lucene's ``NativeFSLockFactory`` lock goes with the process that held it, so a lock left by a
+dead process does not block a new writer; ``unlock`` still removes the file for those who look.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from pylucene_mcp import jvm
+from pylucene_mcp.basics import errors, portable
+
+OWNER_FILE = "pylucene-mcp.owner"
+LOCK_FILE = "write.lock"
+
+
+@dataclass(frozen=True)
+class Owner:
+    pid: int
+    command: str
+    started: str
+
+    @property
+    def alive(self) -> bool:
+        return portable.pid_alive(self.pid)
+
+
+def _command() -> str:
+    program = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
+    if program in ("pylucene-mcp", "__main__.py") and len(sys.argv) > 1:
+        return f"pylucene-mcp {sys.argv[1]}"
+    return f"python {program}" if program not in ("", "-c") else "a Python process"
+
+
+def record_owner(folder: Path) -> None:
+    """Notes this process as the index's writer (best effort: a read-only folder is fine)."""
+    data = {
+        "pid": os.getpid(),
+        "command": _command(),
+        "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
+    path = folder / OWNER_FILE
+    try:
+        path.write_text(json.dumps(data), encoding="utf-8")
+        os.chmod(path, 0o600)
+    except OSError:
+        pass
+
+
+def release_owner(folder: Path) -> None:
+    """Removes the record when it is this process's."""
+    owner = holder(folder)
+    if owner is not None and owner.pid == os.getpid():
+        (folder / OWNER_FILE).unlink(missing_ok=True)
+
+
+def holder(folder: Path) -> Owner | None:
+    """The process recorded as the index's writer, if any."""
+    try:
+        data = json.loads((folder / OWNER_FILE).read_text(encoding="utf-8"))
+        return Owner(int(data["pid"]), str(data["command"]), str(data["started"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def locked_error(folder: Path) -> errors.IndexLockedError:
+    """The error for a writer that could not take the lock: who holds it and what to do."""
+    owner = holder(folder)
+    if owner is not None and owner.alive and owner.pid != os.getpid():
+        return errors.IndexLockedError(
+            f"the index at {folder} is in use by `{owner.command}` (pid {owner.pid}, since "
+            f"{owner.started}); only one process can write it. Let that process do the work "
+            "(a running server crawls when the assistant calls startCrawl or "
+            "addCrawlableDirectory), or stop it (kill "
+            f"{owner.pid}) and run this again. Searching works beside it: "
+            "`pylucene-mcp search`, `pylucene-mcp stats`"
+        )
+    return errors.IndexLockedError(
+        f"the index at {folder} is locked by another process; stop the other pylucene-mcp "
+        f"process (or the program that opened it), or, if none runs, `pylucene-mcp unlock "
+        f"--index {folder}` removes a stale lock"
+    )
+
+
+def unlock(folder: Path) -> str:
+    """Removes a lock that no live process holds, and says what it did.
+
+    Raises:
+        IndexLockedError: when a live process holds the lock (it names it).
+        IndexAccessError: when ``folder`` is not an index.
+    """
+    folder = folder.expanduser().resolve()
+    lock_file = folder / LOCK_FILE
+    if not folder.is_dir():
+        raise errors.IndexAccessError(f"no index at {folder}")
+    if not lock_file.exists():
+        return f"the index at {folder} is not locked"
+    with jvm.java_errors():
+        directory = jvm.jclass("org.apache.lucene.store.FSDirectory").open(
+            jvm.jclass("java.nio.file.Paths").get(str(folder), jvm.jarray("String", []))
+        )
+    try:
+        with jvm.java_errors():
+            directory.obtainLock(LOCK_FILE).close()
+    except errors.IndexLockedError as exc:
+        raise locked_error(folder) from exc
+    finally:
+        directory.close()
+    lock_file.unlink(missing_ok=True)
+    (folder / OWNER_FILE).unlink(missing_ok=True)
+    return f"no process held the lock of {folder}; removed the stale lock file"

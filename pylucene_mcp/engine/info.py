@@ -1,0 +1,168 @@
+"""What the index holds: statistics, its fields and the details of one document (the
+``getIndexStats``, ``listIndexedFields`` and ``getDocumentDetails`` tools)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pylucene_mcp import jvm
+from pylucene_mcp.basics import errors, schema
+from pylucene_mcp.engine import documents
+from pylucene_mcp.engine.index import Index, document_id
+
+
+@dataclass(frozen=True)
+class DateRange:
+    earliest: str | None
+    latest: str | None
+
+
+@dataclass(frozen=True)
+class IndexStats:
+    """What ``getIndexStats`` returns."""
+
+    document_count: int
+    deleted_documents: int
+    index_path: str
+    schema_version: int
+    needs_reindex: bool
+    lucene_version: str
+    size_bytes: int
+    fields: tuple[str, ...]
+    date_ranges: dict[str, DateRange]
+
+
+@dataclass(frozen=True)
+class FieldInfo:
+    """One field of the schema, as ``listIndexedFields`` describes it."""
+
+    name: str
+    kind: str
+    stored: bool
+    facet: bool
+    sortable: bool
+    filter_operators: tuple[str, ...]
+    documents_with_field: int
+    description: str
+
+
+@dataclass(frozen=True)
+class DocumentDetails:
+    """The stored fields of one document and a slice of its content."""
+
+    file_path: str
+    fields: dict[str, Any]
+    content: str
+    offset: int
+    length: int
+    content_length: int
+    has_more: bool
+    page_count: int | None
+    #: where the rest of the text starts (``offset`` of the next call), while ``has_more``
+    next_offset: int | None = None
+
+
+def index_stats(index: Index) -> IndexStats:
+    """Counts, size, schema and date ranges of ``index``."""
+    point_values = jvm.jclass("org.apache.lucene.index.PointValues")
+    long_point = jvm.jclass("org.apache.lucene.document.LongPoint")
+    with index.searcher() as searcher, jvm.java_errors():
+        reader = searcher.getIndexReader()
+        ranges = {}
+        for name in schema.DATE_FIELDS:
+            low = point_values.getMinPackedValue(reader, name)
+            high = point_values.getMaxPackedValue(reader, name)
+            ranges[name] = DateRange(
+                schema.iso(int(long_point.decodeDimension(low, 0))) if low is not None else None,
+                schema.iso(int(long_point.decodeDimension(high, 0))) if high is not None else None,
+            )
+        size = sum(
+            int(index.directory.fileLength(f))
+            for f in index.directory.listAll()
+            if not str(f).endswith(".lock") and not str(f).startswith("pending")
+        )
+        return IndexStats(
+            document_count=int(reader.numDocs()),
+            deleted_documents=int(reader.numDeletedDocs()),
+            index_path=str(index.path),
+            schema_version=index.schema_version or schema.SCHEMA_VERSION,
+            needs_reindex=index.needs_reindex,
+            lucene_version=jvm.lucene_version(),
+            size_bytes=size,
+            fields=tuple(schema.FIELDS),
+            date_ranges=ranges,
+        )
+
+
+def field_infos(index: Index) -> tuple[FieldInfo, ...]:
+    """Every schema field with how it can be used and how many documents have it."""
+    with index.searcher() as searcher, jvm.java_errors():
+        reader = searcher.getIndexReader()
+        points = jvm.jclass("org.apache.lucene.index.PointValues")
+        out = []
+        for spec in schema.FIELDS.values():
+            if spec.kind in ("long", "date", "stored"):  # stored: page_offsets has a point
+                count = int(points.getDocCount(reader, spec.name))
+            else:
+                count = int(reader.getDocCount(spec.name))
+            out.append(
+                FieldInfo(
+                    name=spec.name,
+                    kind=spec.kind,
+                    stored=spec.stored,
+                    facet=spec.facet,
+                    sortable=spec.sortable,
+                    filter_operators=spec.filter_operators,
+                    documents_with_field=count,
+                    description=spec.description,
+                )
+            )
+        return tuple(out)
+
+
+def document_details(
+    index: Index, file_path: str, *, offset: int = 0, length: int = 5000
+) -> DocumentDetails:
+    """The stored fields of the document of ``file_path``, with ``length`` characters of its
+    content from ``offset``.
+
+    Raises:
+        DocumentNotFoundError: when no indexed document has that path.
+        InvalidRequestError: for a negative offset or a length outside 1–100000.
+    """
+    if offset < 0:
+        raise errors.InvalidRequestError(f"offset must be >= 0, got {offset}")
+    if not 1 <= length <= 100_000:
+        raise errors.InvalidRequestError(f"length must be 1–100000, got {length}")
+    path = documents.normalize_path(file_path)
+    with index.searcher() as searcher, jvm.java_errors():
+        document = searcher.storedFields().document(document_id(searcher, path))
+    fields: dict[str, Any] = {}
+    for stored in document.getFields():
+        name = str(stored.name())
+        if name in (schema.CONTENT, schema.PAGE_OFFSETS):
+            continue
+        number = stored.numericValue()
+        value: Any = int(number.longValue()) if number is not None else str(stored.stringValue())
+        if name in schema.DATE_FIELDS:
+            value = schema.iso(value)
+        if name in fields:
+            previous = fields[name]
+            fields[name] = [*previous, value] if isinstance(previous, list) else [previous, value]
+        else:
+            fields[name] = value
+    content = str(document.get(schema.CONTENT) or "")
+    pages = document.get(schema.PAGE_OFFSETS)
+    chunk = content[offset : offset + length]
+    return DocumentDetails(
+        file_path=path,
+        fields=fields,
+        content=chunk,
+        offset=offset,
+        length=len(chunk),
+        content_length=len(content),
+        has_more=offset + len(chunk) < len(content),
+        page_count=len(str(pages).split(",")) if pages else None,
+        next_offset=offset + len(chunk) if offset + len(chunk) < len(content) else None,
+    )

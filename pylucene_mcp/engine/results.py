@@ -1,0 +1,199 @@
+"""The result shapes of a search and how they go on the wire.
+
+A search page arrives from the Java shim as the JSON the ``search`` tool returns
+(``io.github.pylucenemcp.search.PageResults`` writes the hits, passages and facets; Python adds
+the paging and the filters). These :class:`~pylucene_mcp.basics.shapes.Shape` classes define
+that JSON once and read it lazily for the Python API; :func:`fit_passages` and :func:`select`
+fit it to the tool's byte budget and parameters."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from html import escape
+from typing import Any, ClassVar
+
+from pylucene_mcp.basics.shapes import Shape
+from pylucene_mcp.engine.filters import Filter
+from pylucene_mcp.engine.passages import Passage
+
+
+class ActiveFilter(Shape):
+    """A filter as applied, with the number of documents the query matches with it alone."""
+
+    __slots__ = ()
+    field: str
+    operator: str
+    value: Any
+    values: tuple[Any, ...] | None
+    from_: Any
+    to: Any
+    match_count: int
+
+    @property
+    def filter(self) -> Filter:
+        return Filter.of(self.to_dict())
+
+
+class FacetValue(Shape):
+    __slots__ = ()
+    value: str
+    count: int
+
+
+class Hit(Shape):
+    """One document of a result page. Its JSON keys are also the names ``fields`` takes; every
+    stored field here is written by the shim in this order (see ``query.field_schema``)."""
+
+    __slots__ = ()
+    wire_required: ClassVar[tuple[str, ...] | None] = ("file_path",)  # `fields` keeps only it
+    file_path: str
+    file_name: str | None
+    title: str | None
+    author: str | None
+    language: str | None
+    file_extension: str | None
+    file_type: str | None
+    file_size: int | None
+    created_date: str | None
+    modified_date: str | None
+    indexed_date: str | None
+    score: float
+    passages: tuple[Passage, ...]
+
+
+class RangeBucket(Shape):
+    """A date or size bucket of ``rangeFacets``: its bounds (``to`` excluded; ISO-8601 for
+    dates, bytes for sizes) and how many hits fall in it."""
+
+    __slots__ = ()
+    from_: Any
+    to: Any
+    count: int
+
+
+class Action(Shape):
+    """A next call the answer suggests (the search tool's ``actions``): ``tool`` with the
+    ``arguments`` to change (``same_arguments``: the others as in this call) and why."""
+
+    __slots__ = ()
+    why: str
+    tool: str
+    arguments: dict[str, Any]
+    same_arguments: bool
+
+
+class SearchResult(Shape):
+    """A page of hits with the facet counts and the filters that produced it.
+
+    ``partial_results`` is true when the time limit cut the search short: the hits, counts and
+    facets are those found in time (a lower bound), and some passages may be missing their
+    highlights. ``next_cursor`` continues a search paged by cursor. ``passages_omitted``
+    counts the passages left out to fit the answer's byte budget. ``facet_queries`` and
+    ``range_facets`` are there when the search tool asked for them, ``actions`` (``_actions``)
+    when it asked for suggested next calls."""
+
+    __slots__ = ()
+    documents: tuple[Hit, ...]
+    total_hits: int
+    page: int
+    page_size: int
+    total_pages: int
+    has_next_page: bool
+    facets: dict[str, tuple[FacetValue, ...]]
+    active_filters: tuple[ActiveFilter, ...]
+    search_time_ms: float
+    facet_queries: dict[str, int] | None
+    range_facets: dict[str, tuple[RangeBucket, ...]] | None
+    next_cursor: str | None
+    partial_results: bool
+    passages_omitted: int | None
+    actions: tuple[Action, ...] | None
+    json_keys: ClassVar[dict[str, str]] = {"actions": "_actions"}
+
+    def to_dict(self, max_bytes: int | None = None) -> dict[str, Any]:
+        """The JSON the MCP ``search`` tool returns; with ``max_bytes``, fitted to that many
+        bytes of compact JSON (see :func:`fit_passages`)."""
+        data = super().to_dict()
+        return data if max_bytes is None else fit_passages(data, max_bytes)
+
+    def _repr_html_(self) -> str:
+        """The page as a table in Jupyter: rank, document, score, best passage (its <em> marks
+        kept, the document's own text escaped)."""
+        rows = []
+        for rank, hit in enumerate(self.documents, (self.page - 1) * self.page_size + 1):
+            best = hit.passages[0].text if hit.passages else ""
+            passage = escape(best).replace("&lt;em&gt;", "<em>").replace("&lt;/em&gt;", "</em>")
+            name = escape(hit.title or hit.file_name or hit.file_path)
+            rows.append(
+                f"<tr><td>{rank}</td><td>{name}<br><small>{escape(hit.file_path)}</small></td>"
+                f"<td>{hit.score:.3f}</td><td>{passage}</td></tr>"
+            )
+        return (
+            f"<p>{self.total_hits} hits, page {self.page} of {max(self.total_pages, 1)}</p>"
+            "<table><thead><tr><th>#</th><th>document</th><th>score</th><th>passage</th></tr>"
+            f"</thead><tbody>{''.join(rows)}</tbody></table>"
+        )
+
+
+def compact_size(value: Any) -> int:
+    """Bytes of ``value`` as compact UTF-8 JSON, as it goes over the wire."""
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def fit_passages(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
+    """Drops passages until the answer fits ``max_bytes`` of compact JSON: first the weaker
+    passages, lowest-ranked hit first, so that every hit keeps its best one; then, if that is not
+    enough, the best passages of the lowest-ranked hits (the first hit keeps its own).
+    ``passagesOmitted`` says how many went (fewer hits, a lower ``maxPassages`` or a shorter
+    ``passageLength`` bring them back, and getDocumentDetails reads any document)."""
+    size = compact_size(data)
+    if size <= max_bytes:
+        return data
+    # a copy of the parts it shortens: the result it came from keeps its passages
+    documents = [
+        {**doc, "passages": list(doc["passages"])} if "passages" in doc else doc
+        for doc in data["documents"]
+    ]
+    data = {**data, "documents": documents}
+    omitted = 0
+    marker = len(',"passagesOmitted":') + 3
+    for keep in (1, 0):
+        while size + marker > max_bytes:
+            candidates = [d for d in documents[1:] if len(d.get("passages", ())) > keep]
+            if keep and len(documents) and len(documents[0].get("passages", ())) > 1:
+                candidates.insert(0, documents[0])
+            if not candidates:
+                break
+            dropped = candidates[-1]["passages"].pop()
+            size -= compact_size(dropped) + (1 if candidates[-1]["passages"] else 0)
+            omitted += 1
+    if omitted:
+        data["passagesOmitted"] = omitted
+    return data
+
+
+def select(
+    data: dict[str, Any],
+    fields: Sequence[str] | None = None,
+    facets: Sequence[str] | None = None,
+    facet_min_count: int = 1,
+) -> dict[str, Any]:
+    """The tool's answer with only the hit ``fields`` asked for (``filePath`` always: it is the
+    id), only the facet dimensions in ``facets`` (none for an empty list), and facet values
+    counted at least ``facet_min_count`` times. None leaves a part as it is. ``data`` itself is
+    not changed."""
+    data = dict(data)
+    if fields is not None:
+        keep = {"filePath", *fields}
+        data["documents"] = [
+            {k: v for k, v in doc.items() if k in keep} for doc in data["documents"]
+        ]
+    if facets is not None:
+        data["facets"] = {dim: values for dim, values in data["facets"].items() if dim in facets}
+    if facet_min_count > 1:
+        data["facets"] = {
+            dim: [v for v in values if v["count"] >= facet_min_count]
+            for dim, values in data["facets"].items()
+        }
+    return data

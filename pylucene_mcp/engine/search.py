@@ -1,0 +1,299 @@
+"""Search: one page of hits with DrillSideways facets, sorting, paging and passages, in one
+call into the shim under a time limit. :func:`search` is what the Python API, the CLI and the
+MCP tool all call; the result shapes are in :mod:`pylucene_mcp.engine.results`."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import math
+import re
+import time
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+from pylucene_mcp import jvm
+from pylucene_mcp.basics import errors, schema
+from pylucene_mcp.basics.shapes import Encoded, to_dict
+from pylucene_mcp.engine.filters import (
+    LONG_MAX,
+    LONG_MIN,
+    Filter,
+    facet_value,
+    filter_query,
+    parse_filters,
+)
+from pylucene_mcp.engine.query import context, parse_query, query_text
+from pylucene_mcp.engine.results import SearchResult
+
+if TYPE_CHECKING:
+    from pylucene_mcp.engine.index import Index
+
+MAX_PAGE_SIZE = 100
+MAX_FACET_LIMIT = 100
+# how a filter takes part in the shim's search (SearchContext.FILTER, EXCLUDE, DRILL_DOWN)
+FILTER, EXCLUDE, DRILL_DOWN = 0, 1, 2
+_HEADER = json.JSONDecoder()
+QUERY = "org.apache.lucene.search.Query"
+# where a page ended, as the shim writes it: doc:score, and :value under a sort
+#: a cursor's position: the last hit's score (and sort value before it) and its file path
+_SCORE_POSITION = re.compile(r"(-?[\d.Ee+-]+|NaN):.+", re.DOTALL)
+_SORT_POSITION = re.compile(r"-?\d+:(-?[\d.Ee+-]+|NaN):.+", re.DOTALL)
+MAX_WINDOW = 10_000
+DEFAULT_TIMEOUT_S = 5.0  # Settings.search_timeout_s
+
+
+def search(
+    index: Index,
+    query: str,
+    *,
+    filters: Sequence[Filter | Mapping[str, Any]] = (),
+    sort: str = "_score",
+    sort_order: Literal["asc", "desc"] = "desc",
+    page: int = 1,
+    page_size: int = 10,
+    default_operator: str = "AND",
+    max_passages: int = 3,
+    passage_length: int = 200,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    facet_limit: int = 10,
+    cursor: str | None = None,
+    word_forms: bool = True,
+    **tool_names: Any,
+) -> SearchResult:
+    """Runs ``query`` with ``filters`` and returns one page of hits with facets and passages.
+
+    Filters on different fields AND together; the values of one facet field (``author``,
+    ``language``, ``file_extension``, ``file_type``) OR together, and its facet still counts the
+    other values (DrillSideways).
+
+    Each facet dimension lists its ``facet_limit`` most frequent values (1–100, default 10).
+
+    Deep paging goes by cursor: ``cursor="*"`` starts, and each result's ``next_cursor`` gives
+    the page after it (None after the last), past the first 10,000 hits too; a cursor belongs to
+    its query, filters and sort, and ``page`` stays 1.
+
+    The search stops after ``timeout_s`` (0: no limit): what was found by then comes back with
+    ``partial_results`` set; when nothing was found yet (wildcard, fuzzy or regex terms still
+    being expanded), ``SearchTimeoutError`` says how to make the query cheaper.
+
+    Words and phrases also match other forms of their words (``lock`` finds "locks" and
+    "locked", ``Haus`` "Häuser"), weighted below the word itself; ``word_forms=False`` matches
+    only the words as written (folded as always).
+
+    The MCP tool's names are taken too (``pageSize=20``, ``sortOrder``, ``defaultOperator``,
+    ``maxPassages``, ``passageLength``, ``facetLimit``, ``wordForms``, ``timeAllowedMs``).
+
+    Raises:
+        QuerySyntaxError, UnknownFieldError, InvalidFilterError, InvalidRequestError,
+        SearchTimeoutError.
+    """
+    if tool_names:
+        return search(index, query, **_python_names(locals(), tool_names))
+    started = time.perf_counter()
+    if not 1 <= page_size <= MAX_PAGE_SIZE:
+        raise errors.InvalidRequestError(f"pageSize must be 1–{MAX_PAGE_SIZE}, got {page_size}")
+    if page < 1:
+        raise errors.InvalidRequestError(f"page starts at 1, got {page}")
+    if cursor is not None and page != 1:
+        raise errors.InvalidRequestError(
+            "a cursor replaces page: leave page at 1 and pass the nextCursor of the last answer"
+        )
+    if page * page_size > MAX_WINDOW:
+        raise errors.InvalidRequestError(
+            f"page {page} × pageSize {page_size} goes past the first {MAX_WINDOW} hits; "
+            "narrow the query or add filters"
+        )
+    if sort not in schema.SORT_FIELDS:
+        raise errors.InvalidRequestError(f"sort must be one of {', '.join(schema.SORT_FIELDS)}")
+    if sort_order not in ("asc", "desc"):
+        raise errors.InvalidRequestError("sortOrder must be 'asc' or 'desc'")
+    if not 0 <= max_passages <= 10:
+        raise errors.InvalidRequestError(f"maxPassages must be 0–10, got {max_passages}")
+    if not 50 <= passage_length <= 1000:
+        raise errors.InvalidRequestError(f"passageLength must be 50–1000, got {passage_length}")
+    if not 1 <= facet_limit <= MAX_FACET_LIMIT:
+        raise errors.InvalidRequestError(
+            f"facetLimit must be 1–{MAX_FACET_LIMIT}, got {facet_limit}"
+        )
+
+    parsed_filters = parse_filters(filters)
+    text = query_text(query, default_operator)
+    fingerprint = after = None
+    if cursor is not None:  # what a cursor belongs to, and where it continues
+        operator = default_operator if word_forms else f"{default_operator}/exact"
+        fingerprint = _fingerprint(text, operator, parsed_filters, sort, sort_order)
+        after = _position(cursor, fingerprint, sort)
+
+    # each filter as the shim takes it: a clause, an exclusion, or values of a facet dimension
+    # chosen by drill-down (so that its facet still counts the other values)
+    kinds, dims, values = [], [], []
+    for flt in parsed_filters:
+        if flt.field in schema.FACET_FIELDS and flt.operator in ("eq", "in"):
+            kinds.append(DRILL_DOWN)
+            chosen = [flt.value] if flt.operator == "eq" else list(flt.values or ())
+            for value in dict.fromkeys(facet_value(flt, v) for v in chosen):
+                dims.append(flt.field)
+                values.append(value)
+        else:
+            kinds.append(EXCLUDE if flt.operator in ("not", "not_in") else FILTER)
+    try:
+        with jvm.java_errors():
+            filter_queries = (
+                jvm.jarray(QUERY, [filter_query(flt) for flt in parsed_filters])
+                if parsed_filters
+                else None
+            )
+            answer_bytes = context().run(
+                index.searchers,
+                text,
+                default_operator == "AND",
+                word_forms,
+                filter_queries,
+                jvm.jarray("int", kinds) if kinds else None,
+                jvm.jarray("String", dims) if dims else None,
+                jvm.jarray("String", values) if values else None,
+                _sort(sort, sort_order, by_key=fingerprint is not None),
+                page,
+                page_size,
+                after,
+                max_passages,
+                passage_length,
+                facet_limit,
+                int(timeout_s * 1000),
+            )
+    except errors.QuerySyntaxError:
+        parse_query(text, default_operator)  # parsed again on its own: says what is wrong
+        raise
+    # the shim wrote the hits and facets as the tool returns them: a header, then the hits,
+    # which stay JSON text until read; the rest is added here, in SearchResult's order
+    raw = memoryview(answer_bytes).tobytes().decode("utf-8")
+    answer, end = _HEADER.raw_decode(raw)
+    total = answer["totalHits"]
+    total_pages = math.ceil(total / page_size) if total else 0
+    data = {
+        "documents": Encoded(raw[end:]),
+        "totalHits": total,
+        "page": page,
+        "pageSize": page_size,
+        "totalPages": total_pages,
+        "hasNextPage": page < total_pages,
+        "facets": answer["facets"],
+        "activeFilters": [
+            {**to_dict(flt), "matchCount": count}
+            for flt, count in zip(parsed_filters, answer["counts"], strict=True)
+        ],
+        "searchTimeMs": round((time.perf_counter() - started) * 1000, 2),
+    }
+    if fingerprint is not None:  # paged by cursor; hasNextPage: whether a page follows
+        data["hasNextPage"] = answer.get("more", total > page_size)
+        if data["hasNextPage"]:
+            data["nextCursor"] = _cursor(fingerprint, answer["last"])
+    if answer["partial"]:
+        data["partialResults"] = True
+    return SearchResult(data)
+
+
+def _fingerprint(
+    text: str, operator: str, filters: Sequence[Filter], sort: str, sort_order: str
+) -> str:
+    """What a cursor belongs to: the query, its operator (and whether word forms count), the
+    filters and the sort."""
+    spec = json.dumps(
+        [text, operator, [to_dict(f) for f in filters], sort, sort_order],
+        sort_keys=True,
+        default=str,
+    )
+    return hashlib.sha256(spec.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _cursor(fingerprint: str, last: str) -> str:
+    text = f"{CURSOR_VERSION}|{fingerprint}|{last}"
+    return base64.urlsafe_b64encode(text.encode("utf-8", "surrogatepass")).decode().rstrip("=")
+
+
+#: 2: the position ends with the hit's file path (ties broken by the unique key)
+CURSOR_VERSION = "2"
+
+
+def _position(cursor: str, fingerprint: str, sort: str) -> str | None:
+    """The position in the results that ``cursor`` continues after (None: the start).
+
+    Raises:
+        InvalidRequestError: for text that is not a cursor of this search.
+    """
+    if cursor == "*":
+        return None
+    try:
+        padded = cursor + "=" * (-len(cursor) % 4)
+        decoded = base64.urlsafe_b64decode(padded).decode("utf-8", "surrogatepass")
+        version, owner, last = decoded.split("|", 2)
+    except ValueError:
+        version = owner = last = ""
+    if version == CURSOR_VERSION and owner != fingerprint:
+        raise errors.InvalidRequestError(
+            "this cursor belongs to another query, filters or sort; keep those as they were, "
+            "or start again with cursor '*'"
+        )
+    shape = _SCORE_POSITION if sort == "_score" else _SORT_POSITION
+    if version != CURSOR_VERSION or not shape.fullmatch(last):
+        raise errors.InvalidRequestError(
+            "cursor is not one this server gave; start with cursor '*' and pass on each "
+            "answer's nextCursor"
+        )
+    return last
+
+
+# the search tool's parameter names that differ from the Python ones
+TOOL_NAMES = {
+    "sortOrder": "sort_order",
+    "pageSize": "page_size",
+    "defaultOperator": "default_operator",
+    "maxPassages": "max_passages",
+    "passageLength": "passage_length",
+    "facetLimit": "facet_limit",
+    "wordForms": "word_forms",
+}
+
+
+def _python_names(given: dict[str, Any], tool_names: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of a :func:`search` call (``given``, its locals) with the tool's
+    names in ``tool_names`` put in their Python places."""
+    params = {
+        k: v for k, v in given.items() if k not in ("index", "query", "tool_names", "started")
+    }
+    for name, value in tool_names.items():
+        if name == "timeAllowedMs":
+            params["timeout_s"] = value / 1000
+        elif name in TOOL_NAMES:
+            params[TOOL_NAMES[name]] = value
+        else:
+            raise errors.InvalidRequestError(
+                f"search() takes no parameter {name!r}; it takes "
+                f"{', '.join(params)} (or the tool's names: {', '.join(TOOL_NAMES)}, "
+                "timeAllowedMs)"
+            )
+    return params
+
+
+def _sort(field_name: str, order: str, *, by_key: bool) -> Any:
+    """The Lucene sort: ``field_name`` (``_score``: by relevance, None) with the score breaking
+    its ties; a cursor's sort (``by_key``) breaks the last ties by the unique key, the file path,
+    so that a walk sees each document once however segments merge between its pages (Lucene's
+    own last tie-break, the document number, changes with a merge)."""
+    sort_field = jvm.jclass("org.apache.lucene.search.SortField")
+    types = jvm.jclass("org.apache.lucene.search.SortField$Type")
+    fields = []
+    if field_name != "_score":
+        primary = sort_field(field_name, types.LONG, order == "desc")
+        primary.setMissingValue(
+            jvm.jclass("java.lang.Long")(LONG_MIN if order == "desc" else LONG_MAX)
+        )
+        fields.append(primary)
+    elif not by_key:
+        return None
+    fields.append(sort_field.FIELD_SCORE)
+    if by_key:
+        fields.append(sort_field(schema.FILE_PATH, types.STRING))
+    return jvm.jclass("org.apache.lucene.search.Sort")(*fields)

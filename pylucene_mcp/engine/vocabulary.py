@@ -1,0 +1,225 @@
+"""The index's vocabulary: terms by prefix (to write precise queries and wildcards), the most
+frequent terms of a field, and documents whose text is the same (one content hash). Each is one
+call into the shim (``Vocabulary``)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from pylucene_mcp import jvm
+from pylucene_mcp.basics import errors, portable, schema
+from pylucene_mcp.basics.shapes import Shape
+from pylucene_mcp.engine import analysis
+from pylucene_mcp.engine.documents import content_hash
+from pylucene_mcp.engine.index import Index
+
+SUGGEST_MAX_SCAN = 200_000
+TOP_MAX_SCAN = 2_000_000
+MAX_LIMIT = 100
+# documents listed per duplicate group (its size counts them all)
+MAX_LISTED = 20
+
+
+@dataclass(frozen=True)
+class TermCount:
+    term: str
+    doc_freq: int
+    total_term_freq: int | None = None
+
+
+@dataclass(frozen=True)
+class TermList:
+    """Terms of one field; ``complete`` is false when the scan stopped at its cap."""
+
+    field: str
+    terms: tuple[TermCount, ...]
+    scanned: int
+    complete: bool
+    prefix: str | None = None
+    warning: str | None = None
+
+
+class DuplicateFile(Shape):
+    """One document of a duplicate group."""
+
+    __slots__ = ()
+    file_path: str
+    file_size: int | None
+    modified_date: str | None
+
+
+class DuplicateGroup(Shape):
+    """Documents with the same text: ``size`` of them, the first ``MAX_LISTED`` by path."""
+
+    __slots__ = ()
+    content_hash: str
+    size: int
+    documents: tuple[DuplicateFile, ...]
+
+
+@dataclass(frozen=True)
+class Duplicates:
+    """Groups of documents with the same text, largest first, one page of them."""
+
+    total_groups: int
+    groups: tuple[DuplicateGroup, ...]
+    page: int
+    page_size: int
+    has_next_page: bool
+    directory: str | None = field(default=None)
+    #: documents with no extracted text (scans, images, empty files): not duplicates of each
+    #: other, so in no group; counted here
+    empty_documents: int = 0
+
+
+def term_field(name: str) -> str:
+    """``name`` if its terms are words one can list.
+
+    Raises:
+        UnknownFieldError: for a field the schema does not have (it lists those that work).
+        InvalidRequestError: for a date, number or stored-only field, saying what to use.
+    """
+    listable = [f for f in schema.FIELDS if schema.FIELDS[f].kind in ("text", "keyword")]
+    spec = schema.FIELDS.get(name)
+    if spec is None or spec.kind == "shadow":
+        raise errors.UnknownFieldError(
+            f"unknown field '{name}'; terms can be listed for: {', '.join(listable)}",
+            name,
+            listable,
+        )
+    if spec.kind in ("long", "date"):
+        raise errors.InvalidRequestError(
+            f"field '{name}' holds {'dates' if spec.kind == 'date' else 'numbers'}, not words; "
+            "getIndexStats gives the date ranges, and a range filter narrows by them"
+        )
+    if spec.kind not in ("text", "keyword"):
+        raise errors.InvalidRequestError(
+            f"field '{name}' is stored only and has no terms; terms can be listed for: "
+            f"{', '.join(listable)}"
+        )
+    return name
+
+
+def normalize_prefix(name: str, prefix: str) -> str:
+    """``prefix`` as the index holds the start of a term of ``name``: folded and lowercased
+    like the field's text (``Mü`` → ``mu``), lowercased for caseless keyword fields."""
+    if schema.FIELDS[name].kind == "keyword":
+        return schema.keyword_value(name, prefix)
+    with jvm.java_errors(caller_input=True):
+        return str(analysis.schema_analyzer().normalize(name, prefix).utf8ToString())
+
+
+def _limit(limit: int) -> int:
+    if not 1 <= limit <= MAX_LIMIT:
+        raise errors.InvalidRequestError(f"limit must be 1–{MAX_LIMIT}, got {limit}")
+    return limit
+
+
+def _vocabulary() -> Any:
+    return jvm.jclass("io.github.pylucenemcp.search.Vocabulary")
+
+
+def suggest_terms(index: Index, name: str, prefix: str = "", limit: int = 20) -> TermList:
+    """The terms of field ``name`` that start with ``prefix``, most documents first.
+
+    Raises:
+        UnknownFieldError, InvalidRequestError: see :func:`term_field`; a bad limit.
+    """
+    term_field(name)
+    normalized = normalize_prefix(name, prefix)
+    with index.searcher() as searcher, jvm.java_errors():
+        answer = json.loads(
+            str(
+                _vocabulary().suggest(
+                    searcher.getIndexReader(), name, normalized, _limit(limit), SUGGEST_MAX_SCAN
+                )
+            )
+        )
+    return TermList(
+        field=name,
+        prefix=normalized,
+        terms=tuple(TermCount(t, int(n)) for t, n in answer["terms"]),
+        scanned=int(answer["scanned"]),
+        complete=bool(answer["complete"]),
+        warning=None
+        if answer["complete"]
+        else f"more than {SUGGEST_MAX_SCAN} terms start with {normalized!r}: the counts are "
+        "from the first of them; give a longer prefix",
+    )
+
+
+def top_terms(index: Index, name: str, limit: int = 20) -> TermList:
+    """The most frequent terms of field ``name`` (by documents, with total occurrences).
+
+    Raises:
+        UnknownFieldError, InvalidRequestError: see :func:`term_field`; a bad limit.
+    """
+    term_field(name)
+    with index.searcher() as searcher, jvm.java_errors():
+        answer = json.loads(
+            str(_vocabulary().top(searcher.getIndexReader(), name, _limit(limit), TOP_MAX_SCAN))
+        )
+    return TermList(
+        field=name,
+        terms=tuple(TermCount(t, int(n), int(total)) for t, n, total in answer["terms"]),
+        scanned=int(answer["scanned"]),
+        complete=bool(answer["complete"]),
+        warning=None
+        if answer["complete"]
+        else f"field '{name}' has more than {TOP_MAX_SCAN} terms: the top is of the first "
+        f"{TOP_MAX_SCAN}; suggestTerms with a prefix looks further",
+    )
+
+
+#: the content hash of a document with no text: such documents are no copies of each other
+EMPTY_TEXT_HASH = content_hash("")
+
+
+def find_duplicates(
+    index: Index,
+    min_group_size: int = 2,
+    directory: str | None = None,
+    page: int = 1,
+    page_size: int = 10,
+) -> Duplicates:
+    """Groups of documents with the same text (content hash), largest first; with
+    ``directory``, only documents below it.
+
+    Raises:
+        InvalidRequestError: for a group size below 2 or a bad page.
+    """
+    if min_group_size < 2:
+        raise errors.InvalidRequestError(f"minGroupSize must be 2 or more, got {min_group_size}")
+    if page < 1 or not 1 <= page_size <= 50:
+        raise errors.InvalidRequestError("page starts at 1 and pageSize must be 1–50")
+    under = portable.folder_prefix(directory) if directory else ""
+    with index.searcher() as searcher, jvm.java_errors():
+        answer = json.loads(
+            str(
+                _vocabulary().duplicates(
+                    searcher.getIndexReader(),
+                    "content_hash",
+                    schema.FILE_PATH,
+                    "file_size",
+                    "modified_date",
+                    min_group_size,
+                    under,
+                    (page - 1) * page_size,
+                    page_size,
+                    MAX_LISTED,
+                    EMPTY_TEXT_HASH,
+                )
+            )
+        )
+    total = int(answer["total"])
+    return Duplicates(
+        total_groups=total,
+        groups=tuple(DuplicateGroup(group) for group in answer["groups"]),
+        page=page,
+        page_size=page_size,
+        has_next_page=page * page_size < total,
+        empty_documents=int(answer["apart"]),
+        directory=directory,
+    )

@@ -1,0 +1,114 @@
+"""The debug tools: ``profileQuery`` and ``explainMiss``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from pylucene_mcp.basics.shapes import to_dict
+from pylucene_mcp.engine.miss import MissExplanation, explain_miss
+from pylucene_mcp.engine.profile import QueryProfile, profile_query
+from pylucene_mcp.server.tools.models import SearchFilter, filter_specs
+from pylucene_mcp.server.tools.output import ANSWER_BUDGET_BYTES, answers, fit_counted
+from pylucene_mcp.service.service import Service
+
+ToolSpec = tuple[Callable[..., Any], Any]
+
+
+def _lists(data: dict[str, Any]) -> Iterator[tuple[str, list[Any]]]:
+    """The lists of a profile that can give up items, each with the name ``omitted`` counts
+    them under: every clause list of the trees (the content's, and those also searched, which
+    go whole too), the term statistics, the scored documents and their terms."""
+    for name, roots in (("parsed", [data["parsed"]]), ("alsoSearched", data["alsoSearched"])):
+        if name == "alsoSearched" and roots:
+            yield name, roots  # the title's and the file name's trees, whole
+        nodes = list(roots)
+        while nodes:
+            node = nodes.pop()
+            if node.get("clauses"):
+                yield name, node["clauses"]
+                nodes.extend(node["clauses"])
+    yield "terms", data["terms"]
+    for scored in data.get("documentScoring", ()):
+        yield "documentScoring.terms", scored["terms"]
+    yield "documentScoring", data.get("documentScoring", [])
+
+
+def fit_profile(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
+    """A profile fitted to ``max_bytes``: the longest lists give up items first, each keeping
+    its first; ``omitted`` counts what went."""
+    return fit_counted(data, _lists, max_bytes)
+
+
+def fit_miss(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
+    """An explanation fitted to ``max_bytes``: the first reasons stay, ``omitted`` counts the
+    others."""
+    return fit_counted(data, lambda d: [("reasons", d["reasons"])], max_bytes)
+
+
+def debug_tools(
+    svc: Service,
+    tool_errors: Callable[[Callable[..., Any]], Callable[..., Any]],
+    annotations: Callable[..., Any],
+) -> dict[str, ToolSpec]:
+    """The debug tools and their annotations. Their default operator is the one the search
+    tool uses (the configured one), so that they explain the query the search ran."""
+    configured = svc.settings.default_operator
+
+    @tool_errors
+    @answers(QueryProfile)
+    def profileQuery(
+        query: Annotated[str, Field(max_length=10_000)],
+        filters: Annotated[list[SearchFilter] | None, Field(max_length=20)] = None,
+        defaultOperator: Annotated[str, Field(pattern="^(AND|OR)$")] = configured,
+        analyzeFilterImpact: bool = False,
+        analyzeDocumentScoring: bool = False,
+        analyzeFacetCost: bool = False,
+        maxDocExplanations: Annotated[int, Field(ge=1, le=10)] = 3,
+    ) -> dict[str, Any]:
+        """What a query becomes in Lucene and why it ranks as it does: the parsed tree with each
+        part's estimated cost (documents visited) and each pattern's expansion (how many words,
+        the first few), the rewrites applied (leading wildcard, transliteration), each term's
+        documents and idf, the totals, warnings and recommendations; optionally what each filter
+        removes, the BM25 breakdown of the top documents and the time faceting adds. Use it
+        when results surprise you."""
+        profile = profile_query(
+            svc.index(),
+            query,
+            filters=filter_specs(filters),
+            default_operator=defaultOperator,
+            analyze_filter_impact=analyzeFilterImpact,
+            analyze_document_scoring=analyzeDocumentScoring,
+            analyze_facet_cost=analyzeFacetCost,
+            max_doc_explanations=maxDocExplanations,
+        )
+        return fit_profile(to_dict(profile), ANSWER_BUDGET_BYTES)
+
+    @tool_errors
+    @answers(MissExplanation)
+    def explainMiss(
+        query: Annotated[str, Field(max_length=10_000)],
+        filePath: Annotated[str, Field(min_length=1, max_length=4096)],
+        filters: Annotated[list[SearchFilter] | None, Field(max_length=20)] = None,
+        defaultOperator: Annotated[str, Field(pattern="^(AND|OR)$")] = configured,
+    ) -> dict[str, Any]:
+        """Why an indexed document is not in a query's results, or ranks low: the filter that
+        excludes it (and its value), a required word it does not contain (with the closest
+        words it has), a phrase whose words are too far apart (their distance), a pattern that
+        reaches none of its words, or its rank and score against the first page."""
+        explained = explain_miss(
+            svc.index(),
+            query,
+            filePath,
+            filters=filter_specs(filters),
+            default_operator=defaultOperator,
+        )
+        return fit_miss(to_dict(explained), ANSWER_BUDGET_BYTES)
+
+    read_only = {"read_only": True}
+    return {
+        "profileQuery": (profileQuery, annotations("Profile a query", **read_only)),
+        "explainMiss": (explainMiss, annotations("Explain a missing document", **read_only)),
+    }

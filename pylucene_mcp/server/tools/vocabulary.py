@@ -1,0 +1,73 @@
+"""The observability tools: ``suggestTerms``, ``getTopTerms`` and ``findDuplicates``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from pylucene_mcp.basics.shapes import to_dict
+from pylucene_mcp.engine import vocabulary
+from pylucene_mcp.server.tools.output import ANSWER_BUDGET_BYTES, answers, fit_lists
+from pylucene_mcp.service.service import Service
+
+ToolSpec = tuple[Callable[..., Any], Any]
+
+
+def fit_groups(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
+    """Lists fewer documents per duplicate group until the answer fits ``max_bytes`` of compact
+    JSON: the longest lists first, every group keeping one (its ``size`` still counts all)."""
+    fit_lists(data, max_bytes, lambda d: [("documents", g["documents"]) for g in d["groups"]])
+    return data
+
+
+def vocabulary_tools(
+    svc: Service,
+    tool_errors: Callable[[Callable[..., Any]], Callable[..., Any]],
+    annotations: Callable[..., Any],
+) -> dict[str, ToolSpec]:
+    """The vocabulary tools and their annotations."""
+
+    @tool_errors
+    @answers(vocabulary.TermList)
+    def suggestTerms(
+        field: Annotated[str, Field(min_length=1, max_length=100)] = "content",
+        prefix: Annotated[str, Field(max_length=200)] = "",
+        limit: Annotated[int, Field(ge=1, le=100)] = 20,
+    ) -> vocabulary.TermList:
+        """Terms of a field that start with a prefix, most documents first: to see how the
+        index spells a word (Mü finds muller and mueller) before writing a query or wildcard.
+        The prefix is normalized like the field (lowercased, accents folded)."""
+        return vocabulary.suggest_terms(svc.index(), field, prefix, limit)
+
+    @tool_errors
+    @answers(vocabulary.TermList)
+    def getTopTerms(
+        field: Annotated[str, Field(min_length=1, max_length=100)] = "content",
+        limit: Annotated[int, Field(ge=1, le=100)] = 20,
+    ) -> vocabulary.TermList:
+        """The most frequent terms of a field (documents and total occurrences): what a
+        collection is about, and which words are too common to narrow a search."""
+        return vocabulary.top_terms(svc.index(), field, limit)
+
+    @tool_errors
+    @answers(vocabulary.Duplicates)
+    def findDuplicates(
+        minGroupSize: Annotated[int, Field(ge=2, le=1000)] = 2,
+        directory: Annotated[str | None, Field(max_length=4096)] = None,
+        page: Annotated[int, Field(ge=1, le=1000)] = 1,
+        pageSize: Annotated[int, Field(ge=1, le=50)] = 10,
+    ) -> dict[str, Any]:
+        """Groups of indexed documents whose text is the same (one content hash), largest
+        first: each with its size and up to 20 of its documents (path, size, modified date);
+        directory limits it to documents below that folder."""
+        found = vocabulary.find_duplicates(svc.index(), minGroupSize, directory, page, pageSize)
+        return fit_groups(to_dict(found), ANSWER_BUDGET_BYTES)
+
+    read_only = {"read_only": True}
+    return {
+        "suggestTerms": (suggestTerms, annotations("Suggest terms", **read_only)),
+        "getTopTerms": (getTopTerms, annotations("Top terms", **read_only)),
+        "findDuplicates": (findDuplicates, annotations("Find duplicates", **read_only)),
+    }

@@ -1,2 +1,0 @@
-"""The MCP faces, one module per tool group: thin functions that validate, call the service and
-shape the result. ``pylucene_mcp.server`` assembles them into one server."""
