@@ -1,33 +1,21 @@
-"""The public Python API's ``Index``: the engine's index with its search at hand.
+"""The public Python API's ``Index``: the embedded Lucene index with everything the MCP tools
+can ask of it at hand, for people in a REPL: ``Index.open(path).search("*vertrag")``.
 
-The engine keeps its arrows one way (:mod:`pylucene_mcp.engine.search` builds on
-:mod:`pylucene_mcp.engine.index`, never the reverse); this face joins them for people in a REPL:
-``Index.open(path).search("*vertrag")``.
+It is the engine's :class:`~pylucene_mcp.engine.embedded.EmbeddedBackend` (the implementation of
+:class:`~pylucene_mcp.engine.backend.Backend` that the server uses too) under its public name.
 """
 
 from __future__ import annotations
 
-from pylucene_mcp.engine import index
-from pylucene_mcp.engine.explain import DocumentExplanation, explain
-from pylucene_mcp.engine.search import search
+from pylucene_mcp.engine.embedded import EmbeddedBackend
 
 
-class Index(index.Index):
-    """A Lucene index on disk (see :class:`pylucene_mcp.engine.index.Index`), searchable in
-    place."""
+class Index(EmbeddedBackend):
+    """A Lucene index on disk, searchable in place.
 
-    #: :func:`pylucene_mcp.engine.search.search` as a method: typed, and taking the MCP tool's
-    #: parameter names too (``pageSize=20``)
-    search = search
-
-    def explain(
-        self, query: str, file_path: str, *, default_operator: str = "AND"
-    ) -> DocumentExplanation:
-        """Why the document of ``file_path`` scores what it scores for ``query``: Lucene's
-        explanation as Python data, and each matched term's BM25 contribution; see
-        :func:`pylucene_mcp.engine.explain.explain`.
-
-        Raises:
-            DocumentNotFoundError, QuerySyntaxError, UnknownFieldError.
-        """
-        return explain(self, query, file_path, default_operator=default_operator)
+    ``search`` (:func:`pylucene_mcp.engine.search.search`, which also takes the MCP tool's
+    parameter names: ``pageSize=20``), ``explain`` (each matched term's BM25 contribution),
+    ``document_details``, ``profile_query``, ``explain_miss``, ``facet_counts``,
+    ``top_terms``, ``suggest_terms``, ``find_duplicates``, ``index_stats``, ``field_infos``;
+    ``writer()`` for blocks of writes; ``searcher()`` for Lucene's own ``IndexSearcher``.
+    """

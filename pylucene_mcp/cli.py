@@ -184,15 +184,13 @@ def _highlight(text: str, tty: bool) -> str:
 
 
 def _search(args: argparse.Namespace) -> int:
-    from pylucene_mcp.engine.index import Index
-    from pylucene_mcp.engine.search import search
+    from pylucene_mcp.service.service import open_index
 
     settings = _settings(args)
     filters = [parse_filter(f) for f in args.filter]
-    index = Index.open(settings.index_path, read_only=True)
+    index = open_index(settings.index_path, read_only=True)
     try:
-        result = search(
-            index,
+        result = index.search(
             args.query,
             filters=filters,
             sort=args.sort,
@@ -337,12 +335,11 @@ def _print_summary(report: CrawlReport) -> None:
 
 def _stats(args: argparse.Namespace) -> int:
     from pylucene_mcp.basics.shapes import to_dict
-    from pylucene_mcp.engine.index import Index
-    from pylucene_mcp.engine.info import index_stats
+    from pylucene_mcp.service.service import open_index
 
-    index = Index.open(_settings(args).index_path, read_only=True)
+    index = open_index(_settings(args).index_path, read_only=True)
     try:
-        print(json.dumps(to_dict(index_stats(index)), indent=2))
+        print(json.dumps(to_dict(index.index_stats()), indent=2))
     finally:
         index.close()
     return 0
@@ -355,9 +352,9 @@ def _doctor(args: argparse.Namespace) -> int:
 
 
 def _optimize(args: argparse.Namespace) -> int:
-    from pylucene_mcp.engine.index import Index
+    from pylucene_mcp.service.service import open_index
 
-    index = Index.open(_settings(args).index_path, create=False)
+    index = open_index(_settings(args).index_path, create=False)
     try:
         segments = index.optimize(args.max_segments)
         print(f"{len(index)} documents in {segments} segment(s)")
@@ -369,28 +366,28 @@ def _optimize(args: argparse.Namespace) -> int:
 def _purge(args: argparse.Namespace) -> int:
     import shutil
 
-    from pylucene_mcp.engine.index import Index
+    from pylucene_mcp.service.service import open_index
 
     if not args.yes:
         raise errors.InvalidRequestError(
             "purge deletes every document of the index: run it again with --yes"
         )
-    index = Index.open(_settings(args).index_path, create=False)
+    index = open_index(_settings(args).index_path, create=False)
     try:
         deleted = index.purge()
     finally:
         index.close()
     if args.full:
         shutil.rmtree(index.path)
-        Index.open(index.path).close()
+        open_index(index.path).close()
     print(f"deleted {deleted} documents" + (f"; {index.path} recreated empty" if args.full else ""))
     return 0
 
 
 def _unlock(args: argparse.Namespace) -> int:
-    from pylucene_mcp.engine.index_lock import unlock
+    from pylucene_mcp.service.service import unlock_index
 
-    print(unlock(_settings(args).index_path))
+    print(unlock_index(_settings(args).index_path))
     return 0
 
 

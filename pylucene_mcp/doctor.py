@@ -21,7 +21,6 @@ from typing import Any
 from pylucene_mcp import __version__, jvm
 from pylucene_mcp.basics import errors
 from pylucene_mcp.basics.config import Settings, home_dir, private_dir
-from pylucene_mcp.engine import index_lock
 
 OK, WARN, FAIL = "ok", "warning", "failed"
 
@@ -67,19 +66,19 @@ def check_jars() -> Check:
 
 
 def check_index(settings: Settings) -> Check:
-    from pylucene_mcp.engine.index import Index
+    from pylucene_mcp.service.service import index_holder, open_index
 
     folder = settings.index_path
     if not any(folder.glob("segments_*")):
         return Check("index", OK, f"{folder} does not exist yet; the server creates it")
-    owner = index_lock.holder(folder)
+    owner = index_holder(folder)
     busy = (
         f"; in use by `{owner.command}` (pid {owner.pid})"
         if owner is not None and owner.alive
         else ""
     )
     try:
-        index = Index.open(folder, read_only=True)
+        index = open_index(folder, read_only=True)
     except errors.PyLuceneMcpError as exc:
         return Check("index", FAIL, f"{folder}: {exc}")
     try:

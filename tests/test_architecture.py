@@ -101,6 +101,27 @@ def test_arrows_run_only_downward() -> None:
     assert not wrong, "\n".join(sorted(wrong))
 
 
+#: What the layers above the engine may import of it: its interface. The service also builds the
+#: embedded implementation; the public Python API at the package root and the research library
+#: are Lucene's own faces and use the engine whole.
+ENGINE_INTERFACE = {"pylucene_mcp.engine", "pylucene_mcp.engine.backend"}
+MAY_BUILD = {"service": {"pylucene_mcp.engine.embedded"}}
+WHOLE_ENGINE = {"pylucene_mcp", "pylucene_mcp.api"}
+
+
+def test_above_the_engine_only_its_interface_is_imported() -> None:
+    wrong = []
+    for source, targets in imports().items():
+        above = layer(source)
+        if above in ("engine", "research") or source in WHOLE_ENGINE:
+            continue
+        allowed = ENGINE_INTERFACE | MAY_BUILD.get(above, set())
+        for target in targets - {"jpype"}:
+            if layer(target) == "engine" and target not in allowed:
+                wrong.append(f"{source} ({above}) → {target}")
+    assert not wrong, "through engine.backend instead:\n" + "\n".join(sorted(wrong))
+
+
 def test_only_jvm_imports_jpype() -> None:
     users = {source for source, targets in imports().items() if "jpype" in targets}
     assert users == {"pylucene_mcp.jvm"}  # the JVM owner (pylucene_mcp/jvm/)

@@ -20,7 +20,7 @@ from urllib.parse import quote
 from pylucene_mcp.basics.errors import ExtractionError, FileVanishedError, WorkerDiedError
 from pylucene_mcp.crawler.normalize import join_pages, xhtml_to_pages
 from pylucene_mcp.crawler.tika_server import TikaServer
-from pylucene_mcp.engine.documents import content_hash
+from pylucene_mcp.engine.backend import content_hash
 
 log = logging.getLogger(__name__)
 

@@ -46,7 +46,7 @@ from pylucene_mcp.crawler.walk import (
     inside,
     walk,
 )
-from pylucene_mcp.engine.index import FileState, Index, Writer
+from pylucene_mcp.engine.backend import Backend, BackendWriter, FileState
 
 log = logging.getLogger(__name__)
 
@@ -162,7 +162,7 @@ def to_document(entry: FileEntry, extracted: Extracted) -> dict[str, Any]:
 class Crawler:
     """Runs crawls (one at a time) and single-file updates against one index."""
 
-    def __init__(self, index: Index, extractor: Extractor, settings: CrawlSettings) -> None:
+    def __init__(self, index: Backend, extractor: Extractor, settings: CrawlSettings) -> None:
         self.index = index
         self.extractor = extractor
         self.settings = settings
@@ -532,7 +532,11 @@ class Crawler:
 
 
 def _write(
-    writer: Writer, entry: FileEntry, extracted: Extracted, old: FileState | None, change: str
+    writer: BackendWriter,
+    entry: FileEntry,
+    extracted: Extracted,
+    old: FileState | None,
+    change: str,
 ) -> None:
     """A skipped file of the same size only has its mtime recorded (in place); every other file
     is (re)written whole."""

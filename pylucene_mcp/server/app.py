@@ -21,8 +21,8 @@ from pydantic import Field
 from pylucene_mcp import __version__
 from pylucene_mcp.basics import errors
 from pylucene_mcp.basics.config import Settings
-from pylucene_mcp.engine import info
-from pylucene_mcp.engine.results import SearchResult, compact_size
+from pylucene_mcp.engine import backend as info
+from pylucene_mcp.engine.backend import SearchResult, compact_size
 from pylucene_mcp.server.protocol import StrictArguments
 from pylucene_mcp.server.tools.actions import search_actions
 from pylucene_mcp.server.tools.apps import register_apps, ui_meta
@@ -162,9 +162,7 @@ def enabled_tools(settings: Settings) -> set[str]:
 def build_server(settings: Settings, service: Service | None = None) -> MCPServer:
     """The MCP server for ``settings``: every enabled tool, the server instructions."""
     from pylucene_mcp.basics.shapes import to_dict
-    from pylucene_mcp.engine.counts import facet_counts
-    from pylucene_mcp.engine.results import fit_passages, select
-    from pylucene_mcp.engine.search import search as run_search
+    from pylucene_mcp.engine.backend import fit_passages, select
 
     svc = service or Service(settings)
     server = MCPServer(
@@ -233,8 +231,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
         limit returns what it found with partialResults: true."""
         specs = filter_specs(filters)
         limit_s = min(settings.search_timeout_s, (timeAllowedMs or 10**9) / 1000)
-        result = run_search(
-            svc.index(),
+        result = svc.index().search(
             query,
             filters=specs,
             sort=sort,
@@ -251,8 +248,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
         )
         data = select(result.to_dict(), fields, facets, facetMinCount)
         if facetQueries or rangeFacets:
-            named, ranges, cut = facet_counts(
-                svc.index(),
+            named, ranges, cut = svc.index().facet_counts(
                 query,
                 filters=specs,
                 facet_queries=facetQueries,
@@ -276,7 +272,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
     def getIndexStats() -> info.IndexStats:
         """Document count, index path and size, schema and Lucene version, indexed fields and
         the date ranges of the documents. Use it first to see what is searchable."""
-        return info.index_stats(svc.index())
+        return svc.index().index_stats()
 
     @_tool_errors
     @answers(FieldsOut)
@@ -284,7 +280,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
         """Every field: its kind, whether it is stored, a facet or sortable, which filter
         operators it takes and how many documents have it. Use it to write field queries and
         filters."""
-        return {"fields": to_dict(info.field_infos(svc.index()))}
+        return {"fields": to_dict(svc.index().field_infos())}
 
     @_tool_errors
     @answers(info.DocumentDetails)
@@ -296,7 +292,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
         """The stored metadata of one indexed document and a slice of its text (offset/length
         in characters; hasMore says whether more follows, nextOffset where it starts). The slice
         is shortened to fit 10 KB at the default length, 64 KB at any length."""
-        details = info.document_details(svc.index(), filePath, offset=offset, length=length)
+        details = svc.index().document_details(filePath, offset=offset, length=length)
         data: dict[str, Any] = to_dict(details)
         budget = ANSWER_BUDGET_BYTES if length == DETAILS_LENGTH else ANSWER_CEILING_BYTES
         return fit_content(data, budget)

@@ -18,8 +18,8 @@ from typing import Any, Literal, Protocol
 
 from pylucene_mcp.basics import errors
 from pylucene_mcp.basics.config import Settings
-from pylucene_mcp.engine import index_lock
-from pylucene_mcp.engine.index import Index
+from pylucene_mcp.engine.backend import Backend
+from pylucene_mcp.engine.embedded import EmbeddedBackend
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ class Host(Protocol):
 
     settings: Settings
 
-    def index(self) -> Index: ...
+    def index(self) -> Backend: ...
 
     def index_is_open(self) -> bool: ...
 
@@ -159,5 +159,5 @@ class Admin:
                 "message": "this server has the index open and holds its lock itself: there "
                 "is nothing to unlock",
             }
-        message = index_lock.unlock(self._service.settings.index_path)
+        message = EmbeddedBackend.unlock(self._service.settings.index_path)
         return {"unlocked": "removed" in message, "message": message}

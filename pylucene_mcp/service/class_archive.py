@@ -75,17 +75,16 @@ def ensure() -> Path | None:
 def _write(archive: Path) -> None:
     """The child's work: load the classes that writing and searching load, then exit so that
     the JVM writes them into ``archive``."""
-    from pylucene_mcp.engine.index import Index
-    from pylucene_mcp.engine.search import search
+    from pylucene_mcp.engine.embedded import EmbeddedBackend
 
     jvm.start(dump_classes=archive)
     with tempfile.TemporaryDirectory(prefix="pylucene-mcp-classes-") as folder:
-        index = Index.open(Path(folder) / "index")
+        index = EmbeddedBackend.open(Path(folder) / "index")
         try:
             with index.writer() as writer:
                 writer.add_many(SAMPLE)
-            search(index, "*vertr* OR lock~1", default_operator="OR")
-            search(index, '"signed contract"', filters=[{"field": "language", "value": "en"}])
+            index.search("*vertr* OR lock~1", default_operator="OR")
+            index.search('"signed contract"', filters=[{"field": "language", "value": "en"}])
         finally:
             index.close()
 

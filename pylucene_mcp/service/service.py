@@ -12,6 +12,7 @@ import logging
 import os
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pylucene_mcp import jvm
@@ -23,7 +24,8 @@ from pylucene_mcp.basics.config import (
     ensure_directories_writable,
     save_directories,
 )
-from pylucene_mcp.engine.index import Index
+from pylucene_mcp.engine.backend import Backend
+from pylucene_mcp.engine.embedded import EmbeddedBackend, Owner
 
 if TYPE_CHECKING:  # imported when first used: the crawler is not on the server's start-up path
     from pylucene_mcp.crawler.pipeline import Crawler, CrawlReport
@@ -38,12 +40,41 @@ log = logging.getLogger(__name__)
 ARCHIVE_AFTER_S = 30.0
 
 
+def open_index(
+    path: Path,
+    *,
+    create: bool = True,
+    read_only: bool = False,
+    refresh_interval_s: float = 1.0,
+) -> Backend:
+    """The index at ``path`` as a :class:`~pylucene_mcp.engine.backend.Backend`: the one place
+    that chooses the implementation (the embedded Lucene index), for the server, the command
+    line and doctor alike.
+
+    Raises:
+        IndexAccessError, IndexLockedError, IndexCorruptError: see ``Index.open``.
+    """
+    return EmbeddedBackend.open(
+        path, create=create, read_only=read_only, refresh_interval_s=refresh_interval_s
+    )
+
+
+def index_holder(folder: Path) -> Owner | None:
+    """The process recorded as the writer of the index in ``folder``, if any."""
+    return EmbeddedBackend.holder(folder)
+
+
+def unlock_index(folder: Path) -> str:
+    """Removes a write lock that no live process holds; says what was done."""
+    return EmbeddedBackend.unlock(folder)
+
+
 class Service:
     """Owns the index, the crawler and the watcher of one process."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self._index: Index | None = None
+        self._index: Backend | None = None
         self._lock = threading.RLock()
         self._timer: threading.Timer | None = None
         self._crawler: Crawler | None = None
@@ -55,7 +86,7 @@ class Service:
 
     # -- the index ------------------------------------------------------------------------------
 
-    def index(self) -> Index:
+    def index(self) -> Backend:
         """The open index (opened now if needed).
 
         Raises:
@@ -64,11 +95,11 @@ class Service:
         self._asked = True
         return self._open_index()
 
-    def _open_index(self) -> Index:
+    def _open_index(self) -> Backend:
         with self._lock:
             if self._index is None:
                 jvm.start(self.settings.max_heap)
-                self._index = Index.open(
+                self._index = open_index(
                     self.settings.index_path, refresh_interval_s=self.settings.refresh_interval_s
                 )
             return self._index
@@ -158,14 +189,12 @@ class Service:
         timer.start()
 
     @staticmethod
-    def _prime(index: Index, search: bool = True) -> None:
+    def _prime(index: Backend, search: bool = True) -> None:
         """One throw-away search (with ``search``), so that the classes and code paths of a
         search (parser, DrillSideways, highlighter) are loaded before the first real one."""
-        from pylucene_mcp.engine.search import search as run_search
-
         try:
             if search:
-                run_search(index, "*warm* OR up", default_operator="OR", max_passages=1)
+                index.search("*warm* OR up", default_operator="OR", max_passages=1)
         except Exception:  # priming is an optimization; the real search reports real errors
             log.debug("priming search failed", exc_info=True)
         # Everything alive now (modules, the SDK, pydantic models) lives as long as the process:

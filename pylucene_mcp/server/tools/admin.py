@@ -11,7 +11,7 @@ from pydantic import Field
 
 from pylucene_mcp.basics import errors
 from pylucene_mcp.basics.shapes import to_dict
-from pylucene_mcp.engine.info import IndexStats, index_stats
+from pylucene_mcp.engine.backend import IndexStats
 from pylucene_mcp.server.tools.crawler import StatusOut, crawler_status
 from pylucene_mcp.server.tools.output import answers, listing, record
 from pylucene_mcp.service.admin import Operation
@@ -90,7 +90,7 @@ def admin_tools(
         administration operations of this server; hosts with MCP Apps show it as a panel with
         Optimize, Purge and Unlock buttons behind a confirmation."""
         return {
-            "stats": to_dict(index_stats(svc.index())),
+            "stats": to_dict(svc.index().index_stats()),
             "crawler": crawler_status(svc),
             "operations": [to_dict(op) for op in svc.admin().operations()[:20]],
         }

@@ -8,8 +8,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from pylucene_mcp.basics.shapes import to_dict
-from pylucene_mcp.engine.miss import MissExplanation, explain_miss
-from pylucene_mcp.engine.profile import QueryProfile, profile_query
+from pylucene_mcp.engine.backend import MissExplanation, QueryProfile
 from pylucene_mcp.server.tools.models import SearchFilter, filter_specs
 from pylucene_mcp.server.tools.output import ANSWER_BUDGET_BYTES, answers, fit_counted
 from pylucene_mcp.service.service import Service
@@ -74,8 +73,7 @@ def debug_tools(
         documents and idf, the totals, warnings and recommendations; optionally what each filter
         removes, the BM25 breakdown of the top documents and the time faceting adds. Use it
         when results surprise you."""
-        profile = profile_query(
-            svc.index(),
+        profile = svc.index().profile_query(
             query,
             filters=filter_specs(filters),
             default_operator=defaultOperator,
@@ -98,8 +96,7 @@ def debug_tools(
         excludes it (and its value), a required word it does not contain (with the closest
         words it has), a phrase whose words are too far apart (their distance), a pattern that
         reaches none of its words, or its rank and score against the first page."""
-        explained = explain_miss(
-            svc.index(),
+        explained = svc.index().explain_miss(
             query,
             filePath,
             filters=filter_specs(filters),

@@ -21,7 +21,7 @@ from mcp_types import CallToolResult, TextContent
 from typing_extensions import TypedDict, is_typeddict
 
 from pylucene_mcp.basics.shapes import to_dict, wire_type
-from pylucene_mcp.engine.results import compact_size
+from pylucene_mcp.engine.backend import compact_size
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from pylucene_mcp.basics.shapes import to_dict
-from pylucene_mcp.engine import vocabulary
+from pylucene_mcp.engine.backend import Duplicates, TermList
 from pylucene_mcp.server.tools.output import ANSWER_BUDGET_BYTES, answers, fit_lists
 from pylucene_mcp.service.service import Service
 
@@ -30,29 +30,29 @@ def vocabulary_tools(
     """The vocabulary tools and their annotations."""
 
     @tool_errors
-    @answers(vocabulary.TermList)
+    @answers(TermList)
     def suggestTerms(
         field: Annotated[str, Field(min_length=1, max_length=100)] = "content",
         prefix: Annotated[str, Field(max_length=200)] = "",
         limit: Annotated[int, Field(ge=1, le=100)] = 20,
-    ) -> vocabulary.TermList:
+    ) -> TermList:
         """Terms of a field that start with a prefix, most documents first: to see how the
         index spells a word (Mü finds muller and mueller) before writing a query or wildcard.
         The prefix is normalized like the field (lowercased, accents folded)."""
-        return vocabulary.suggest_terms(svc.index(), field, prefix, limit)
+        return svc.index().suggest_terms(field, prefix, limit)
 
     @tool_errors
-    @answers(vocabulary.TermList)
+    @answers(TermList)
     def getTopTerms(
         field: Annotated[str, Field(min_length=1, max_length=100)] = "content",
         limit: Annotated[int, Field(ge=1, le=100)] = 20,
-    ) -> vocabulary.TermList:
+    ) -> TermList:
         """The most frequent terms of a field (documents and total occurrences): what a
         collection is about, and which words are too common to narrow a search."""
-        return vocabulary.top_terms(svc.index(), field, limit)
+        return svc.index().top_terms(field, limit)
 
     @tool_errors
-    @answers(vocabulary.Duplicates)
+    @answers(Duplicates)
     def findDuplicates(
         minGroupSize: Annotated[int, Field(ge=2, le=1000)] = 2,
         directory: Annotated[str | None, Field(max_length=4096)] = None,
@@ -62,7 +62,7 @@ def vocabulary_tools(
         """Groups of indexed documents whose text is the same (one content hash), largest
         first: each with its size and up to 20 of its documents (path, size, modified date);
         directory limits it to documents below that folder."""
-        found = vocabulary.find_duplicates(svc.index(), minGroupSize, directory, page, pageSize)
+        found = svc.index().find_duplicates(minGroupSize, directory, page, pageSize)
         return fit_groups(to_dict(found), ANSWER_BUDGET_BYTES)
 
     read_only = {"read_only": True}

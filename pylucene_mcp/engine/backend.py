@@ -1,0 +1,229 @@
+"""The engine's one interface: what the service, the MCP tools, the command line and the crawler
+ask of an index, and the data it answers with.
+
+``Backend`` is a :class:`~typing.Protocol`: an implementation need not inherit from it. The
+embedded Lucene index (:class:`~pylucene_mcp.engine.embedded.EmbeddedBackend`) is the first; a
+remote one (SolrCloud) is to be the second. Nothing above the engine imports its other modules:
+``tests/test_architecture.py`` allows the layers above only this one (and the service the module
+that builds the embedded index), and ``tests/contract/`` runs the same contract tests against
+every implementation.
+
+The answers are the engine's data types, re-exported here so that a caller names them from the
+interface: a search page (:class:`SearchResult`), counts, details, explanations, profiles,
+vocabulary, statistics, and the crawler's :class:`FileState`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from pathlib import Path, PurePath
+from typing import Any, Literal, Protocol
+
+from pylucene_mcp.engine.counts import RangeFacet
+from pylucene_mcp.engine.documents import content_hash
+from pylucene_mcp.engine.explain import DocumentExplanation
+from pylucene_mcp.engine.filters import Filter
+from pylucene_mcp.engine.index import FileState
+from pylucene_mcp.engine.info import DocumentDetails, FieldInfo, IndexStats
+from pylucene_mcp.engine.miss import MissExplanation
+from pylucene_mcp.engine.profile import QueryProfile
+from pylucene_mcp.engine.results import (
+    RangeBucket,
+    SearchResult,
+    compact_size,
+    fit_passages,
+    select,
+)
+from pylucene_mcp.engine.search import DEFAULT_TIMEOUT_S
+from pylucene_mcp.engine.vocabulary import Duplicates, TermList
+
+__all__ = [
+    "DEFAULT_TIMEOUT_S",
+    "Backend",
+    "BackendWriter",
+    "DocumentDetails",
+    "DocumentExplanation",
+    "Duplicates",
+    "FieldInfo",
+    "FileState",
+    "Filter",
+    "FilterInput",
+    "IndexStats",
+    "MissExplanation",
+    "QueryProfile",
+    "RangeBucket",
+    "RangeFacet",
+    "SearchResult",
+    "TermList",
+    "compact_size",
+    "content_hash",
+    "fit_passages",
+    "select",
+]
+
+FilterInput = Sequence[Filter | Mapping[str, Any]]
+"""Filters as :class:`Filter` objects or as the tools' mappings (``field``, ``operator`` …)."""
+
+
+class BackendWriter(Protocol):
+    """The changes of one block of writes (see :meth:`Backend.writer`): seen together by
+    searches once the block ends, or not at all when it raises."""
+
+    def add(self, doc: Mapping[str, Any]) -> None:
+        """Adds or replaces the document whose ``file_path`` is ``doc["file_path"]``."""
+
+    def delete(self, file_path: str | PurePath) -> None:
+        """Deletes the document of ``file_path`` (none is fine)."""
+
+    def delete_under(self, folder: str) -> None:
+        """Deletes every document whose ``file_path`` lies below ``folder``."""
+
+    def touch(self, file_path: str | PurePath, mtime_ms: int) -> None:
+        """Records that the file was seen unchanged at ``mtime_ms`` (no new analysis)."""
+
+
+class Backend(Protocol):
+    """An index as the layers above the engine use it. Every method raises the errors of
+    :mod:`pylucene_mcp.basics.errors` (``InvalidRequestError`` for the caller's mistakes,
+    ``DocumentNotFoundError``, ``SearchTimeoutError`` …), whatever the implementation."""
+
+    # -- identity and lifetime --------------------------------------------------------------
+
+    @property
+    def path(self) -> Path:
+        """Where the index is (a folder, or the place a remote index is named by)."""
+
+    def __len__(self) -> int:
+        """The number of documents that searches see now."""
+
+    @property
+    def needs_reindex(self) -> bool:
+        """Whether the documents were written with another schema version."""
+
+    def mark_schema_current(self) -> None:
+        """Records that every document has been written with this schema version."""
+
+    def close(self) -> None:
+        """Commits what is pending and releases the index."""
+
+    # -- searching --------------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        *,
+        filters: FilterInput = (),
+        sort: str = "_score",
+        sort_order: Literal["asc", "desc"] = "desc",
+        page: int = 1,
+        page_size: int = 10,
+        default_operator: str = "AND",
+        max_passages: int = 3,
+        passage_length: int = 200,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        facet_limit: int = 10,
+        cursor: str | None = None,
+        word_forms: bool = True,
+        **tool_names: Any,
+    ) -> SearchResult:
+        """One page of hits for ``query`` with the facet counts of the whole match."""
+
+    def facet_counts(
+        self,
+        query: str,
+        *,
+        filters: FilterInput = (),
+        facet_queries: Mapping[str, str] | None = None,
+        range_facets: Sequence[RangeFacet | Mapping[str, Any]] = (),
+        default_operator: str = "AND",
+        word_forms: bool = True,
+        timeout_s: float = 0.0,
+    ) -> tuple[dict[str, int], dict[str, list[RangeBucket]], bool]:
+        """Counts of named sub-queries and of range buckets within the match of ``query``; the
+        last item says whether the time limit cut them short."""
+
+    def document_details(
+        self, file_path: str, *, offset: int = 0, length: int = 5000
+    ) -> DocumentDetails:
+        """One document's stored fields and a slice of its text."""
+
+    def explain(
+        self, query: str, file_path: str, *, default_operator: str = "AND"
+    ) -> DocumentExplanation:
+        """How ``query`` scores the document of ``file_path``, term by term."""
+
+    def profile_query(
+        self,
+        query: str,
+        *,
+        filters: FilterInput = (),
+        default_operator: str = "AND",
+        analyze_filter_impact: bool = False,
+        analyze_document_scoring: bool = False,
+        analyze_facet_cost: bool = False,
+        max_doc_explanations: int = 3,
+    ) -> QueryProfile:
+        """What ``query`` becomes, what its terms cost, and what each filter removes."""
+
+    def explain_miss(
+        self,
+        query: str,
+        file_path: str,
+        *,
+        filters: FilterInput = (),
+        default_operator: str = "AND",
+    ) -> MissExplanation:
+        """Why the document of ``file_path`` is not among the hits of ``query``."""
+
+    # -- vocabulary and statistics ----------------------------------------------------------
+
+    def suggest_terms(self, name: str, prefix: str = "", limit: int = 20) -> TermList:
+        """The terms of field ``name`` that start with ``prefix``, most frequent first."""
+
+    def top_terms(self, name: str, limit: int = 20) -> TermList:
+        """The most frequent terms of field ``name``."""
+
+    def find_duplicates(
+        self,
+        min_group_size: int = 2,
+        directory: str | None = None,
+        page: int = 1,
+        page_size: int = 10,
+    ) -> Duplicates:
+        """Groups of documents with the same text, largest first."""
+
+    def index_stats(self) -> IndexStats:
+        """Counts, sizes, languages, types and dates of the whole index."""
+
+    def field_infos(self) -> tuple[FieldInfo, ...]:
+        """Every field: its kind, what it is for, and how to query it."""
+
+    # -- writing (the crawler) --------------------------------------------------------------
+
+    def writer(self) -> AbstractContextManager[BackendWriter]:
+        """A block of writes, committed when it ends, rolled back when it raises."""
+
+    def file_states(self, roots: Sequence[str]) -> dict[str, FileState]:
+        """What the index holds for the files below the folders ``roots``, by path."""
+
+    def file_states_of(self, paths: Iterable[str]) -> dict[str, FileState]:
+        """What the index holds for the files ``paths`` (those it has), by path."""
+
+    @property
+    def refresh_interval_s(self) -> float:
+        """How often searches are refreshed to see new writes."""
+
+    def set_refresh_interval(self, seconds: float) -> None:
+        """Sets :attr:`refresh_interval_s` (longer during a bulk crawl)."""
+
+    def refresh(self) -> None:
+        """Makes every committed write visible to searches now."""
+
+    # -- administration ---------------------------------------------------------------------
+
+    def optimize(self, max_segments: int = 1) -> int:
+        """Merges the index down to at most ``max_segments``; returns the number left."""
+
+    def purge(self) -> int:
+        """Removes deleted documents for good; returns how many there were."""

@@ -1,0 +1,57 @@
+"""The embedded Lucene index as a :class:`~pylucene_mcp.engine.backend.Backend`: the index in
+this process's JVM (:class:`~pylucene_mcp.engine.index.Index`: writer, near-real-time
+searchers, file states) with the engine's queries as its methods.
+
+Each method is the engine's function of the same name, taking this index as its first argument
+(so the module that defines a query keeps its one definition, and the engine's arrows keep
+running from the queries to the index, never back). Only the service layer builds one
+(:func:`pylucene_mcp.service.service.open_index`); the public Python API's ``Index`` is one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pylucene_mcp.engine import counts, explain, index, index_lock, info, miss, profile, search
+from pylucene_mcp.engine import vocabulary as terms
+from pylucene_mcp.engine.index_lock import Owner
+
+__all__ = ["EmbeddedBackend", "Owner"]
+
+
+class EmbeddedBackend(index.Index):
+    """An index on disk, in this process: everything a :class:`Backend` offers, and the raw
+    Lucene objects (``searcher()``, ``searchers``) for those who want them."""
+
+    search = search.search
+    facet_counts = counts.facet_counts
+    document_details = info.document_details
+    explain = explain.explain
+    profile_query = profile.profile_query
+    explain_miss = miss.explain_miss
+    suggest_terms = terms.suggest_terms
+    top_terms = terms.top_terms
+    find_duplicates = terms.find_duplicates
+    index_stats = info.index_stats
+    field_infos = info.field_infos
+
+    # -- the lock of an index folder, which only an embedded index has --------------------
+
+    @staticmethod
+    def holder(folder: Path) -> Owner | None:
+        """The process recorded as the writer of the index in ``folder``, if any."""
+        return index_lock.holder(folder)
+
+    @staticmethod
+    def unlock(folder: Path) -> str:
+        """Removes the write lock of ``folder`` when no live process holds it; says what was
+        done (see :func:`pylucene_mcp.engine.index_lock.unlock`)."""
+        return index_lock.unlock(folder)
+
+
+if TYPE_CHECKING:  # mypy checks here that the embedded index is a whole Backend
+    from pylucene_mcp.engine.backend import Backend
+
+    def _is_a_backend(embedded: EmbeddedBackend) -> Backend:
+        return embedded

@@ -1,0 +1,244 @@
+"""The contract of a Backend, written once and run against every implementation (the embedded
+Lucene index today; a SolrCloud backend adds itself to IMPLEMENTATIONS and inherits them all).
+
+Each test writes its documents through the backend's own writer and checks the answers against
+plain Python over the same documents: which documents hold a word, how many per language, which
+paths lie below a folder, what a document's text is. Nothing here knows how an implementation
+stores or searches."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pylucene_mcp.basics.errors import DocumentNotFoundError, InvalidRequestError
+from pylucene_mcp.engine.backend import Backend
+from pylucene_mcp.engine.embedded import EmbeddedBackend
+
+WORDS = (
+    "harbour lantern quarry meadow orchard glacier canyon prairie lagoon tundra "
+    "Hafen Laterne Steinbruch Wiese Obstgarten Gletscher Schlucht Steppe Lagune"
+).split()
+LANGUAGES = ("en", "de")
+
+
+def _embedded(folder: Path) -> Backend:
+    return EmbeddedBackend.open(folder, refresh_interval_s=0.05)
+
+
+#: name → a function that opens a new, empty backend in a folder of the test's own
+IMPLEMENTATIONS: dict[str, Callable[[Path], Backend]] = {"embedded": _embedded}
+
+
+def make_documents(root: Path, count: int, seed: int) -> list[dict[str, Any]]:
+    """``count`` documents in three folders, each of a few random words and one language."""
+    chance = random.Random(seed)
+    docs = []
+    for n in range(count):
+        folder = ("reports", "letters", "letters-old")[n % 3]
+        words = chance.sample(WORDS, chance.randint(2, 6))
+        docs.append(
+            {
+                "file_path": str(root / folder / f"doc{n:03}.txt"),
+                "title": f"Document {n}",
+                "language": LANGUAGES[n % 2],
+                "content": " ".join(words) + ".",
+                "file_size": 100 + n,
+                "content_hash": f"hash-{n % 7}",
+            }
+        )
+    return docs
+
+
+def holding(docs: list[dict[str, Any]], word: str) -> set[str]:
+    """The oracle: the paths whose text has ``word`` as a whole word, case aside."""
+    pattern = re.compile(rf"\b{re.escape(word)}\b", re.IGNORECASE)
+    return {d["file_path"] for d in docs if pattern.search(d["content"])}
+
+
+@pytest.fixture(params=sorted(IMPLEMENTATIONS))
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    opened = IMPLEMENTATIONS[request.param](tmp_path / "index")
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def docs(backend: Backend, tmp_path: Path) -> list[dict[str, Any]]:
+    written = make_documents(tmp_path / "files", 60, seed=7)
+    with backend.writer() as writer:
+        for doc in written:
+            writer.add(doc)
+    backend.refresh()
+    return written
+
+
+def all_paths(backend: Backend, query: str, **options: Any) -> set[str]:
+    result = backend.search(query, page_size=100, max_passages=0, **options)
+    assert result.total_hits <= 100
+    return {hit.file_path for hit in result.documents}
+
+
+def test_every_written_document_is_counted_and_searchable(
+    backend: Backend, docs: list[dict[str, Any]]
+) -> None:
+    assert len(backend) == len(docs)
+    assert all_paths(backend, "*") == {d["file_path"] for d in docs}
+
+
+@pytest.mark.parametrize("word", ["harbour", "Gletscher", "lagoon", "Steppe"])
+def test_a_word_finds_exactly_the_documents_that_hold_it(
+    backend: Backend, docs: list[dict[str, Any]], word: str
+) -> None:
+    expected = holding(docs, word)
+    assert expected, "the corpus must hold the word for the test to mean anything"
+    result = backend.search(word, page_size=100, word_forms=False, max_passages=0)
+    assert result.total_hits == len(expected)
+    assert {hit.file_path for hit in result.documents} == expected
+
+
+def test_and_or_and_not_combine_as_sets(backend: Backend, docs: list[dict[str, Any]]) -> None:
+    a, b = holding(docs, "harbour"), holding(docs, "meadow")
+    assert all_paths(backend, "harbour meadow", word_forms=False) == a & b
+    assert all_paths(backend, "harbour OR meadow", word_forms=False) == a | b
+    assert all_paths(backend, "harbour NOT meadow", word_forms=False) == a - b
+
+
+def test_a_filter_keeps_the_documents_it_names(
+    backend: Backend, docs: list[dict[str, Any]]
+) -> None:
+    german = {d["file_path"] for d in docs if d["language"] == "de"}
+    found = all_paths(backend, "*", filters=[{"field": "language", "value": "de"}])
+    assert found == german
+
+
+def test_facet_counts_are_the_counts_of_the_match(
+    backend: Backend, docs: list[dict[str, Any]]
+) -> None:
+    matching = holding(docs, "quarry") | holding(docs, "Wiese")
+    expected = Counter(d["language"] for d in docs if d["file_path"] in matching)
+    result = backend.search("quarry OR Wiese", word_forms=False, max_passages=0)
+    counted = {f.value: f.count for f in result.facets["language"]}
+    assert counted == dict(expected)
+    named, _, cut = backend.facet_counts(
+        "*", facet_queries={"canyon": "canyon", "both": "canyon AND tundra"}, word_forms=False
+    )
+    assert not cut
+    assert named == {
+        "canyon": len(holding(docs, "canyon")),
+        "both": len(holding(docs, "canyon") & holding(docs, "tundra")),
+    }
+
+
+def test_pages_cover_the_match_once(backend: Backend, docs: list[dict[str, Any]]) -> None:
+    seen: list[str] = []
+    for page in range(1, 8):
+        result = backend.search(
+            "*", page=page, page_size=10, sort="file_size", sort_order="asc", max_passages=0
+        )
+        seen += [hit.file_path for hit in result.documents]
+    assert seen == [d["file_path"] for d in sorted(docs, key=lambda d: d["file_size"])]
+
+
+def test_details_give_back_the_text_and_name_a_missing_document(
+    backend: Backend, docs: list[dict[str, Any]]
+) -> None:
+    doc = docs[5]
+    details = backend.document_details(doc["file_path"])
+    assert details.content == doc["content"]
+    assert details.fields["title"] == doc["title"]
+    with pytest.raises(DocumentNotFoundError):
+        backend.document_details(doc["file_path"] + ".gone")
+
+
+def test_a_malformed_query_is_the_caller_s_mistake(backend: Backend, docs: Any) -> None:
+    with pytest.raises(InvalidRequestError):
+        backend.search('"unclosed phrase')
+    with pytest.raises(InvalidRequestError):
+        backend.search("harbour", filters=[{"field": "no_such_field", "value": "x"}])
+
+
+def test_deletes_remove_exactly_what_they_name(
+    backend: Backend, docs: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    letters = str(tmp_path / "files" / "letters")
+    one = docs[0]["file_path"]
+    with backend.writer() as writer:
+        writer.delete(one)
+        writer.delete_under(letters)
+    backend.refresh()
+    kept = {
+        d["file_path"]
+        for d in docs
+        if d["file_path"] != one and not d["file_path"].startswith(letters + "/")
+    }
+    assert all_paths(backend, "*") == kept
+    assert any("letters-old" in p for p in kept)  # a sibling whose name starts the same stays
+
+
+def test_a_block_that_raises_writes_nothing(backend: Backend, docs: list[dict[str, Any]]) -> None:
+    before = len(backend)
+    with pytest.raises(RuntimeError, match="planted"):
+        with backend.writer() as writer:
+            writer.delete(docs[1]["file_path"])
+            raise RuntimeError("planted")
+    backend.refresh()
+    assert len(backend) == before
+    assert docs[1]["file_path"] in all_paths(backend, "*")
+
+
+def test_file_states_are_what_was_written(
+    backend: Backend, docs: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    reports = str(tmp_path / "files" / "reports")
+    states = backend.file_states([reports])
+    expected = {d["file_path"]: d for d in docs if d["file_path"].startswith(reports + "/")}
+    assert set(states) == set(expected)
+    for path, state in states.items():
+        assert state.content_hash == expected[path]["content_hash"]
+    some = [docs[0]["file_path"], docs[1]["file_path"], str(tmp_path / "never-written.txt")]
+    assert set(backend.file_states_of(some)) == set(some[:2])
+
+
+def test_vocabulary_counts_documents(backend: Backend, docs: list[dict[str, Any]]) -> None:
+    top = {t.term: t.doc_freq for t in backend.top_terms("content", limit=50).terms}
+    for word in ("harbour", "lantern", "glacier"):
+        assert top[word] == len(holding(docs, word))
+    suggested = [t.term for t in backend.suggest_terms("content", "la", limit=20).terms]
+    assert set(suggested) == {w.lower() for w in WORDS if w.lower().startswith("la")}
+
+
+def test_duplicates_group_the_same_text(backend: Backend, docs: list[dict[str, Any]]) -> None:
+    by_hash = Counter(d["content_hash"] for d in docs)
+    found = backend.find_duplicates(min_group_size=2, page_size=50)
+    sizes = sorted(group.size for group in found.groups)
+    assert sizes == sorted(n for n in by_hash.values() if n >= 2)
+
+
+def test_statistics_and_fields(backend: Backend, docs: list[dict[str, Any]]) -> None:
+    stats = backend.index_stats()
+    assert stats.document_count == len(docs)
+    languages = backend.search("*", max_passages=0).facets["language"]
+    assert {f.value: f.count for f in languages} == dict(Counter(d["language"] for d in docs))
+    names = {f.name for f in backend.field_infos()}
+    assert {"content", "title", "language", "file_path"} <= names
+
+
+def test_explanations_name_the_document_s_terms(
+    backend: Backend, docs: list[dict[str, Any]]
+) -> None:
+    path = sorted(holding(docs, "orchard"))[0]
+    explained = backend.explain("orchard", path)
+    assert explained.matched and explained.score > 0
+    outsider = sorted({d["file_path"] for d in docs} - holding(docs, "orchard"))[0]
+    miss = backend.explain_miss("orchard", outsider)
+    assert not miss.matches_query and miss.reasons
+    profile = backend.profile_query("orchard OR prairie")
+    assert profile.matching == len(holding(docs, "orchard") | holding(docs, "prairie"))
+    assert profile.documents == len(docs)
