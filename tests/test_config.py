@@ -15,14 +15,66 @@ def test_environment_beats_the_file_which_beats_the_defaults(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     config = tmp_path / "config.yaml"
-    config.write_text("index: /from/file\ndefault_operator: or\nworkers: 3\n")
+    config.write_text("index: /from/file\ndefault_operator: or\nworkers: 3\nbatch_size: 7\n")
     monkeypatch.setenv("PYLUCENE_MCP_INDEX", "/from/env")
+    monkeypatch.setenv("PYLUCENE_MCP_BATCH_SIZE", "11")
     monkeypatch.delenv("PYLUCENE_MCP_DEFAULT_OPERATOR", raising=False)
+    monkeypatch.delenv("PYLUCENE_MCP_WORKERS", raising=False)
     settings = Settings.load(config)
     assert settings.index_path == Path("/from/env")
-    assert settings.default_operator == "OR"
+    assert settings.batch_size == 11  # the environment wins over the file
+    assert settings.default_operator == "OR"  # the file wins over the default (AND)
     assert settings.workers == 3
-    assert settings.batch_size == Settings().batch_size
+
+
+#: every key of config.yaml, a value for it as the environment writes it, and what it must mean
+EVERY_KEY = {
+    "index": ("/srv/idx", ("index_path", Path("/srv/idx"))),
+    "directories": ("/d/one:/d/two", ("directories", ("/d/one", "/d/two"))),
+    "default_operator": ("or", ("default_operator", "OR")),
+    "max_heap": ("2g", ("max_heap", "2g")),
+    "tika_heap": ("512m", ("tika_heap", "512m")),
+    "tools_include": ("search, info", ("tools_include", ("search", "info"))),
+    "tools_exclude": ("crawler", ("tools_exclude", ("crawler",))),
+    "include": ("*.pdf,*.md", ("include", ("*.pdf", "*.md"))),
+    "exclude": ("drafts", ("exclude", ("drafts",))),
+    "workers": ("5", ("workers", 5)),
+    "batch_size": ("64", ("batch_size", 64)),
+    "commit_interval_s": ("2.5", ("commit_interval_s", 2.5)),
+    "bulk_refresh_interval_s": ("9", ("bulk_refresh_interval_s", 9.0)),
+    "max_file_size_mb": ("12", ("max_file_size_mb", 12.0)),
+    "tika_timeout_s": ("33", ("tika_timeout_s", 33.0)),
+    "tika_idle_s": ("44", ("tika_idle_s", 44.0)),
+    "debounce_s": ("0.5", ("debounce_s", 0.5)),
+    "search_timeout_s": ("3", ("search_timeout_s", 3.0)),
+    "refresh_interval_s": ("0.25", ("refresh_interval_s", 0.25)),
+    "watch": ("false", ("watch", False)),
+    "crawl_on_start": ("no", ("crawl_on_start", False)),
+    "index_hard_links": ("yes", ("index_hard_links", True)),
+}
+
+
+def test_every_setting_has_its_environment_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pylucene_mcp.basics import config
+
+    assert set(EVERY_KEY) == set(config.KEYS), "a key without a case here, or a case too many"
+    for key, (text, _) in EVERY_KEY.items():
+        monkeypatch.setenv("PYLUCENE_MCP_" + key.upper(), text)
+    settings = Settings.load(tmp_path / "none.yaml")
+    for key, (_, (attribute, meant)) in EVERY_KEY.items():
+        assert getattr(settings, attribute) == meant, key
+
+
+QUOTED = [('"false"', False), ("'no'", False), ("off", False), ('"true"', True), ("yes", True)]
+
+
+@pytest.mark.parametrize(("written", "meant"), QUOTED)
+def test_a_quoted_false_in_the_file_is_false(tmp_path: Path, written: str, meant: bool) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text(f"watch: {written}\n")
+    assert Settings.load(config).watch is meant
 
 
 def test_directories_from_the_environment_are_marked(
@@ -42,6 +94,7 @@ def test_directories_from_the_environment_are_marked(
         ("workers: many\n", "workers must be a number"),
         ("default_operator: XOR\n", "AND or OR"),
         ("directories: /one/folder\n", "list of folders"),
+        ("watch: maybe\n", "watch must be true or false"),
     ],
 )
 def test_bad_config_files_say_what_is_wrong(tmp_path: Path, text: str, message: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -102,26 +103,52 @@ def _names(value: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in value.split(",") if part.strip())
 
 
+#: Every key of the config file; each is also the environment variable ``PYLUCENE_MCP_<KEY>``
+#: (``refresh_interval_s`` → ``PYLUCENE_MCP_REFRESH_INTERVAL_S``), which wins over the file.
+NUMBERS: dict[str, type[int] | type[float]] = {
+    "workers": int,
+    "batch_size": int,
+    "commit_interval_s": float,
+    "bulk_refresh_interval_s": float,
+    "max_file_size_mb": float,
+    "tika_timeout_s": float,
+    "tika_idle_s": float,
+    "debounce_s": float,
+    "search_timeout_s": float,
+    "refresh_interval_s": float,
+}
+FLAGS = ("watch", "crawl_on_start", "index_hard_links")
+LISTS = ("tools_include", "tools_exclude", "include", "exclude")
+TEXTS = ("max_heap", "tika_heap", "default_operator")
+KEYS = ("index", "directories", *TEXTS, *LISTS, *NUMBERS, *FLAGS)
+_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+
+
+def variable(key: str) -> str:
+    """The environment variable of the config key ``key``."""
+    return f"PYLUCENE_MCP_{key.upper()}"
+
+
+def _flag(value: Any, where: str) -> bool:
+    """``value`` as a yes or no: YAML's booleans, or the words of one (a quoted ``"false"`` is
+    no, not a non-empty string that Python would take for yes)."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise ConfigError(f"{where} must be true or false, not {value!r}")
+
+
 def _from_environment() -> dict[str, Any]:
     env = os.environ
-    values: dict[str, Any] = {}
-    if env.get("PYLUCENE_MCP_INDEX"):
-        values["index_path"] = Path(env["PYLUCENE_MCP_INDEX"]).expanduser()
-    if env.get("PYLUCENE_MCP_DEFAULT_OPERATOR"):
-        values["default_operator"] = env["PYLUCENE_MCP_DEFAULT_OPERATOR"].upper()
-    if env.get("PYLUCENE_MCP_SEARCH_TIMEOUT_S"):
-        try:
-            values["search_timeout_s"] = float(env["PYLUCENE_MCP_SEARCH_TIMEOUT_S"])
-        except ValueError as exc:
-            raise ConfigError("PYLUCENE_MCP_SEARCH_TIMEOUT_S must be a number of seconds") from exc
-    if env.get("PYLUCENE_MCP_MAX_HEAP"):
-        values["max_heap"] = env["PYLUCENE_MCP_MAX_HEAP"]
-    if env.get("PYLUCENE_MCP_TOOLS_INCLUDE"):
-        values["tools_include"] = _names(env["PYLUCENE_MCP_TOOLS_INCLUDE"])
-    if env.get("PYLUCENE_MCP_TOOLS_EXCLUDE"):
-        values["tools_exclude"] = _names(env["PYLUCENE_MCP_TOOLS_EXCLUDE"])
-    if env.get("PYLUCENE_MCP_DIRECTORIES"):
-        values["directories"] = _directories(env["PYLUCENE_MCP_DIRECTORIES"].split(os.pathsep))
+    raw: dict[str, Any] = {key: env[variable(key)] for key in KEYS if env.get(variable(key))}
+    if "directories" in raw:
+        raw["directories"] = raw["directories"].split(os.pathsep)
+    values = _from_mapping(raw, variable)
+    if "directories" in values:
         values["directories_from_env"] = True
     return values
 
@@ -169,50 +196,39 @@ def _directories(items: list[Any]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(directory_path(item) for item in items if str(item)))
 
 
-def _from_mapping(data: dict[str, Any], source: str) -> dict[str, Any]:
+def _from_mapping(data: dict[str, Any], where: str | Callable[[str], str]) -> dict[str, Any]:
+    """The settings in ``data`` (the config file's mapping, or the environment's texts);
+    ``where`` names the file, or gives the variable of a key, for the errors."""
+
+    def named(key: str) -> str:
+        return where(key) if callable(where) else f"{where}: {key}"
+
     values: dict[str, Any] = {}
     if "index" in data:
         values["index_path"] = Path(str(data["index"])).expanduser()
-    if "default_operator" in data:
-        values["default_operator"] = str(data["default_operator"]).upper()
-    if "refresh_interval_s" in data:
-        try:
-            values["refresh_interval_s"] = float(data["refresh_interval_s"])
-        except (TypeError, ValueError) as exc:
-            raise ConfigError(f"{source}: refresh_interval_s must be a number") from exc
-    if "max_heap" in data:
-        values["max_heap"] = str(data["max_heap"])
-    for key in ("tools_include", "tools_exclude", "include", "exclude"):
+    for key in TEXTS:
+        if key in data:
+            values[key] = str(data[key])
+    if "default_operator" in values:
+        values["default_operator"] = values["default_operator"].upper()
+    for key in LISTS:
         if key in data:
             raw = data[key]
             values[key] = _names(raw) if isinstance(raw, str) else tuple(str(x) for x in raw)
     if "directories" in data:
         raw = data["directories"] or []
         if not isinstance(raw, list):
-            raise ConfigError(f"{source}: directories must be a list of folders")
+            raise ConfigError(f"{named('directories')} must be a list of folders")
         values["directories"] = _directories(raw)
-    numbers = {
-        "workers": int,
-        "batch_size": int,
-        "commit_interval_s": float,
-        "bulk_refresh_interval_s": float,
-        "max_file_size_mb": float,
-        "tika_timeout_s": float,
-        "tika_idle_s": float,
-        "debounce_s": float,
-        "search_timeout_s": float,
-    }
-    for key, kind in numbers.items():
+    for key, kind in NUMBERS.items():
         if key in data:
             try:
                 values[key] = kind(data[key])
             except (TypeError, ValueError) as exc:
-                raise ConfigError(f"{source}: {key} must be a number") from exc
-    for key in ("watch", "crawl_on_start", "index_hard_links"):
+                raise ConfigError(f"{named(key)} must be a number, not {data[key]!r}") from exc
+    for key in FLAGS:
         if key in data:
-            values[key] = bool(data[key])
-    if "tika_heap" in data:
-        values["tika_heap"] = str(data["tika_heap"])
+            values[key] = _flag(data[key], named(key))
     return values
 
 
