@@ -26,6 +26,7 @@ from pylucene_mcp.basics.errors import (
     SearchTimeoutError,
     SetupError,
     TooManyClausesError,
+    TryLaterError,
     UnknownFieldError,
 )
 from pylucene_mcp.engine.analysis import Token, analyze
@@ -64,6 +65,7 @@ __all__ = [
     "TermContribution",
     "Token",
     "TooManyClausesError",
+    "TryLaterError",
     "UnknownFieldError",
     "Writer",
     "analyze",

@@ -1,4 +1,4 @@
-"""The exceptions of pylucene-mcp. No Java here: ``jvm.py`` maps Java exceptions onto these.
+"""The exceptions of pylucene-mcp. No Java here: ``jvm/`` maps Java exceptions onto these.
 
 Every message says what was wrong and what to do instead, so that an AI client can correct its
 own call::
@@ -18,7 +18,8 @@ own call::
     │   ├── QuerySyntaxError      a malformed query (quotes it, suggests a fix)
     │   ├── UnknownFieldError     a field the schema does not have (lists the valid ones)
     │   ├── InvalidFilterError    a filter the field cannot take, a wrong date or number
-    │   ├── TooManyClausesError   a query that expands to too many terms
+    │   └── TooManyClausesError   a query that expands to too many terms
+    ├── TryLaterError             a right request that cannot be served now
     │   ├── SearchTimeoutError    a query that found nothing within the time limit
     │   ├── CrawlerBusyError      a crawl is already running
     │   └── AdminBusyError        an administration operation or a crawl is running
@@ -113,15 +114,20 @@ class TooManyClausesError(InvalidRequestError):
     """A query expanded to more clauses than Lucene allows."""
 
 
-class SearchTimeoutError(InvalidRequestError):
+class TryLaterError(PyLuceneMcpError):
+    """A request that is right but cannot be served now: the same call may succeed later (or
+    with a larger time limit). Not the caller's mistake, so no ``InvalidRequestError``."""
+
+
+class SearchTimeoutError(TryLaterError):
     """A search ran out of its time limit before it found anything (see ``search_timeout_s``)."""
 
 
-class CrawlerBusyError(InvalidRequestError):
+class CrawlerBusyError(TryLaterError):
     """A crawl is already running."""
 
 
-class AdminBusyError(InvalidRequestError):
+class AdminBusyError(TryLaterError):
     """An administration operation cannot start now; the message says when to retry."""
 
 
