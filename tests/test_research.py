@@ -20,6 +20,14 @@ DOCS = [
 ]
 
 
+# The scores of d1 for "apples" (stemmed "appl": twice in d1's 5 body tokens, once in d2's 6; d3
+# has 4; 15 tokens in all, 3 documents), worked out by hand from the formulas, not by Lucene:
+# BM25(k1=0.9, b=0.4): ln(1 + (N - n + 0.5) / (n + 0.5)) · tf / (tf + k1 · (1 - b + b · dl/avgdl))
+BM25_D1 = math.log(1 + (3 - 2 + 0.5) / (2 + 0.5)) * 2 / (2 + 0.9 * (1 - 0.4 + 0.4 * 5 / 5))
+# LM Dirichlet(mu=100): ln(1 + tf / (mu · P(t|C))) + ln(mu / (dl + mu)), P(t|C) = (3+1) / (15+1)
+DIRICHLET_D1 = math.log(1 + 2 / (100 * (3 + 1) / (15 + 1))) + math.log(100 / (5 + 100))
+
+
 @pytest.fixture
 def recipes(tmp_path: Path) -> Iterator[ResearchIndex]:
     english = Analyzer.custom("standard", ["lowercase", "porterStem"])
@@ -51,8 +59,9 @@ def test_search_ranks_by_the_index_similarity_or_one_given_for_the_search(
     found = recipes.search("apples", field="body")  # stemmed like the field
     assert [h.fields["id"] for h in found] == ["d1", "d2"] and found.total_hits == 2
     bm25 = found.hits[0].score
+    assert bm25 == pytest.approx(BM25_D1, rel=1e-5)
     dirichlet = recipes.search("apples", field="body", similarity=Similarity.lm_dirichlet(100))
-    assert dirichlet.hits[0].score != pytest.approx(bm25)
+    assert dirichlet.hits[0].score == pytest.approx(DIRICHLET_D1, rel=1e-5)
     again = recipes.search("apples", field="body")
     assert again.hits[0].score == pytest.approx(bm25)  # the other search changed nothing
 
@@ -82,8 +91,9 @@ def test_batch_search_runs_every_topic_on_java_threads_in_topic_order(
     two = recipes.batch_search(topics, "body", "id", k=5, threads=2)
     assert one == two and list(two) == ["q1", "q2", "q3"]
     assert [doc for doc, _ in two["q1"]] == ["d1", "d2"] and two["q3"] == []
+    assert two["q1"][0][1] == pytest.approx(BM25_D1, rel=1e-5)
     lm = recipes.batch_search(topics, "body", "id", similarity=Similarity.lm_dirichlet(100))
-    assert lm["q1"][0][1] != pytest.approx(two["q1"][0][1])
+    assert lm["q1"][0] == ("d1", pytest.approx(DIRICHLET_D1, rel=1e-5))
 
 
 def test_long_indexing_can_show_a_progress_bar(recipes: ResearchIndex) -> None:

@@ -119,6 +119,8 @@ async def test_a_second_crawl_is_refused_and_pause_resume_stop_work(
     assert last["found"] == 43 and last["indexed"] == 43 and last["failed"] == 0
     assert set(last["perDirectory"]) == {str(home / "alpha"), str(home / "beta")}
     assert last["filesPerS"] > 0 and "finished" in last
+    # the search that found fewer while paused finds them all now (0 above was no pass)
+    assert (await call(client, "search", query="kingfishers"))["totalHits"] == 43
     stopped = await call(client, "stopCrawler")
     assert stopped["status"] in ("IDLE", "WATCHING")
 
@@ -126,14 +128,21 @@ async def test_a_second_crawl_is_refused_and_pause_resume_stop_work(
 async def test_stop_answers_at_once_and_says_whether_the_crawl_is_still_stopping(
     client: Client, home: Path
 ) -> None:
-    await configure(client, home, "beta")
+    many = home / "gamma"  # far more than can be crawled before the stop arrives
+    many.mkdir()
+    for n in range(300):
+        (many / f"gamma{n:03}.txt").write_text(f"gamma note {n} about herons")
+    await configure(client, home, "gamma")
     await call(client, "startCrawl", fullReindex=True)
     stopped = await call(client, "stopCrawler")
     # either the crawl ended within the second, or the answer says it is finishing its files
     assert stopped["status"] in ("IDLE", "WATCHING") or stopped.get("stopping") is True
     await idle(client)
     last = (await call(client, "getCrawlerStats"))["last"]
-    assert last["stopped"] is True or last["found"] == last["processed"] + last["skipped"]
+    assert last["stopped"] is True  # a stop that did nothing would have crawled all 300
+    assert last["indexed"] < 300
+    found = await call(client, "search", query="herons")
+    assert found["totalHits"] == last["indexed"]  # what it says it indexed is searchable
 
 
 async def test_start_crawl_with_a_progress_token_reports_progress(
