@@ -15,7 +15,7 @@ from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.engine import documents
 from pylucene_mcp.engine.filters import Filter, constrain, parse_filters
 from pylucene_mcp.engine.index import Index
-from pylucene_mcp.engine.query import parse_query
+from pylucene_mcp.engine.query import limit_ms, parse_query
 from pylucene_mcp.engine.results import RangeBucket
 
 MAX_BUCKETS = 50
@@ -141,7 +141,7 @@ def facet_counts(
     deadline = jvm.jclass("io.github.pylucenemcp.search.Deadline")
     with index.searcher() as searcher, jvm.java_errors(caller_input=True):
         count = _limited_counter(searcher)
-        deadline.start(int(timeout_s * 1000))
+        deadline.start(limit_ms(timeout_s))
         try:
             query_counts: dict[str, int] = {}
             partial = False

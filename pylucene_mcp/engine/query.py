@@ -5,6 +5,7 @@ the meaning."""
 from __future__ import annotations
 
 import functools
+import math
 import re
 from typing import Any
 
@@ -267,3 +268,10 @@ def suggest_fix(text: str, default_operator: str) -> str | None:
     except errors.InvalidRequestError:  # QuerySyntaxError and the regex refusals
         return None
     return fixed
+
+
+def limit_ms(timeout_s: float) -> int:
+    """A time limit in seconds as the whole milliseconds that Java's deadline takes: 0 (or
+    less) is no limit, and any other limit is at least 1 ms (a limit under a millisecond had
+    become 0, no limit at all)."""
+    return 0 if timeout_s <= 0 else max(1, math.ceil(timeout_s * 1000))

@@ -24,7 +24,7 @@ from pylucene_mcp.engine.filters import (
     filter_query,
     parse_filters,
 )
-from pylucene_mcp.engine.query import context, parse_query, query_text
+from pylucene_mcp.engine.query import context, limit_ms, parse_query, query_text
 from pylucene_mcp.engine.results import SearchResult
 
 if TYPE_CHECKING:
@@ -161,7 +161,7 @@ def search(
                 max_passages,
                 passage_length,
                 facet_limit,
-                int(timeout_s * 1000),
+                limit_ms(timeout_s),
             )
     except errors.QuerySyntaxError:
         parse_query(text, default_operator)  # parsed again on its own: says what is wrong
