@@ -9,12 +9,12 @@ import pty
 import selectors
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.stdio_peer import ROOT, StdioPeer, handshake, server_env
+from tests.waiting import until
 
 pytestmark = pytest.mark.slow
 
@@ -29,13 +29,6 @@ def cli(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
         env={**server_env(home), **env},
         check=False,
     )
-
-
-def wait_for(condition: object, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():  # type: ignore[operator]
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
 
 
 def test_doctor_checks_each_part_and_prints_this_installs_client_block(
@@ -120,7 +113,7 @@ def test_a_crawl_beside_a_running_server_names_it_and_unlock_will_not_break_it(
     try:
         handshake(peer, "2025-11-25")
         owner = index / "pylucene-mcp.owner"
-        wait_for(owner.is_file)  # the server opens its index in the background
+        until(owner.is_file, 60, "the owner file")  # the server opens its index in the background
         crawl = cli(tmp_path / "home", "crawl", str(docs), "--index", str(index))
         assert crawl.returncode == 2
         assert f"in use by `pylucene-mcp serve` (pid {peer.proc.pid}" in crawl.stderr

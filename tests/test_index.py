@@ -17,6 +17,7 @@ from pylucene_mcp import (
 )
 from pylucene_mcp.basics import schema
 from pylucene_mcp.engine.info import document_details, field_infos, index_stats
+from tests.waiting import until
 
 
 def test_add_then_search(fresh_index: Index) -> None:
@@ -138,7 +139,6 @@ def test_opening_a_missing_index_without_create(tmp_path: Path) -> None:
 
 def test_nrt_searcher_sees_changes_within_the_refresh_interval(fresh_index: Index) -> None:
     # Changes made on the raw IndexWriter (not through writer()) show up by themselves.
-    import time
 
     with fresh_index.writer() as w:
         w.add({"file_path": "/d/a.txt", "content": "x"})
@@ -149,9 +149,7 @@ def test_nrt_searcher_sees_changes_within_the_refresh_interval(fresh_index: Inde
     key = jvm.jclass("org.apache.lucene.util.BytesRef")("/d/b.txt")
     doc.add(jvm.jclass("org.apache.lucene.document.SortedDocValuesField")("file_path", key))
     fresh_index.java_writer.addDocument(doc)
-    deadline = time.monotonic() + 10 * fresh_index.refresh_interval_s
-    while len(fresh_index) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    until(lambda: len(fresh_index) >= 2, 10 * fresh_index.refresh_interval_s, "the refresh")
     assert len(fresh_index) == 2
 
 

@@ -4,7 +4,6 @@ failed call changes nothing."""
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -17,6 +16,7 @@ from pylucene_mcp.basics.errors import CrawlerBusyError
 from pylucene_mcp.crawler.pipeline import Crawler
 from pylucene_mcp.crawler.walk import Patterns
 from pylucene_mcp.service.service import Service
+from tests.waiting import until
 
 
 @pytest.fixture
@@ -101,10 +101,11 @@ def test_a_folder_of_documents_is_added_at_once_and_watched_in_the_background(
     assert service.add_directory(str(docs), crawl_now=False) == [str(docs)]
     assert str(docs) in (own / "config.yaml").read_text()
     assert "my_key: 1" in (own / "config.yaml").read_text()
-    deadline = time.monotonic() + 30
-    while service.crawler().watching is False and service._watcher is None:  # noqa: SLF001
-        assert time.monotonic() < deadline, "no watcher"
-        time.sleep(0.05)
+    until(
+        lambda: service.crawler().watching is not False or service._watcher is not None,  # noqa: SLF001
+        30,
+        "the watcher",
+    )
 
 
 def test_a_call_whose_crawl_cannot_start_changes_nothing(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,15 +11,7 @@ import pytest
 from pylucene_mcp.crawler.pipeline import Crawler
 from pylucene_mcp.crawler.walk import Patterns
 from pylucene_mcp.crawler.watch import Watcher
-
-
-def eventually(check: Callable[[], bool], timeout: float = 30.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.1)
-    return check()
+from tests.waiting import eventually
 
 
 @pytest.fixture

@@ -1,0 +1,27 @@
+"""Waiting for a condition instead of sleeping: one helper for every test that must let a
+background thread, a watcher or a child process catch up."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+
+def eventually(
+    condition: Callable[[], object], timeout_s: float = 30.0, step_s: float = 0.05
+) -> bool:
+    """Polls ``condition`` until it is true or ``timeout_s`` passes; returns whether it held
+    (``assert eventually(...)``), checking one last time at the deadline."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(step_s)
+    return bool(condition())
+
+
+def until(
+    condition: Callable[[], object], timeout_s: float = 30.0, what: str = "the condition"
+) -> None:
+    """Waits for ``condition``; fails the test, naming ``what``, when it does not come."""
+    assert eventually(condition, timeout_s), f"{what} did not come within {timeout_s:g} s"
