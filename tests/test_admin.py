@@ -71,10 +71,10 @@ def test_purge_and_full_purge(service: Service) -> None:
 def test_one_operation_at_a_time_and_none_during_a_crawl(service: Service, tmp_path: Path) -> None:
     admin = service.admin()
     # an operation in the slot (set directly: a real one may end before the second call)
-    admin._running = Operation("op-0", "optimize", "running", "2026-11-30T00:00:00Z")  # noqa: SLF001
+    admin._running = Operation("op-0", "optimize", "running", "2026-11-30T00:00:00Z")
     with pytest.raises(AdminBusyError, match=r"optimize \(op-0\) is running since"):
         admin.start("purge")
-    admin._running = None  # noqa: SLF001
+    admin._running = None
     docs = tmp_path / "docs"
     docs.mkdir()
     for n in range(40):

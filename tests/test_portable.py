@@ -186,11 +186,11 @@ class _Kernel32:
     def __init__(self) -> None:
         self.calls: list[tuple[str, int, int | None]] = []
 
-    def GetStdHandle(self, which: int) -> int:  # noqa: N802 - the Win32 name
+    def GetStdHandle(self, which: int) -> int:  # the Win32 name
         self.calls.append(("GetStdHandle", which, None))
         return 7000 + abs(which)
 
-    def SetStdHandle(self, which: int, handle: int) -> int:  # noqa: N802
+    def SetStdHandle(self, which: int, handle: int) -> int:
         self.calls.append(("SetStdHandle", which, handle))
         return 1
 

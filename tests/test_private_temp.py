@@ -50,7 +50,7 @@ def test_tika_keeps_its_config_and_spool_in_a_private_folder(home: Path) -> None
     planted.mkdir(exist_ok=True)
     try:
         server = tika_server.TikaServer()
-        written = server._config()  # noqa: SLF001 - the file the Tika server is started with
+        written = server._config()  # the file the Tika server is started with
         folder = tika_server.config_folder()
         assert written.parent == folder and folder.parent == home / "tmp"
         assert _mode(folder) == _mode(tika_server.spool_folder()) == 0o700

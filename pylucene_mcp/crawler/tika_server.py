@@ -224,7 +224,7 @@ class TikaServer:
             return subprocess.DEVNULL
         try:
             private_dir(self.log_dir)
-            return open(self.log_dir / "tika-server.log", "ab")  # noqa: SIM115
+            return open(self.log_dir / "tika-server.log", "ab")
         except OSError:
             return subprocess.DEVNULL
 

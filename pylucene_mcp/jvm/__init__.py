@@ -316,7 +316,7 @@ def start(max_heap: str | None = None, dump_classes: Path | None = None) -> None
             log.error("%s", _start_error)
             raise _start_error from exc
         _report_start_output(_read_and_remove(output))
-        import jpype.imports  # noqa: F401  (the `from org.apache… import` hook)
+        import jpype.imports  # the `from org.apache… import` hook
 
         system = jpype.JClass("java.lang.System")
         system.setOut(system.err)

@@ -330,7 +330,7 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
                 structured_output=True,
             )
             # the SDK's own model of the arguments (building a second one cost ~100 ms a start)
-            tool = server._tool_manager.get_tool(name)  # noqa: SLF001
+            tool = server._tool_manager.get_tool(name)
             assert tool is not None, name
             checked[name] = tool.fn_metadata
     register_apps(server)

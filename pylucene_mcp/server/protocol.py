@@ -363,5 +363,5 @@ async def serve_stdio(server: MCPServer, drain_s: float = 60.0) -> None:
     stdin = _GuardedStdin(source, wire, drain_s)
     stdout = _GuardedStdout(wire)
     async with stdio_server(stdin=stdin, stdout=stdout) as (read_stream, write_stream):  # type: ignore[arg-type]
-        lowlevel = server._lowlevel_server  # noqa: SLF001 - MCPServer.run_stdio_async does the same
+        lowlevel = server._lowlevel_server  # MCPServer.run_stdio_async does the same
         await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())

@@ -130,7 +130,7 @@ class Admin:
             operation.state = "done"
         except errors.PyLuceneMcpError as exc:
             operation.error, operation.state = str(exc), "failed"
-        except Exception as exc:  # noqa: BLE001 - reported to the caller, logged with its stack
+        except Exception as exc:  # reported to the caller, logged with its stack
             log.exception("%s failed", operation.kind)
             operation.error, operation.state = f"unexpected error: {exc}", "failed"
         finally:

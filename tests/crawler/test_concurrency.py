@@ -32,7 +32,7 @@ def test_searches_during_a_crawl_all_answer_and_see_its_commits(
         while running.is_set():
             try:
                 seen[worker].append(crawler.index.search("lighthouses", page_size=5).total_hits)
-            except BaseException as exc:  # noqa: BLE001 - any failure is the finding
+            except BaseException as exc:  # any failure is the finding
                 failures.append(exc)
                 return
 

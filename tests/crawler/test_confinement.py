@@ -102,7 +102,7 @@ def test_a_folder_of_documents_is_added_at_once_and_watched_in_the_background(
     assert str(docs) in (own / "config.yaml").read_text()
     assert "my_key: 1" in (own / "config.yaml").read_text()
     until(
-        lambda: service.crawler().watching is not False or service._watcher is not None,  # noqa: SLF001
+        lambda: service.crawler().watching is not False or service._watcher is not None,
         30,
         "the watcher",
     )

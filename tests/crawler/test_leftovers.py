@@ -46,7 +46,7 @@ def test_config_folders_of_dead_processes_are_swept_and_live_ones_kept(tmp_path:
 
 def test_a_closed_server_leaves_no_config_behind(tmp_path: Path) -> None:
     server = TikaServer(log_dir=tmp_path)
-    config = server._config()  # noqa: SLF001 - the file the server would be started with
+    config = server._config()  # the file the server would be started with
     assert config.is_file()
     server.close()
     assert not config.exists()

@@ -137,7 +137,7 @@ def test_a_second_user_can_neither_take_over_nor_read_a_copy(tmp_path: Path) -> 
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
-            preexec_fn=_as_nobody,  # noqa: PLW1509 - the second user, for real
+            preexec_fn=_as_nobody,  # the second user, for real
             cwd="/",
         )
         assert attacker.stdout is not None
