@@ -83,10 +83,6 @@ class ParsedQuery:
         return self.java.matchQuery
 
     @property
-    def highlight_query(self) -> Any:
-        return self.java.highlightQuery
-
-    @property
     def units(self) -> Any:
         return self.java.units
 

@@ -207,8 +207,8 @@ public final class SearchContext {
    * holds what was found and {@code "partial":true}; when nothing could be had in time (terms
    * still being expanded, or facet values chosen), it throws.
    *
-   * @throws ParseException when the query cannot be parsed, whatever the reason (the caller
-   *     parses it again to say why)
+   * @throws ParseException when the query cannot be parsed (the caller parses it again to
+   *     say why); a RuntimeException that the text cannot cause passes through as itself
    * @throws SearchTimeoutException when time ran out before any hit was collected
    */
   public byte[] run(
@@ -232,8 +232,12 @@ public final class SearchContext {
     Parsed parsed;
     try {
       parsed = parse(queryText, and, wordForms);
-    } catch (ParseException | RuntimeException e) {
-      // the caller parses again on its own to say what is wrong and what to write instead
+    } catch (ParseException | IllegalArgumentException e) {
+      // the caller parses again on its own to say what is wrong and what to write instead.
+      // Only what the text can cause counts: a regular expression that does not parse is an
+      // IllegalArgumentException; too many clauses and a too complex automaton keep their own
+      // types (each has its message); any other RuntimeException is a bug of this code, and
+      // must not reach the user as "bad syntax"
       ParseException failed = new ParseException("cannot parse the query: " + e.getMessage());
       failed.initCause(e);
       throw failed;

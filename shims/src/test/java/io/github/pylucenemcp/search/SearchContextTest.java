@@ -150,6 +150,10 @@ public class SearchContextTest {
               ParseException.class,
               () -> context.run(searchers, bad, true, true, null, null, null, null, null, 1, 10, null, 3, 200, 10, 0L));
         }
+        // a fault of the code (here: no text at all, which no caller sends) is not "bad syntax"
+        assertThrows(
+            NullPointerException.class,
+            () -> context.run(searchers, null, true, true, null, null, null, null, null, 1, 10, null, 3, 200, 10, 0L));
         String all =
             utf8(context.run(searchers, "*", true, true, null, null, null, null, null, 1, 10, null, 3, 200, 10, 0L));
         assertTrue(all, all.startsWith("{\"totalHits\":0,"));
