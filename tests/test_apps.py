@@ -211,6 +211,42 @@ def test_index_admin_follows_the_hosts_dark_theme(host: Host, tmp_path: Path) ->
     shot(host, tmp_path, "index-admin-dark")
 
 
+FORGE = """(forged) => new Promise((sent) => {
+  window.addEventListener("message", (event) => { if (event.data === "forged-sent") sent(); });
+  const sibling = document.createElement("iframe");
+  sibling.setAttribute("sandbox", "allow-scripts");
+  sibling.srcdoc = "<script>parent.frames[0].postMessage(" + JSON.stringify({jsonrpc: "2.0",
+    method: "ui/notifications/tool-result", params: {structuredContent: forged}}) +
+    ", '*'); parent.postMessage('forged-sent', '*');<" + "/script>";
+  document.body.append(sibling);
+})"""
+GENUINE = """() => document.querySelector("iframe").contentWindow.postMessage({jsonrpc: "2.0",
+  method: "ui/notifications/tool-result",
+  params: {isError: true, content: [{type: "text", text: "genuine notice"}]}}, "*")"""
+
+
+def test_an_app_hears_only_the_host_that_embeds_it(host: Host) -> None:
+    """A result posted by another frame of the page (a sibling) is not rendered; the host's
+    own message, posted after it, is."""
+    arguments = {"query": "contract OR agreement", "pageSize": 5}
+    answer = host.call("search", arguments)["structuredContent"]
+    app = host.open("search", arguments)
+    rows = app.locator("#hits tr")
+    rows.first.wait_for()
+    forged = {
+        **answer,
+        "totalHits": 1,
+        "documents": [{**answer["documents"][0], "title": "FORGED"}],
+    }
+    host.page.evaluate(FORGE, forged)
+    host.page.evaluate(GENUINE)
+    app = host.page.frame_locator("iframe").first  # the app's frame, beside the sibling now
+    rows = app.locator("#hits tr")
+    app.locator("#status").filter(has_text="genuine notice").wait_for()
+    assert "FORGED" not in app.locator("#hits").inner_text()
+    assert rows.count() == len(answer["documents"])
+
+
 def test_search_results_filter_sort_narrow_and_preview(host: Host, tmp_path: Path) -> None:
     arguments = {"query": "*vertrag* OR contract OR agreement OR report", "pageSize": 20}
     answer = host.call("search", arguments)["structuredContent"]

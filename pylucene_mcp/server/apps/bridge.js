@@ -1,12 +1,19 @@
-// The MCP Apps bridge (io.modelcontextprotocol/ui, 2026-01-26): JSON-RPC over postMessage
-// with the host. ui/initialize, then ui/notifications/initialized; the host then sends the
+// The MCP Apps bridge (io.modelcontextprotocol/ui): JSON-RPC over postMessage with the host
+// that embeds the app, and with no other window. ui/initialize, then ui/notifications/initialized; the host then sends the
 // tool's input and result; tools/call goes through the host to this app's server.
 const mcp = (() => {
+  // the versions of io.modelcontextprotocol/ui this bridge speaks, newest first: it offers the
+  // first and follows what the host answers
+  const PROTOCOL_VERSIONS = ["2026-01-26"];
+  const state = { protocolVersion: null };
   let nextId = 1;
   const pending = new Map();
   const handlers = {};
   const post = (message) => window.parent.postMessage({ jsonrpc: "2.0", ...message }, "*");
   window.addEventListener("message", (event) => {
+    // only the host that embeds this app speaks for it: another window (a sibling frame, a
+    // page this one opened) could otherwise feed it results or answer its calls
+    if (event.source !== window.parent) return;
     const message = event.data;
     if (!message || message.jsonrpc !== "2.0") return;
     if (message.method === undefined && pending.has(message.id)) {
@@ -50,8 +57,14 @@ const mcp = (() => {
     const result = await request("ui/initialize", {
       appInfo: { name, version: "0.1.0" },
       appCapabilities: { availableDisplayModes: ["inline"] },
-      protocolVersion: "2026-01-26",
+      protocolVersion: PROTOCOL_VERSIONS[0],
     });
+    // the host says which version it speaks; one this app does not know is said, not ignored
+    state.protocolVersion = result.protocolVersion || PROTOCOL_VERSIONS[0];
+    if (!PROTOCOL_VERSIONS.includes(state.protocolVersion)) {
+      say("this host speaks MCP Apps " + state.protocolVersion + "; this app knows " +
+        PROTOCOL_VERSIONS.join(", ") + ": some parts may not work", "error");
+    }
     applyContext(result.hostContext || {});
     on("ui/notifications/host-context-changed", applyContext);
     on("ui/resource-teardown", () => ({}));
@@ -70,7 +83,7 @@ const mcp = (() => {
     }
     return result.structuredContent;
   }
-  return { on, start, callTool };
+  return { on, start, callTool, state };
 })();
 
 // Text with <em> marks as DOM nodes: the document's own text never becomes markup.
