@@ -4,7 +4,6 @@ need ``confirm: true``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any
 
 from pydantic import Field
@@ -14,11 +13,9 @@ from pylucene_mcp.basics.shapes import to_dict
 from pylucene_mcp.engine.backend import IndexStats
 from pylucene_mcp.server.tools.crawler import StatusOut, crawler_status
 from pylucene_mcp.server.tools.output import answers, listing, record
+from pylucene_mcp.server.tools.registry import Registry
 from pylucene_mcp.service.admin import Operation
 from pylucene_mcp.service.service import Service
-
-ToolSpec = tuple[Callable[..., Any], Any]
-
 
 OperationsOut = listing("OperationsOut", "operations", Operation)
 
@@ -35,17 +32,13 @@ def _unconfirmed(tool: str, what: str) -> errors.InvalidRequestError:
     )
 
 
-def admin_tools(
-    svc: Service,
-    tool_errors: Callable[[Callable[..., Any]], Callable[..., Any]],
-    annotations: Callable[..., Any],
-) -> dict[str, ToolSpec]:
-    """The admin tools and their annotations."""
+def register_admin(tools: Registry, svc: Service) -> None:
+    """Records the admin tools on ``tools``."""
 
     def started(kind: Any, **params: Any) -> Operation:
         return svc.admin().start(kind, **params)
 
-    @tool_errors
+    @tools.tool("admin", "Optimize the index", read_only=False, idempotent=True)
     @answers(Operation)
     def optimizeIndex(maxSegments: Annotated[int, Field(ge=1, le=1000)] = 1) -> Operation:
         """Merge the index into at most maxSegments segments (faster searches, deleted
@@ -53,7 +46,7 @@ def admin_tools(
         getIndexAdminStatus. Refused while a crawl runs."""
         return started("optimize", max_segments=maxSegments)
 
-    @tool_errors
+    @tools.tool("admin", "Purge the index", read_only=False, destructive=True, idempotent=True)
     @answers(Operation)
     def purgeIndex(confirm: bool = False, fullPurge: bool = False) -> Operation:
         """Delete every document of the index (the folders stay configured; a crawl brings
@@ -63,7 +56,7 @@ def admin_tools(
             raise _unconfirmed("purgeIndex", "deletes every document of the index")
         return started("purge", full=fullPurge)
 
-    @tool_errors
+    @tools.tool("admin", "Unlock the index", read_only=False, destructive=True, idempotent=True)
     @answers(Operation)
     def unlockIndex(confirm: bool = False) -> Operation:
         """Free the index's write lock when the process that held it is gone (a killed
@@ -72,7 +65,7 @@ def admin_tools(
             raise _unconfirmed("unlockIndex", "removes the index's write lock")
         return started("unlock")
 
-    @tool_errors
+    @tools.tool("admin", "Index admin status", read_only=True)
     @answers(OperationsOut)
     def getIndexAdminStatus(
         operationId: Annotated[str | None, Field(max_length=50)] = None,
@@ -83,7 +76,7 @@ def admin_tools(
         found = [admin.status(operationId)] if operationId else admin.operations()
         return {"operations": [to_dict(op) for op in found[:20]]}
 
-    @tool_errors
+    @tools.tool("admin", "Index administration", read_only=True, app="index-admin")
     @answers(AdminViewOut)
     def indexAdmin() -> dict[str, Any]:
         """The index at a glance, for a person: statistics, the crawl and its progress, the
@@ -94,23 +87,3 @@ def admin_tools(
             "crawler": crawler_status(svc),
             "operations": [to_dict(op) for op in svc.admin().operations()[:20]],
         }
-
-    return {
-        "indexAdmin": (indexAdmin, annotations("Index administration", read_only=True)),
-        "optimizeIndex": (
-            optimizeIndex,
-            annotations("Optimize the index", read_only=False, idempotent=True),
-        ),
-        "purgeIndex": (
-            purgeIndex,
-            annotations("Purge the index", read_only=False, destructive=True, idempotent=True),
-        ),
-        "unlockIndex": (
-            unlockIndex,
-            annotations("Unlock the index", read_only=False, destructive=True, idempotent=True),
-        ),
-        "getIndexAdminStatus": (
-            getIndexAdminStatus,
-            annotations("Index admin status", read_only=True),
-        ),
-    }

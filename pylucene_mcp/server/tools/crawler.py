@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
 
 import anyio
@@ -14,12 +13,11 @@ from typing_extensions import TypedDict
 
 from pylucene_mcp.basics.shapes import camel, to_dict
 from pylucene_mcp.server.tools.output import answers, fit_counted
+from pylucene_mcp.server.tools.registry import Registry, tool_errors
 from pylucene_mcp.service.service import Service
 
 if TYPE_CHECKING:  # the crawler is imported when a crawl starts, not on the server's start-up path
     from pylucene_mcp.crawler.pipeline import CrawlReport
-
-ToolSpec = tuple[Callable[..., Any], Any]
 
 
 class StatusOut(TypedDict):
@@ -130,16 +128,13 @@ def _progress_token(ctx: Context) -> Any:
     return meta.get("progress_token") or meta.get("progressToken")  # a TypedDict
 
 
-def crawler_tools(
-    svc: Service,
-    tool_errors: Callable[[Callable[..., Any]], Callable[..., Any]],
-    annotations: Callable[..., Any],
-) -> dict[str, ToolSpec]:
-    """The crawler tools and their annotations."""
+def register_crawler(tools: Registry, svc: Service) -> None:
+    """Records the crawler tools on ``tools``."""
 
     def status() -> StatusOut:
         return crawler_status(svc)
 
+    @tools.tool("crawler", "Start a crawl", read_only=False, idempotent=False)
     @answers(StartOut)
     async def startCrawl(
         ctx: Context,
@@ -170,21 +165,21 @@ def crawler_tools(
         finished = {**status(), "message": message, "report": _report(report) or {}}
         return fit_failures(finished)  # type: ignore[return-value]
 
-    @tool_errors
+    @tools.tool("crawler", "Pause the crawler", read_only=False)
     @answers(StatusOut)
     def pauseCrawler() -> StatusOut:
         """Pause the running crawl and the live updates (files in flight finish)."""
         svc.crawler().pause()
         return status()
 
-    @tool_errors
+    @tools.tool("crawler", "Resume the crawler", read_only=False)
     @answers(StatusOut)
     def resumeCrawler() -> StatusOut:
         """Resume a paused crawl and the live updates."""
         svc.crawler().resume()
         return status()
 
-    @tool_errors
+    @tools.tool("crawler", "Stop the crawl", read_only=False)
     @answers(StatusOut)
     def stopCrawler() -> StatusOut:
         """Stop the running crawl after the files in flight; what was done stays indexed.
@@ -198,14 +193,14 @@ def crawler_tools(
             data["stopping"] = True
         return data
 
-    @tool_errors
+    @tools.tool("crawler", "Crawler status", read_only=True)
     @answers(StatusOut)
     def getCrawlerStatus() -> StatusOut:
         """IDLE, CRAWLING, PAUSED or WATCHING (live updates after a crawl), and the progress
         of a running crawl."""
         return status()
 
-    @tool_errors
+    @tools.tool("crawler", "Crawler statistics", read_only=True)
     @answers(StatsOut)
     def getCrawlerStats() -> StatsOut:
         """Figures of the running and the last crawl: files found, indexed, skipped, deleted,
@@ -222,7 +217,7 @@ def crawler_tools(
                 stats[key] = _report(report)
         return fit_failures(stats)  # type: ignore[return-value]
 
-    @tool_errors
+    @tools.tool("crawler", "List crawled folders", read_only=True)
     @answers(DirectoriesOut)
     def listCrawlableDirectories() -> DirectoriesOut:
         """The folders the crawler indexes and watches, with the include/exclude patterns."""
@@ -236,7 +231,7 @@ def crawler_tools(
             "exclude": list(patterns.exclude),
         }
 
-    @tool_errors
+    @tools.tool("crawler", "Add a crawled folder", read_only=False, idempotent=True)
     @answers(AddOut)
     def addCrawlableDirectory(
         path: Annotated[str, Field(min_length=1, max_length=4096)], crawlNow: bool = True
@@ -246,7 +241,7 @@ def crawler_tools(
         directories = svc.add_directory(path, crawl_now=crawlNow)
         return {"directories": directories, "crawling": crawlNow}
 
-    @tool_errors
+    @tools.tool("crawler", "Remove a crawled folder", read_only=False, destructive=True)
     @answers(RemoveOut)
     def removeCrawlableDirectory(
         path: Annotated[str, Field(min_length=1, max_length=4096)], dropDocuments: bool = True
@@ -255,27 +250,3 @@ def crawler_tools(
         remove its documents from the index."""
         directories = svc.remove_directory(path, drop_documents=dropDocuments)
         return {"directories": directories, "droppedDocuments": dropDocuments}
-
-    return {
-        "startCrawl": (
-            startCrawl,
-            annotations("Start a crawl", read_only=False, idempotent=False),
-        ),
-        "pauseCrawler": (pauseCrawler, annotations("Pause the crawler", read_only=False)),
-        "resumeCrawler": (resumeCrawler, annotations("Resume the crawler", read_only=False)),
-        "stopCrawler": (stopCrawler, annotations("Stop the crawl", read_only=False)),
-        "getCrawlerStatus": (getCrawlerStatus, annotations("Crawler status", read_only=True)),
-        "getCrawlerStats": (getCrawlerStats, annotations("Crawler statistics", read_only=True)),
-        "listCrawlableDirectories": (
-            listCrawlableDirectories,
-            annotations("List crawled folders", read_only=True),
-        ),
-        "addCrawlableDirectory": (
-            addCrawlableDirectory,
-            annotations("Add a crawled folder", read_only=False, idempotent=True),
-        ),
-        "removeCrawlableDirectory": (
-            removeCrawlableDirectory,
-            annotations("Remove a crawled folder", read_only=False, destructive=True),
-        ),
-    }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Annotated, Any
 
 from pydantic import Field
@@ -11,9 +11,8 @@ from pylucene_mcp.basics.shapes import to_dict
 from pylucene_mcp.engine.backend import MissExplanation, QueryProfile
 from pylucene_mcp.server.tools.models import SearchFilter, filter_specs
 from pylucene_mcp.server.tools.output import ANSWER_BUDGET_BYTES, answers, fit_counted
+from pylucene_mcp.server.tools.registry import Registry
 from pylucene_mcp.service.service import Service
-
-ToolSpec = tuple[Callable[..., Any], Any]
 
 
 def _lists(data: dict[str, Any]) -> Iterator[tuple[str, list[Any]]]:
@@ -47,16 +46,12 @@ def fit_miss(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
     return fit_counted(data, lambda d: [("reasons", d["reasons"])], max_bytes)
 
 
-def debug_tools(
-    svc: Service,
-    tool_errors: Callable[[Callable[..., Any]], Callable[..., Any]],
-    annotations: Callable[..., Any],
-) -> dict[str, ToolSpec]:
-    """The debug tools and their annotations. Their default operator is the one the search
+def register_debug(tools: Registry, svc: Service) -> None:
+    """Records the debug tools on ``tools``. Their default operator is the one the search
     tool uses (the configured one), so that they explain the query the search ran."""
     configured = svc.settings.default_operator
 
-    @tool_errors
+    @tools.tool("debug", "Profile a query", read_only=True)
     @answers(QueryProfile)
     def profileQuery(
         query: Annotated[str, Field(max_length=10_000)],
@@ -84,7 +79,7 @@ def debug_tools(
         )
         return fit_profile(to_dict(profile), ANSWER_BUDGET_BYTES)
 
-    @tool_errors
+    @tools.tool("debug", "Explain a missing document", read_only=True)
     @answers(MissExplanation)
     def explainMiss(
         query: Annotated[str, Field(max_length=10_000)],
@@ -103,9 +98,3 @@ def debug_tools(
             default_operator=defaultOperator,
         )
         return fit_miss(to_dict(explained), ANSWER_BUDGET_BYTES)
-
-    read_only = {"read_only": True}
-    return {
-        "profileQuery": (profileQuery, annotations("Profile a query", **read_only)),
-        "explainMiss": (explainMiss, annotations("Explain a missing document", **read_only)),
-    }

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any
 
 from pydantic import Field
@@ -10,9 +9,8 @@ from pydantic import Field
 from pylucene_mcp.basics.shapes import to_dict
 from pylucene_mcp.engine.backend import Duplicates, TermList
 from pylucene_mcp.server.tools.output import ANSWER_BUDGET_BYTES, answers, fit_lists
+from pylucene_mcp.server.tools.registry import Registry
 from pylucene_mcp.service.service import Service
-
-ToolSpec = tuple[Callable[..., Any], Any]
 
 
 def fit_groups(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
@@ -22,14 +20,10 @@ def fit_groups(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
     return data
 
 
-def vocabulary_tools(
-    svc: Service,
-    tool_errors: Callable[[Callable[..., Any]], Callable[..., Any]],
-    annotations: Callable[..., Any],
-) -> dict[str, ToolSpec]:
-    """The vocabulary tools and their annotations."""
+def register_vocabulary(tools: Registry, svc: Service) -> None:
+    """Records the vocabulary tools on ``tools``."""
 
-    @tool_errors
+    @tools.tool("observability", "Suggest terms", read_only=True)
     @answers(TermList)
     def suggestTerms(
         field: Annotated[str, Field(min_length=1, max_length=100)] = "content",
@@ -41,7 +35,7 @@ def vocabulary_tools(
         The prefix is normalized like the field (lowercased, accents folded)."""
         return svc.index().suggest_terms(field, prefix, limit)
 
-    @tool_errors
+    @tools.tool("observability", "Top terms", read_only=True)
     @answers(TermList)
     def getTopTerms(
         field: Annotated[str, Field(min_length=1, max_length=100)] = "content",
@@ -51,7 +45,7 @@ def vocabulary_tools(
         collection is about, and which words are too common to narrow a search."""
         return svc.index().top_terms(field, limit)
 
-    @tool_errors
+    @tools.tool("observability", "Find duplicates", read_only=True)
     @answers(Duplicates)
     def findDuplicates(
         minGroupSize: Annotated[int, Field(ge=2, le=1000)] = 2,
@@ -64,10 +58,3 @@ def vocabulary_tools(
         directory limits it to documents below that folder."""
         found = svc.index().find_duplicates(minGroupSize, directory, page, pageSize)
         return fit_groups(to_dict(found), ANSWER_BUDGET_BYTES)
-
-    read_only = {"read_only": True}
-    return {
-        "suggestTerms": (suggestTerms, annotations("Suggest terms", **read_only)),
-        "getTopTerms": (getTopTerms, annotations("Top terms", **read_only)),
-        "findDuplicates": (findDuplicates, annotations("Find duplicates", **read_only)),
-    }

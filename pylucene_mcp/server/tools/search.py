@@ -1,0 +1,180 @@
+"""The search tool and the info tools (``getIndexStats``, ``listIndexedFields``,
+``getDocumentDetails``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from pylucene_mcp.basics.config import Settings
+from pylucene_mcp.engine import backend as info
+from pylucene_mcp.engine.backend import SearchResult, compact_size
+from pylucene_mcp.server.tools.actions import search_actions
+from pylucene_mcp.server.tools.models import RangeFacetIn, SearchFilter, filter_specs
+from pylucene_mcp.server.tools.output import (
+    ANSWER_BUDGET_BYTES,
+    ANSWER_CEILING_BYTES,
+    answers,
+    listing,
+)
+from pylucene_mcp.server.tools.registry import Registry
+from pylucene_mcp.service.service import Service
+
+HitField = Literal[
+    "filePath", "fileName", "title", "author", "language", "fileExtension", "fileType",
+    "fileSize", "createdDate", "modifiedDate", "indexedDate", "score", "passages",
+]  # fmt: skip
+FacetDimension = Literal["author", "language", "file_extension", "file_type"]
+
+
+# the MCP App that shows a tool's answer in hosts that support them (tools/apps.py)
+DETAILS_LENGTH = 5000  # getDocumentDetails' default slice, in characters
+
+FieldsOut = listing("FieldsOut", "fields", info.FieldInfo)
+
+
+def fit_content(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
+    """Document details whose text slice is cut to fit ``max_bytes`` of compact JSON (text in
+    scripts of several bytes a character passes 10 KB long before 5,000 characters)."""
+    over = compact_size(data) - max_bytes
+    if over <= 0:
+        return data
+    encoded = data["content"].encode("utf-8")
+    kept = encoded[: max(len(encoded) - over - 40, 0)].decode("utf-8", errors="ignore")
+    offset = data["offset"]
+    while compact_size({**data, "content": kept, "nextOffset": offset + len(kept)}) > max_bytes:
+        if not kept:
+            break
+        kept = kept[: -max(len(kept) // 50, 1)]
+    cut = {"content": kept, "length": len(kept), "hasMore": True, "nextOffset": offset + len(kept)}
+    return {**data, **cut}
+
+
+def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
+    """Records the search tool and the info tools on ``tools``."""
+    from pylucene_mcp.basics.shapes import to_dict
+    from pylucene_mcp.engine.backend import fit_passages, select
+
+    @tools.tool("search", "Search documents", read_only=True, app="search-results")
+    @answers(SearchResult)
+    def search(
+        query: Annotated[
+            str, Field(max_length=10_000, description="Lucene query; '*' matches all")
+        ],
+        filters: Annotated[list[SearchFilter] | None, Field(max_length=20)] = None,
+        sort: Literal["_score", "modified_date", "created_date", "file_size"] = "_score",
+        sortOrder: Literal["asc", "desc"] = "desc",
+        page: Annotated[int, Field(ge=1, le=1000)] = 1,
+        pageSize: Annotated[int, Field(ge=1, le=100)] = 10,
+        defaultOperator: Literal["AND", "OR"] = settings.default_operator,
+        maxPassages: Annotated[int, Field(ge=0, le=10)] = 3,
+        passageLength: Annotated[int, Field(ge=50, le=1000)] = 200,
+        fields: Annotated[
+            list[HitField] | None,
+            Field(max_length=13, description="hit fields to return (filePath always)"),
+        ] = None,
+        facets: Annotated[
+            list[FacetDimension] | None,
+            Field(max_length=4, description="facet dimensions to count; [] for none"),
+        ] = None,
+        facetLimit: Annotated[int, Field(ge=1, le=100)] = 10,
+        facetMinCount: Annotated[int, Field(ge=1, le=1_000_000)] = 1,
+        timeAllowedMs: Annotated[
+            int | None,
+            Field(ge=1, le=600_000, description="a time limit below the server's own"),
+        ] = None,
+        facetQueries: Annotated[
+            dict[str, Annotated[str, Field(max_length=1000)]] | None,
+            Field(max_length=20, description="name → Lucene query: counts among the hits"),
+        ] = None,
+        rangeFacets: Annotated[
+            list[RangeFacetIn] | None,
+            Field(max_length=4, description="date or size buckets among the hits"),
+        ] = None,
+        cursor: Annotated[
+            str | None,
+            Field(
+                max_length=200,
+                description="deep paging: '*' for the first page, then the answer's nextCursor",
+            ),
+        ] = None,
+        actions: Annotated[
+            bool, Field(description="suggest next calls in _actions (page, drill-down, read)")
+        ] = False,
+        wordForms: Annotated[
+            bool,
+            Field(description="also match other forms of the words (locks → lock); false: exact"),
+        ] = True,
+    ) -> dict[str, Any]:
+        """Search the indexed documents with Lucene query syntax; returns ranked documents with
+        passages (<em> around matches), facet counts and the applied filters. Cheap: call it
+        freely and refine with filters or OR-expansions. A search that runs out of its time
+        limit returns what it found with partialResults: true."""
+        specs = filter_specs(filters)
+        limit_s = min(settings.search_timeout_s, (timeAllowedMs or 10**9) / 1000)
+        result = svc.index().search(
+            query,
+            filters=specs,
+            sort=sort,
+            sort_order=sortOrder,
+            page=page,
+            page_size=pageSize,
+            default_operator=defaultOperator,
+            max_passages=maxPassages,
+            passage_length=passageLength,
+            timeout_s=limit_s,
+            facet_limit=facetLimit,
+            cursor=cursor,
+            word_forms=wordForms,
+        )
+        data = select(result.to_dict(), fields, facets, facetMinCount)
+        if facetQueries or rangeFacets:
+            named, ranges, cut = svc.index().facet_counts(
+                query,
+                filters=specs,
+                facet_queries=facetQueries,
+                range_facets=[r.model_dump() for r in rangeFacets or ()],
+                default_operator=defaultOperator,
+                word_forms=wordForms,
+                timeout_s=limit_s,
+            )
+            if cut:  # the counts not done in time are left out, and the answer says so
+                data["partialResults"] = True
+            if named:
+                data["facetQueries"] = named
+            if ranges:
+                data["rangeFacets"] = to_dict(ranges)
+        if actions:
+            data["_actions"] = search_actions(data, specs)
+        return fit_passages(data, ANSWER_BUDGET_BYTES)
+
+    @tools.tool("info", "Index statistics", read_only=True)
+    @answers(info.IndexStats)
+    def getIndexStats() -> info.IndexStats:
+        """Document count, index path and size, schema and Lucene version, indexed fields and
+        the date ranges of the documents. Use it first to see what is searchable."""
+        return svc.index().index_stats()
+
+    @tools.tool("info", "List indexed fields", read_only=True)
+    @answers(FieldsOut)
+    def listIndexedFields() -> dict[str, Any]:
+        """Every field: its kind, whether it is stored, a facet or sortable, which filter
+        operators it takes and how many documents have it. Use it to write field queries and
+        filters."""
+        return {"fields": to_dict(svc.index().field_infos())}
+
+    @tools.tool("info", "Document details", read_only=True)
+    @answers(info.DocumentDetails)
+    def getDocumentDetails(
+        filePath: Annotated[str, Field(min_length=1, max_length=4096)],
+        offset: Annotated[int, Field(ge=0)] = 0,
+        length: Annotated[int, Field(ge=1, le=100_000)] = DETAILS_LENGTH,
+    ) -> dict[str, Any]:
+        """The stored metadata of one indexed document and a slice of its text (offset/length
+        in characters; hasMore says whether more follows, nextOffset where it starts). The slice
+        is shortened to fit 10 KB at the default length, 64 KB at any length."""
+        details = svc.index().document_details(filePath, offset=offset, length=length)
+        data: dict[str, Any] = to_dict(details)
+        budget = ANSWER_BUDGET_BYTES if length == DETAILS_LENGTH else ANSWER_CEILING_BYTES
+        return fit_content(data, budget)
