@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 # 3: keyword fields lowercased; 4: lemma fields content_lemma_en/_de, file_name split into words;
 # 5: file_path has sorted doc values (a cursor breaks ties by it)
@@ -33,7 +33,8 @@ KEYWORD_FIELDS = (FILE_PATH, "language", "file_extension", "file_type", "content
 #: (``language:DE`` finds ``de``). ``file_path`` keeps its case: paths differ by it.
 CASELESS_FIELDS = ("language", "file_extension", "file_type", "content_hash")
 #: Facet dimensions (sorted-set doc values, counted with DrillSideways).
-FACET_FIELDS = ("author", "language", "file_extension", "file_type")
+FacetField = Literal["author", "language", "file_extension", "file_type"]
+FACET_FIELDS: tuple[FacetField, ...] = get_args(FacetField)
 #: LongPoint + doc values + stored: range filters and sorting.
 LONG_FIELDS = ("file_size",)
 DATE_FIELDS = ("created_date", "modified_date", "indexed_date", "file_mtime")
@@ -61,7 +62,9 @@ def keyword_value(field: str, value: str) -> str:
     return value.lower() if field in CASELESS_FIELDS else value
 
 
-SORT_FIELDS = ("_score", "modified_date", "created_date", "file_size")
+SortField = Literal["_score", "modified_date", "created_date", "file_size"]
+#: what a search sorts by (the tool's ``sort`` takes exactly these: its type is ``SortField``)
+SORT_FIELDS: tuple[SortField, ...] = get_args(SortField)
 FILTER_OPERATORS = ("eq", "in", "not", "not_in", "range")
 
 FieldKind = Literal["text", "keyword", "long", "date", "shadow", "stored"]

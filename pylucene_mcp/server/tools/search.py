@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from pylucene_mcp.basics import schema
 from pylucene_mcp.basics.config import Settings
 from pylucene_mcp.engine import backend as info
 from pylucene_mcp.engine.backend import SearchResult, compact_size
@@ -25,7 +26,7 @@ HitField = Literal[
     "filePath", "fileName", "title", "author", "language", "fileExtension", "fileType",
     "fileSize", "createdDate", "modifiedDate", "indexedDate", "score", "passages",
 ]  # fmt: skip
-FacetDimension = Literal["author", "language", "file_extension", "file_type"]
+FacetDimension = schema.FacetField
 
 
 # the MCP App that shows a tool's answer in hosts that support them (tools/apps.py)
@@ -63,7 +64,7 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
             str, Field(max_length=10_000, description="Lucene query; '*' matches all")
         ],
         filters: Annotated[list[SearchFilter] | None, Field(max_length=20)] = None,
-        sort: Literal["_score", "modified_date", "created_date", "file_size"] = "_score",
+        sort: schema.SortField = "_score",
         sortOrder: Literal["asc", "desc"] = "desc",
         page: Annotated[int, Field(ge=1, le=1000)] = 1,
         pageSize: Annotated[int, Field(ge=1, le=100)] = 10,
