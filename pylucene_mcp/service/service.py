@@ -260,7 +260,18 @@ class Service:
         if full:
             log.warning("the index was written with another schema version: reindexing all")
         if self.settings.crawl_on_start or full:
-            self.start_crawl(None, full=full)
+            try:
+                self.start_crawl(None, full=full)
+            except errors.CrawlerBusyError:
+                # a tool started a crawl before the start-up got here (addCrawlableDirectory,
+                # startCrawl): that crawl runs, and watches when it ends; nothing went wrong
+                if full:
+                    log.warning(
+                        "a crawl is already running: the full reindex that the schema change "
+                        "needs runs at the next start (or call startCrawl with fullReindex)"
+                    )
+                else:
+                    log.info("a crawl is already running: the start-up crawl is left to it")
         elif self.settings.watch:
             self._restart_watcher()
 

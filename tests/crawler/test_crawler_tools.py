@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -282,3 +283,19 @@ async def test_stop_right_after_start_never_fails(client: Client, home: Path) ->
             text = answer.content[0].text
             assert "cannot join" not in text and "internal error" not in text, text
         await idle(client)
+
+
+def test_a_crawl_already_running_at_start_up_is_no_error(
+    service: Service, home: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A tool may start a crawl before the background start-up reaches its own crawl: the
+    start-up leaves the crawl to it, and says nothing worse than that (it logged an ERROR with
+    a CrawlerBusyError traceback)."""
+    service.add_directory(str(home / "beta"), crawl_now=False)
+    running = service.start_crawl(None)
+    with caplog.at_level(logging.INFO):
+        service.crawl_on_start()  # raised CrawlerBusyError before
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+    assert "left to it" in caplog.text
+    assert service.crawler().wait(120)
+    assert running.added == 40 and running.failed == 0
