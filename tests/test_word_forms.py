@@ -18,6 +18,7 @@ DOCS = {
     "/en/regex.txt": ("en", "Regular expressions are compiled once and cached."),
     "/en/other.txt": ("en", "Nothing about that here, only doors and keys."),
     "/de/altstadt.txt": ("de", "Die Häuser in der Altstadt sind denkmalgeschützt."),
+    "/de/satz.txt": ("de", "Die Silbentrennungen am Zeilenende setzt das Programm selbst."),
     "/fr/maisons.txt": ("fr", "Les locks de la maison."),
     "/xx/unknown.txt": ("unknown", "Zwei Häuser und drei locks."),
 }
@@ -53,6 +54,10 @@ def test_irregular_and_german_forms(forms: Index) -> None:
     assert paths(forms, "expression") == ["/en/regex.txt"]
     assert paths(forms, '"regular expression"') == ["/en/regex.txt"]
     assert paths(forms, '"regular expression"', word_forms=False) == []
+    # a compound outside the dictionary takes the forms of its tail (Trennung): the singular
+    # finds the plural, and only as a form
+    assert paths(forms, "Silbentrennung") == ["/de/satz.txt"]
+    assert paths(forms, "Silbentrennung", word_forms=False) == []
     # AND holds per word across the word's forms: both words in one document
     assert paths(forms, "release AND process") == ["/en/forms.txt"]
 

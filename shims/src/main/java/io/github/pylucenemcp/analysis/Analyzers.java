@@ -118,6 +118,7 @@ public final class Analyzers {
    */
   public static Analyzer lemma(String language) {
     Dictionary dictionary = dictionary(language);
+    boolean compounds = "de".equals(language);
     return new Analyzer() {
       @Override
       protected Reader initReader(String fieldName, Reader reader) {
@@ -127,7 +128,7 @@ public final class Analyzers {
       @Override
       protected TokenStreamComponents createComponents(String fieldName) {
         StandardTokenizer tokenizer = new StandardTokenizer();
-        return new TokenStreamComponents(tokenizer, lemmaChain(tokenizer, dictionary));
+        return new TokenStreamComponents(tokenizer, lemmaChain(tokenizer, dictionary, compounds));
       }
 
       @Override
@@ -169,11 +170,14 @@ public final class Analyzers {
 
   /** {@link #lemma}'s filters for {@code language}. */
   public static TokenStream lemmaChain(TokenStream tokens, String language) {
-    return lemmaChain(tokens, dictionary(language));
+    return lemmaChain(tokens, dictionary(language), "de".equals(language));
   }
 
-  private static TokenStream lemmaChain(TokenStream tokens, Dictionary dictionary) {
-    return new ASCIIFoldingFilter(new LowerCaseFilter(new LemmaFilter(tokens, dictionary)));
+  /** German compounds outside the dictionary take their tail's forms ({@link LemmaFilter}). */
+  private static TokenStream lemmaChain(
+      TokenStream tokens, Dictionary dictionary, boolean compounds) {
+    return new ASCIIFoldingFilter(
+        new LowerCaseFilter(new LemmaFilter(tokens, dictionary, compounds)));
   }
 
   /**

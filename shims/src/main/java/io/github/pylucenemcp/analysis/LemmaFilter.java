@@ -56,6 +56,11 @@ public final class LemmaFilter extends TokenFilter {
       ThreadLocal.withInitial(IdentityHashMap::new);
 
   private final Dictionary dictionary;
+  private final boolean compounds;
+  /** The shortest head and tail of a compound whose tail is looked up. */
+  private static final int MIN_HEAD = 3;
+
+  private static final int MIN_TAIL = 4;
   /** The lookups of the thread that consumes this stream (set at each {@link #reset}). */
   private Lookups lookups;
   private final CharTermAttribute term = addAttribute(CharTermAttribute.class);
@@ -67,8 +72,18 @@ public final class LemmaFilter extends TokenFilter {
   private State state;
 
   public LemmaFilter(TokenStream input, Dictionary dictionary) {
+    this(input, dictionary, false);
+  }
+
+  /**
+   * @param compounds whether a word the dictionary lacks takes the forms of its longest known
+   *     tail that is a noun (German compounds: "silbentrennungen" → the tail "Trennungen" →
+   *     Trennung → "silbentrennung"), the head kept as written
+   */
+  public LemmaFilter(TokenStream input, Dictionary dictionary, boolean compounds) {
     super(input);
     this.dictionary = dictionary;
+    this.compounds = compounds;
   }
 
   @Override
@@ -126,6 +141,9 @@ public final class LemmaFilter extends TokenFilter {
     if (!capital.equals(word)) {
       find(capital, found);
     }
+    if (found.isEmpty() && compounds) {
+      compound(lower, found);
+    }
     Set<String> seen = new HashSet<>(); // "bill" and "Bill" are one term once lowercased
     for (String lemma : found) {
       if (out.size() == MAX_LEMMAS) {
@@ -133,6 +151,33 @@ public final class LemmaFilter extends TokenFilter {
       }
       if (seen.add(lemma.toLowerCase(Locale.ROOT))) {
         out.add(lemma);
+      }
+    }
+  }
+
+  /**
+   * The forms of the compound {@code lower} from its longest tail that the dictionary knows as
+   * a noun (tags "SUB…"), each prefixed with the head as written: a compound outside the
+   * dictionary (Silbentrennung, Silbentrennungen) meets its own forms.
+   */
+  private void compound(String lower, Set<String> found) {
+    for (int i = 0; i < lower.length(); i++) {
+      if (!Character.isLetter(lower.charAt(i))) {
+        return;
+      }
+    }
+    for (int start = MIN_HEAD; start <= lower.length() - MIN_TAIL; start++) {
+      String tail = Character.toUpperCase(lower.charAt(start)) + lower.substring(start + 1);
+      String head = lower.substring(0, start);
+      for (WordData entry : lookups.lookup.lookup(tail)) {
+        CharSequence stem = entry.getStem();
+        CharSequence tag = entry.getTag();
+        if (stem != null && stem.length() > 0 && tag != null && tag.toString().startsWith("SUB")) {
+          found.add(head + stem.toString().toLowerCase(Locale.ROOT));
+        }
+      }
+      if (!found.isEmpty()) {
+        return;
       }
     }
   }

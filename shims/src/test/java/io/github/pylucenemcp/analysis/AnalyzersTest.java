@@ -63,6 +63,19 @@ public class AnalyzersTest {
   }
 
   @Test
+  public void aGermanCompoundOutsideTheDictionaryTakesItsTailsForms() throws IOException {
+    Analyzer de = Analyzers.lemma("de");
+    // neither is in the dictionary; Trennung(en) is: both meet at one term
+    assertEquals(List.of("silbentrennung"), tokens(de, "Silbentrennungen"));
+    assertEquals(List.of("silbentrennung"), tokens(de, "Silbentrennung"));
+    // a known word keeps its own lemma, an unknown word without a known tail stays
+    assertEquals(List.of("vertrag"), tokens(de, "Verträge"));
+    assertEquals(List.of("xyzzyq"), tokens(de, "Xyzzyq"));
+    // English has no such fallback
+    assertEquals(List.of("silbentrennungen"), tokens(Analyzers.lemma("en"), "Silbentrennungen"));
+  }
+
+  @Test
   public void anUnknownWordStaysAndAnAmbiguousOneKeepsItsPosition() throws IOException {
     Analyzer a = Analyzers.lemma("en");
     assertEquals(List.of("xyzzyq", "42"), tokens(a, "Xyzzyq 42"));
