@@ -17,6 +17,7 @@ import pytest
 
 from pylucene_mcp import doctor
 from pylucene_mcp.basics import portable
+from tests.waiting import eventually
 
 WINDOWS_ENV = {"SystemDrive": "C:", "SystemRoot": "C:\\WINDOWS", "ProgramData": "C:\\ProgramData"}
 
@@ -151,7 +152,7 @@ def test_liveness_tells_a_running_process_from_a_finished_one() -> None:
     assert not portable.pid_alive(child.pid)
     assert not portable.pid_alive(0) and not portable.pid_alive(-1)
     zombie = subprocess.Popen([sys.executable, "-c", "pass"])
-    assert portable.wait_until(lambda: not portable.pid_alive(zombie.pid), 30)  # unreaped
+    assert eventually(lambda: not portable.pid_alive(zombie.pid), 30)  # unreaped
     zombie.wait()
 
 
@@ -166,12 +167,12 @@ def test_kill_tree_stops_a_process_and_the_one_it_started(tmp_path: Path) -> Non
         """
     )
     parent = subprocess.Popen([sys.executable, "-c", script], **portable.new_session_options())
-    assert portable.wait_until(lambda: pids.is_file() and pids.read_text() != "", 30)
+    assert eventually(lambda: pids.is_file() and pids.read_text() != "", 30)
     grandchild = int(pids.read_text())
     assert portable.pid_alive(grandchild)
     portable.kill_tree(parent.pid, grace_s=5)
     parent.wait(timeout=30)
-    assert portable.wait_until(lambda: not portable.pid_alive(grandchild), 30)
+    assert eventually(lambda: not portable.pid_alive(grandchild), 30)
 
 
 def test_new_sessions_are_asked_for_as_each_platform_can() -> None:

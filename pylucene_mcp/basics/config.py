@@ -76,15 +76,7 @@ class Settings:
         values: dict[str, Any] = {}
         path = config_file or home_dir() / "config.yaml"
         if path.is_file():
-            import yaml
-
-            try:
-                loaded = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-            except yaml.YAMLError as exc:
-                raise ConfigError(f"{path} is not valid YAML: {exc}") from exc
-            if not isinstance(loaded, dict):
-                raise ConfigError(f"{path} must hold a mapping of settings")
-            values.update(_from_mapping(loaded, str(path)))
+            values.update(_from_mapping(read_mapping(path), str(path)))
         values.update(_from_environment())
         values.update({k: v for k, v in overrides.items() if v is not None})
         values["config_file"] = path
@@ -97,6 +89,24 @@ class Settings:
 
     def with_index(self, path: Path | str) -> Settings:
         return replace(self, index_path=Path(path).expanduser())
+
+
+def read_mapping(path: Path, refusal: str = "") -> dict[str, Any]:
+    """The settings mapping of the YAML file ``path`` (empty for an empty file).
+
+    Raises:
+        ConfigError: when it is not YAML or not a mapping; ``refusal`` follows the reason
+            (", not rewriting it").
+    """
+    import yaml
+
+    try:
+        loaded = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path} is not valid YAML{refusal}: {exc}") from exc
+    if not isinstance(loaded, dict):
+        raise ConfigError(f"{path} must hold a mapping of settings{refusal}")
+    return loaded
 
 
 def _names(value: str) -> tuple[str, ...]:
@@ -232,10 +242,6 @@ def _from_mapping(data: dict[str, Any], where: str | Callable[[str], str]) -> di
     return values
 
 
-def _under(path: str, folder: str) -> bool:
-    return portable.is_under(path, folder)
-
-
 def _system_folder(shown: str) -> InvalidRequestError:
     return InvalidRequestError(
         f"{shown} is a system or shared folder and is not crawled; add the folder that holds "
@@ -267,7 +273,7 @@ def crawlable_directory(path: str, settings: Settings) -> str:
             "/home/me/Documents (a relative path would depend on where the server runs)"
         )
     system_trees, shared_roots = portable.system_folders()
-    if any(_under(os.path.abspath(expanded), t) for t in system_trees):  # /proc/1/root/…
+    if any(portable.is_under(os.path.abspath(expanded), t) for t in system_trees):  # /proc/1/root/…
         raise _system_folder(repr(text))
     try:
         absolute = portable.true_case(os.path.realpath(expanded, strict=False))
@@ -284,11 +290,11 @@ def crawlable_directory(path: str, settings: Settings) -> str:
             "(~/Documents, ~/Desktop …)"
         )
     shared = any(portable.fold(absolute) == portable.fold(root) for root in shared_roots)
-    if shared or any(_under(absolute, t) for t in system_trees):
+    if shared or any(portable.is_under(absolute, t) for t in system_trees):
         raise _system_folder(shown)
     own = [home_dir(), settings.index_path, settings.log_dir, settings.config_file.parent]
     for folder in (os.path.realpath(p) for p in own):
-        if _under(absolute, folder) or _under(folder, absolute):
+        if portable.is_under(absolute, folder) or portable.is_under(folder, absolute):
             raise InvalidRequestError(
                 f"{shown} holds or is inside pylucene-mcp's own files ({folder}); the index "
                 "would index itself. Add a folder of documents that does not contain it"
@@ -316,15 +322,7 @@ def save_directories(settings: Settings, directories: tuple[str, ...]) -> Settin
     import yaml
 
     path = settings.config_file
-    data: dict[str, Any] = {}
-    if path.is_file():
-        try:
-            loaded = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"{path} is not valid YAML, not rewriting it: {exc}") from exc
-        if not isinstance(loaded, dict):
-            raise ConfigError(f"{path} must hold a mapping of settings, not rewriting it")
-        data = loaded
+    data = read_mapping(path, ", not rewriting it") if path.is_file() else {}
     data["directories"] = list(directories)
     try:
         private_dir(path.parent)

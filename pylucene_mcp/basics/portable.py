@@ -14,14 +14,11 @@ import errno
 import os
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
 from typing import Any
 
 SYSTEM = sys.platform
-WINDOWS = SYSTEM == "win32"
-MACOS = SYSTEM == "darwin"
 
 
 # -- folders ---------------------------------------------------------------------------------
@@ -289,16 +286,6 @@ def _group_members(pgid: int, known: list[Any]) -> list[Any]:
             if getpgid(process.pid) == pgid:
                 members.append(process)
     return members
-
-
-def wait_until(condition: Callable[[], bool], timeout_s: float, step_s: float = 0.05) -> bool:
-    """Polls ``condition`` until it holds or ``timeout_s`` passes; returns its last value."""
-    deadline = time.monotonic() + timeout_s
-    while not condition():
-        if time.monotonic() >= deadline:
-            return False
-        time.sleep(step_s)
-    return True
 
 
 def new_session_options(system: str = SYSTEM) -> dict[str, Any]:

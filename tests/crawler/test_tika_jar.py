@@ -183,21 +183,20 @@ def test_an_untrusted_certificate_names_the_ways_out(
     assert not dest.exists() and not dest.with_name("t.jar.part").exists()
 
 
-def test_the_system_trust_store_is_used(
-    tls_mirror: tuple[str, Path], tmp_path: Path, no_ca_settings: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    "variable",
+    [
+        # on Linux the system's store is what OpenSSL's default paths name; SSL_CERT_FILE moves
+        # it to the file that holds only the test CA (requests' certifi list would not have it)
+        "SSL_CERT_FILE",
+        # the extra CA bundle, trusted beside the system's certificates
+        "PYLUCENE_MCP_CA_BUNDLE",
+    ],
+)
+def test_the_trust_configuration_is_used(
+    tls_mirror: tuple[str, Path], tmp_path: Path, no_ca_settings: pytest.MonkeyPatch, variable: str
 ) -> None:
-    # On Linux the system's store is what OpenSSL's default paths name; SSL_CERT_FILE moves it
-    # to the file that holds only the test CA (requests' certifi list would not have it)
-    no_ca_settings.setenv("SSL_CERT_FILE", str(tls_mirror[1]))
-    dest = tmp_path / "t.jar"
-    tika_jar.fetch(release(tls_mirror[0]), dest)
-    assert dest.read_bytes() == PAYLOAD
-
-
-def test_a_ca_bundle_setting_is_trusted_beside_the_system(
-    tls_mirror: tuple[str, Path], tmp_path: Path, no_ca_settings: pytest.MonkeyPatch
-) -> None:
-    no_ca_settings.setenv("PYLUCENE_MCP_CA_BUNDLE", str(tls_mirror[1]))
+    no_ca_settings.setenv(variable, str(tls_mirror[1]))
     dest = tmp_path / "t.jar"
     tika_jar.fetch(release(tls_mirror[0]), dest)
     assert dest.read_bytes() == PAYLOAD

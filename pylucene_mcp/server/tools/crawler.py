@@ -13,7 +13,7 @@ from typing_extensions import TypedDict
 
 from pylucene_mcp.basics.shapes import camel, to_dict
 from pylucene_mcp.server.tools.output import answers, fit_counted
-from pylucene_mcp.server.tools.registry import Registry, tool_errors
+from pylucene_mcp.server.tools.registry import Registry
 from pylucene_mcp.service.service import Service
 
 if TYPE_CHECKING:  # the crawler is imported when a crawl starts, not on the server's start-up path
@@ -150,7 +150,7 @@ def register_crawler(tools: Registry, svc: Service) -> None:
         follow = wait or _progress_token(ctx) is not None
 
         def begin() -> CrawlReport:
-            report: CrawlReport = tool_errors(svc.start_crawl)(directories, full=fullReindex)
+            report: CrawlReport = svc.start_crawl(directories, full=fullReindex)
             return report
 
         report = await anyio.to_thread.run_sync(begin)
