@@ -10,32 +10,86 @@ Raw Lucene is one call away: after ``start_jvm()``, ``from org.apache.lucene.sea
 IndexSearcher`` works, with the same class path the package uses.
 """
 
-from pylucene_mcp.api import Index
-from pylucene_mcp.basics.errors import (
-    AdminBusyError,
-    DiskFullError,
-    DocumentNotFoundError,
-    IndexAccessError,
-    IndexCorruptError,
-    IndexLockedError,
-    InvalidFilterError,
-    InvalidRequestError,
-    JvmError,
-    PyLuceneMcpError,
-    QuerySyntaxError,
-    SearchTimeoutError,
-    SetupError,
-    TooManyClausesError,
-    TryLaterError,
-    UnknownFieldError,
-)
-from pylucene_mcp.engine.analysis import Token, analyze
-from pylucene_mcp.engine.explain import DocumentExplanation, Explanation, TermContribution
-from pylucene_mcp.engine.filters import Filter
-from pylucene_mcp.engine.index import Writer
-from pylucene_mcp.engine.passages import Passage
-from pylucene_mcp.engine.results import ActiveFilter, FacetValue, Hit, SearchResult
-from pylucene_mcp.jvm import start as start_jvm
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported when first used (see __getattr__): a server start needs none
+    from pylucene_mcp.api import Index
+    from pylucene_mcp.basics.errors import (
+        AdminBusyError,
+        DiskFullError,
+        DocumentNotFoundError,
+        IndexAccessError,
+        IndexCorruptError,
+        IndexLockedError,
+        InvalidFilterError,
+        InvalidRequestError,
+        JvmError,
+        PyLuceneMcpError,
+        QuerySyntaxError,
+        SearchTimeoutError,
+        SetupError,
+        TooManyClausesError,
+        TryLaterError,
+        UnknownFieldError,
+    )
+    from pylucene_mcp.engine.analysis import Token, analyze
+    from pylucene_mcp.engine.explain import DocumentExplanation, Explanation, TermContribution
+    from pylucene_mcp.engine.filters import Filter
+    from pylucene_mcp.engine.index import Writer
+    from pylucene_mcp.engine.passages import Passage
+    from pylucene_mcp.engine.results import ActiveFilter, FacetValue, Hit, SearchResult
+    from pylucene_mcp.jvm import start as start_jvm
+
+# name → (module, name in it): what ``from pylucene_mcp import X`` imports on first use, so that
+# the command line and the server start without the Python API's modules
+_PUBLIC = {
+    "ActiveFilter": ("pylucene_mcp.engine.results", "ActiveFilter"),
+    "AdminBusyError": ("pylucene_mcp.basics.errors", "AdminBusyError"),
+    "DiskFullError": ("pylucene_mcp.basics.errors", "DiskFullError"),
+    "DocumentExplanation": ("pylucene_mcp.engine.explain", "DocumentExplanation"),
+    "DocumentNotFoundError": ("pylucene_mcp.basics.errors", "DocumentNotFoundError"),
+    "Explanation": ("pylucene_mcp.engine.explain", "Explanation"),
+    "FacetValue": ("pylucene_mcp.engine.results", "FacetValue"),
+    "Filter": ("pylucene_mcp.engine.filters", "Filter"),
+    "Hit": ("pylucene_mcp.engine.results", "Hit"),
+    "Index": ("pylucene_mcp.api", "Index"),
+    "IndexAccessError": ("pylucene_mcp.basics.errors", "IndexAccessError"),
+    "IndexCorruptError": ("pylucene_mcp.basics.errors", "IndexCorruptError"),
+    "IndexLockedError": ("pylucene_mcp.basics.errors", "IndexLockedError"),
+    "InvalidFilterError": ("pylucene_mcp.basics.errors", "InvalidFilterError"),
+    "InvalidRequestError": ("pylucene_mcp.basics.errors", "InvalidRequestError"),
+    "JvmError": ("pylucene_mcp.basics.errors", "JvmError"),
+    "Passage": ("pylucene_mcp.engine.passages", "Passage"),
+    "PyLuceneMcpError": ("pylucene_mcp.basics.errors", "PyLuceneMcpError"),
+    "QuerySyntaxError": ("pylucene_mcp.basics.errors", "QuerySyntaxError"),
+    "SearchResult": ("pylucene_mcp.engine.results", "SearchResult"),
+    "SearchTimeoutError": ("pylucene_mcp.basics.errors", "SearchTimeoutError"),
+    "SetupError": ("pylucene_mcp.basics.errors", "SetupError"),
+    "TermContribution": ("pylucene_mcp.engine.explain", "TermContribution"),
+    "Token": ("pylucene_mcp.engine.analysis", "Token"),
+    "TooManyClausesError": ("pylucene_mcp.basics.errors", "TooManyClausesError"),
+    "TryLaterError": ("pylucene_mcp.basics.errors", "TryLaterError"),
+    "UnknownFieldError": ("pylucene_mcp.basics.errors", "UnknownFieldError"),
+    "Writer": ("pylucene_mcp.engine.index", "Writer"),
+    "analyze": ("pylucene_mcp.engine.analysis", "analyze"),
+    "start_jvm": ("pylucene_mcp.jvm", "start"),
+}
+
+
+def __getattr__(name: str) -> object:
+    if name not in _PUBLIC:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    module, attribute = _PUBLIC[name]
+    value = getattr(importlib.import_module(module), attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_PUBLIC])
+
 
 __version__ = "0.1.0"
 

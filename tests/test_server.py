@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -13,7 +14,7 @@ from mcp import Client
 from pylucene_mcp import Index
 from pylucene_mcp.basics.config import Settings
 from pylucene_mcp.server.app import build_server, enabled_tools
-from tests.mcp_client import SharedService, call, connect
+from tests.mcp_client import SharedService, call, connect, error
 
 pytestmark = pytest.mark.anyio
 
@@ -185,3 +186,54 @@ async def test_apps_are_resources_that_tools_point_to_and_load_nothing_remote(
     assert "documents" in await call(client, "search", query="vertrag")
     view = await call(client, "indexAdmin")
     assert view["stats"]["documentCount"] > 0 and view["crawler"]["status"] == "IDLE"
+
+
+@pytest.mark.anyio
+async def test_tools_list_from_the_descriptions_a_start_wrote_is_the_sdks_own(
+    index: Index, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYLUCENE_MCP_CACHE", str(tmp_path))
+    async with connect(index) as first:  # no descriptions yet: the SDK builds every tool
+        built = [tool.model_dump() for tool in (await first.list_tools()).tools]
+    (written,) = tmp_path.glob("tools-*.json")
+    async with connect(index) as second:
+        assert [tool.model_dump() for tool in (await second.list_tools()).tools] == built
+        # tools the SDK is given only now: validated once, with the model's wording
+        assert (await call(second, "search", query="contract"))["totalHits"] > 0
+        refused = await error(second, "search", query="vertrag", pageSize=0)
+        assert refused.startswith("search: argument 'pageSize' must be greater than or equal to 1")
+        assert "pydantic" not in refused and "http" not in refused
+        unknown = await error(second, "getIndexStats", verbose=True)
+        assert unknown == "getIndexStats takes no argument 'verbose'; its arguments are: none"
+    # what tools/list shows is the file: a description planted in it is served
+    listed = json.loads(written.read_text(encoding="utf-8"))
+    listed[0]["description"] = "planted"
+    written.write_text(json.dumps(listed), encoding="utf-8")
+    async with connect(index) as third:
+        assert (await third.list_tools()).tools[0].description == "planted"
+    # a file that cannot be read is written again from the SDK's tools
+    written.write_text('[{"name": "search"', encoding="utf-8")
+    async with connect(index) as fourth:
+        assert [tool.model_dump() for tool in (await fourth.list_tools()).tools] == built
+    assert json.loads(written.read_text(encoding="utf-8"))[0]["description"] != "planted"
+
+
+def test_the_descriptions_are_named_by_what_they_are_made_of(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    import pylucene_mcp.server.tools.search as source
+    from pylucene_mcp.server.app import fingerprint
+
+    settings = Settings(index_path=tmp_path)
+    both = ["search", "getIndexStats"]
+    named = fingerprint(settings, both)
+    assert fingerprint(settings, both[::-1]) == named
+    assert fingerprint(replace(settings, default_operator="OR"), both) != named
+    assert fingerprint(settings, ["search"]) != named
+    path = Path(source.__file__)
+    before = path.stat()
+    try:  # a source file changed since
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000))
+        assert fingerprint(settings, both) != named
+    finally:
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))

@@ -35,6 +35,19 @@ def home_dir() -> Path:
         ) from exc
 
 
+def cache_dir() -> Path:
+    """Where pylucene-mcp keeps what it can rebuild (the JVM's class-data archive, the tool
+    descriptions): ``PYLUCENE_MCP_CACHE``, else ``pylucene-mcp`` in the platform's cache folder
+    (:func:`~pylucene_mcp.basics.portable.cache_home`), else ``cache`` in :func:`home_dir`."""
+    explicit = os.environ.get("PYLUCENE_MCP_CACHE")
+    if explicit:
+        return Path(explicit)
+    try:
+        return portable.cache_home() / "pylucene-mcp"
+    except (RuntimeError, KeyError):  # no home folder: beside the index and the logs
+        return home_dir() / "cache"
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything the service layer and the server need to know."""

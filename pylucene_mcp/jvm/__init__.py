@@ -138,15 +138,10 @@ def class_path() -> list[str]:
 
 def class_archive(home: Path, jars: list[str]) -> Path:
     """Where the class-data archive of the runtime at ``home`` and the class path ``jars`` is
-    kept (it may not exist yet): ``PYLUCENE_MCP_CACHE`` or ``pylucene-mcp`` in the platform's
-    cache folder (:func:`~pylucene_mcp.basics.portable.cache_home`), named by a
+    kept (it may not exist yet): in :func:`~pylucene_mcp.basics.config.cache_dir`, named by a
     digest of the runtime and of each jar's name, size and time, so a new runtime or new jars
     get an archive of their own (see :mod:`pylucene_mcp.service.class_archive`)."""
-    explicit = os.environ.get("PYLUCENE_MCP_CACHE")
-    try:
-        folder = Path(explicit) if explicit else portable.cache_home() / "pylucene-mcp"
-    except (RuntimeError, KeyError):  # no home folder: beside the index and the logs
-        folder = config.home_dir() / "cache"
+    folder = config.cache_dir()
     major = java_major(home)
     key = json.dumps([str(home), major, [(jar, *_size_and_time(jar)) for jar in jars]]).encode()
     return folder / f"classes-java{major}-{hashlib.sha256(key).hexdigest()[:16]}.jsa"

@@ -7,16 +7,34 @@ model what to do. No Lucene here. The JVM starts in the background after the han
 
 from __future__ import annotations
 
+import hashlib
+import inspect
+import json
 import logging
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
 
+import pydantic
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.mcpserver.utilities.context_injection import find_context_parameter
+from mcp_types import CallToolResult, InputRequiredResult
+from mcp_types import Tool as MCPTool
+from pydantic import ValidationError
 
 from pylucene_mcp import __version__
+from pylucene_mcp.basics import config
 from pylucene_mcp.basics.config import Settings
-from pylucene_mcp.server.protocol import StrictArguments
+from pylucene_mcp.server.protocol import (
+    UnicodeGuard,
+    invalid_arguments,
+    tool_error,
+    unknown_arguments,
+)
 from pylucene_mcp.server.tools.apps import register_apps, ui_meta
-from pylucene_mcp.server.tools.registry import Registry
+from pylucene_mcp.server.tools.registry import Registry, Tool
 from pylucene_mcp.service.service import Service
 
 log = logging.getLogger(__name__)
@@ -83,22 +101,34 @@ def all_tools(settings: Settings, svc: Service) -> Registry:
     return tools
 
 
-def build_server(settings: Settings, service: Service | None = None) -> MCPServer:
-    """The MCP server for ``settings``: every enabled tool, the server instructions."""
-    svc = service or Service(settings)
-    server = MCPServer(
-        name="pylucene-mcp",
-        title="Lucene full-text search",
-        version=__version__,
-        instructions=INSTRUCTIONS,
-    )
-    server.service = svc  # type: ignore[attr-defined]
-    tools = all_tools(settings, svc)
-    enabled = enabled_tools(settings, tools)
-    checked: dict[str, FuncMetadata] = {}
-    for name, entry in tools.tools.items():
-        if name in enabled:
-            server.add_tool(
+class SearchServer(MCPServer):
+    """The SDK's ``MCPServer`` with the tools of a :class:`Registry`, handed to the SDK when it
+    first needs them, and one validation of a call's arguments.
+
+    Turning 23 functions into the SDK's tools (a pydantic model of the arguments, the JSON
+    schemas of arguments and answer) took 100 ms of each start, more than the rest of the
+    server. So ``tools/list`` answers from the descriptions the last start wrote to
+    :func:`~pylucene_mcp.basics.config.cache_dir` (named by a digest of the package's source
+    files, the SDK's and pydantic's, and the settings the descriptions depend on: any change
+    writes new ones), and a tool is added to the SDK when it is first called. Without such a
+    file, every tool is added and its descriptions are written.
+
+    A call is validated once, by the SDK; before it, an argument that the tool does not take is
+    refused with those it takes (the SDK would ignore it), and the SDK's refusal is reworded for
+    the model (:func:`~pylucene_mcp.server.protocol.invalid_arguments`).
+    """
+
+    def __init__(self, tools: dict[str, Tool], fingerprint: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._waiting = dict(tools)
+        self._arguments = {name: _argument_names(entry.fn) for name, entry in tools.items()}
+        self._descriptions = config.cache_dir() / f"tools-{fingerprint}.json"
+        self._listed: list[MCPTool] | None = None
+
+    def _add(self, name: str) -> None:
+        entry = self._waiting.pop(name, None)
+        if entry is not None:
+            self.add_tool(
                 entry.fn,
                 name=name,
                 title=entry.annotations.title,
@@ -106,10 +136,100 @@ def build_server(settings: Settings, service: Service | None = None) -> MCPServe
                 meta=ui_meta(entry.app) if entry.app else None,
                 structured_output=True,
             )
-            # the SDK's own model of the arguments (building a second one cost ~100 ms a start)
-            tool = server._tool_manager.get_tool(name)
-            assert tool is not None, name
-            checked[name] = tool.fn_metadata
+
+    async def list_tools(self) -> list[MCPTool]:
+        if self._listed is None:
+            self._listed = self._read_descriptions()
+        if self._listed is None:
+            for name in list(self._waiting):
+                self._add(name)
+            self._listed = await super().list_tools()
+            self._write_descriptions(self._listed)
+        return self._listed
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Any = None
+    ) -> CallToolResult | InputRequiredResult:
+        self._add(name)
+        if name in self._arguments:
+            problem = unknown_arguments(name, arguments, self._arguments[name])
+            if problem is not None:
+                return tool_error(problem)
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError) and not isinstance(
+                exc, UnexpectedToolError
+            ):
+                return tool_error(invalid_arguments(name, exc.__cause__))
+            raise
+
+    def _read_descriptions(self) -> list[MCPTool] | None:
+        try:
+            listed = json.loads(self._descriptions.read_text(encoding="utf-8"))
+            tools = [MCPTool.model_validate(item) for item in listed]
+        except (OSError, ValueError) as exc:  # none yet, or unreadable: they are rebuilt
+            if not isinstance(exc, FileNotFoundError):
+                log.info("tool descriptions %s not used: %s", self._descriptions, exc)
+            return None
+        if [tool.name for tool in tools] != list(self._arguments):
+            return None
+        return tools
+
+    def _write_descriptions(self, tools: list[MCPTool]) -> None:
+        listed = [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in tools]
+        try:
+            self._descriptions.parent.mkdir(parents=True, exist_ok=True)
+            partial = self._descriptions.with_suffix(f".{os.getpid()}.part")
+            partial.write_text(json.dumps(listed, ensure_ascii=False), encoding="utf-8")
+            os.replace(partial, self._descriptions)
+        except OSError as exc:  # an optimisation: the next start builds them again
+            log.info("tool descriptions not written to %s: %s", self._descriptions, exc)
+
+
+def _argument_names(fn: Callable[..., Any]) -> frozenset[str]:
+    """The arguments a client may pass to the tool ``fn`` (not the SDK's context)."""
+    context = find_context_parameter(fn)
+    return frozenset(name for name in inspect.signature(fn).parameters if name != context)
+
+
+def fingerprint(settings: Settings, enabled: Iterable[str]) -> str:
+    """A digest of what the tools' descriptions are made of: this package's source files (by
+    size and time), the SDK's and pydantic's versions, the enabled tools and the settings that
+    the tools' signatures take as defaults."""
+    package = Path(__file__).resolve().parents[1]
+    files = sorted(
+        (str(path.relative_to(package)), path.stat().st_size, path.stat().st_mtime_ns)
+        for path in package.rglob("*.py")
+    )
+    sdk = Path(inspect.getfile(MCPServer))
+    parts = [
+        __version__,
+        files,
+        str(sdk),
+        sdk.stat().st_mtime_ns,
+        pydantic.VERSION,
+        sorted(enabled),
+        settings.default_operator,
+    ]
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
+
+
+def build_server(settings: Settings, service: Service | None = None) -> SearchServer:
+    """The MCP server for ``settings``: every enabled tool, the server instructions."""
+    svc = service or Service(settings)
+    tools = all_tools(settings, svc)
+    enabled = enabled_tools(settings, tools)
+    chosen = {name: entry for name, entry in tools.tools.items() if name in enabled}
+    server = SearchServer(
+        chosen,
+        fingerprint(settings, chosen),
+        name="pylucene-mcp",
+        title="Lucene full-text search",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+    )
+    server.service = svc  # type: ignore[attr-defined]
     register_apps(server)
-    server.middleware.append(StrictArguments(checked))
+    server.middleware.append(UnicodeGuard())
     return server

@@ -10,8 +10,10 @@ Two guards around the MCP SDK's server:
   ``-32600`` for a message that is not JSON-RPC, a tool error or ``-32602`` for lone
   surrogates), and at the end of stdin it holds the stream open until every request it passed on
   has been answered (at most ``drain_s``).
-- :class:`StrictArguments`, a middleware for any transport: a tool call with an argument that the
-  tool does not take is refused with the names it does take, instead of being ignored.
+- :class:`UnicodeGuard`, a middleware for any transport: a request with a lone surrogate is
+  refused naming where it is. (Arguments a tool does not take, and values its schema refuses,
+  are worded here, :func:`unknown_arguments` and :func:`invalid_arguments`, for the server's
+  one validation: see :class:`pylucene_mcp.server.app.SearchServer`.)
 
 (A tool's answer goes out as compact JSON, once: see :mod:`pylucene_mcp.server.tools.output`.)
 """
@@ -32,7 +34,6 @@ import anyio.to_thread
 import mcp_types as types
 from mcp.server.context import CallNext, HandlerResult, ServerMiddleware, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
@@ -90,47 +91,38 @@ def surrogate_message(where: str) -> str:
     )
 
 
-class StrictArguments(ServerMiddleware[Any]):
-    """Checks a tool call's arguments before the tool runs: lone surrogates, arguments the tool
-    does not take, and values its input schema refuses are tool errors in one wording for the
-    model (the argument, what it must be, the value given; no library text or links)."""
-
-    def __init__(self, tools: dict[str, FuncMetadata]) -> None:
-        self.tools = tools
+class UnicodeGuard(ServerMiddleware[Any]):
+    """Refuses, before any handler runs, a request whose parameters hold a lone UTF-16
+    surrogate: a tool error for a tool call (it names the argument), ``-32602`` otherwise."""
 
     async def __call__(
         self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
     ) -> HandlerResult:
-        params = ctx.params or {}
-        where = lone_surrogate(params)
+        where = lone_surrogate(ctx.params or {})
         if ctx.request_id is not None and where is not None:
             if ctx.method != "tools/call":
                 raise MCPError(types.INVALID_PARAMS, surrogate_message(where))
             return tool_error(surrogate_message(where.removeprefix("arguments.")))
-        if ctx.method == "tools/call":
-            problem = self.problem(params.get("name"), params.get("arguments") or {})
-            if problem is not None:
-                return tool_error(problem)
         return await call_next(ctx)
 
-    def problem(self, name: Any, arguments: Any) -> str | None:
-        """What is wrong with ``arguments`` for the tool ``name`` (None: nothing, or no such
-        tool, which the SDK answers)."""
-        meta = self.tools.get(name) if isinstance(name, str) else None
-        if meta is None or not isinstance(arguments, dict):
-            return None
-        allowed = set(meta.arg_model.model_fields)
-        unknown = sorted(set(arguments) - allowed)
-        if unknown:
-            return (
-                f"{name} takes no argument {', '.join(repr(u) for u in unknown)}; "
-                f"its arguments are: {', '.join(sorted(allowed)) or 'none'}"
-            )
-        try:
-            meta.arg_model.model_validate(meta.pre_parse_json(arguments))
-        except ValidationError as exc:
-            return f"{name}: " + "; ".join(_wording(e) for e in exc.errors(include_url=False))
+
+def unknown_arguments(name: str, arguments: Iterable[str], allowed: Iterable[str]) -> str | None:
+    """The tool error for the ``arguments`` that the tool ``name`` does not take (None when it
+    takes them all): they would otherwise be ignored."""
+    known = set(allowed)
+    unknown = sorted(set(arguments) - known)
+    if not unknown:
         return None
+    return (
+        f"{name} takes no argument {', '.join(repr(u) for u in unknown)}; "
+        f"its arguments are: {', '.join(sorted(known)) or 'none'}"
+    )
+
+
+def invalid_arguments(name: str, exc: ValidationError) -> str:
+    """The SDK's refusal of a tool's arguments in one wording for the model: per argument,
+    what it must be and the value given; no library text or links."""
+    return f"{name}: " + "; ".join(_wording(e) for e in exc.errors(include_url=False))
 
 
 def _wording(error: Any) -> str:

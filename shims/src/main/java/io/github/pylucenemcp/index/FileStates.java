@@ -47,8 +47,7 @@ public final class FileStates {
     Bits live = MultiBits.getLiveDocs(reader);
     StoredFields fields = reader.storedFields();
     NumericDocValues mtimes = MultiDocValues.getNumericValues(reader, mtimeField);
-    Json json = new Json().raw("[");
-    boolean first = true;
+    Json json = new Json().array();
     for (int doc = 0; doc < reader.maxDoc(); doc++) {
       if (live != null && !live.get(doc)) {
         continue;
@@ -58,19 +57,16 @@ public final class FileStates {
       if (path == null || !startsWithAny(path, prefixes)) {
         continue;
       }
-      json.raw(first ? "" : ",");
-      first = false;
       // doc values advance forward only: documents are visited in order
       write(json, path, document, mtimes != null && mtimes.advanceExact(doc) ? mtimes : null);
     }
-    return json.raw("]").toString().getBytes(StandardCharsets.UTF_8);
+    return json.end().toString().getBytes(StandardCharsets.UTF_8);
   }
 
   /** The documents of {@code paths} that the index holds (a term lookup each). */
   public byte[] of(IndexSearcher searcher, String[] paths) throws IOException {
     StoredFields fields = searcher.storedFields();
-    Json json = new Json().raw("[");
-    boolean first = true;
+    Json json = new Json().array();
     for (String path : paths) {
       TopDocs top = searcher.search(new TermQuery(new Term(pathField, path)), 1);
       if (top.scoreDocs.length == 0) {
@@ -78,33 +74,30 @@ public final class FileStates {
       }
       int doc = top.scoreDocs[0].doc;
       NumericDocValues mtimes = MultiDocValues.getNumericValues(searcher.getIndexReader(), mtimeField);
-      json.raw(first ? "" : ",");
-      first = false;
       write(
           json,
           path,
           fields.document(doc, stored),
           mtimes != null && mtimes.advanceExact(doc) ? mtimes : null);
     }
-    return json.raw("]").toString().getBytes(StandardCharsets.UTF_8);
+    return json.end().toString().getBytes(StandardCharsets.UTF_8);
   }
 
   private void write(Json json, String path, Document document, NumericDocValues mtime)
       throws IOException {
-    json.raw("[").string(path).raw(",");
+    json.array().string(path);
     IndexableField size = document.getField(sizeField);
     if (size != null && size.numericValue() != null) {
       json.number(size.numericValue().longValue());
     } else {
-      json.raw("null");
+      json.string(null);
     }
-    json.raw(",");
     if (mtime != null) {
       json.number(mtime.longValue());
     } else {
-      json.raw("null");
+      json.string(null);
     }
-    json.raw(",").string(document.get(hashField)).raw("]");
+    json.string(document.get(hashField)).end();
   }
 
   private static boolean startsWithAny(String path, String[] prefixes) {

@@ -85,14 +85,14 @@ public final class BatchSearch {
     } finally {
       pool.shutdown();
     }
-    Json json = new Json().raw("[");
+    Json json = new Json().array();
     for (int q = 0; q < queries.length; q++) {
-      json.raw(q == 0 ? "[" : ",[");
+      json.array();
       for (int i = 0; i < ids[q].length; i++) {
-        json.raw(i == 0 ? "[" : ",[").string(ids[q][i]).raw(",").decimal(scores[q][i]).raw("]");
+        json.array().string(ids[q][i]).decimal(scores[q][i]).end();
       }
-      json.raw("]");
+      json.end();
     }
-    return json.raw("]").toString().getBytes(StandardCharsets.UTF_8);
+    return json.end().toString().getBytes(StandardCharsets.UTF_8);
   }
 }

@@ -2,21 +2,138 @@ package io.github.pylucenemcp.search;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 
-/** Just enough JSON writing to hand a page of results to Python in one string. */
+/**
+ * A JSON writer that places its own commas and colons, to hand a page of results (or any other
+ * answer) to Python in one string: open a container with {@link #object} or {@link #array},
+ * name a member with {@link #name}, write values, and close with {@link #end}.
+ *
+ * <pre>{@code
+ * new Json().object().name("total").number(3).name("terms").array().string("a").end().end()
+ * // {"total":3,"terms":["a"]}
+ * }</pre>
+ *
+ * <p>Strings are escaped as JSON requires (a lone surrogate as {@code \\uXXXX}); doubles keep a
+ * decimal point (NaN and infinities, which JSON has not, are written as 0.0).
+ */
 public final class Json {
   private final StringBuilder out = new StringBuilder(4096);
+  // per open container, innermost last: its closing character, and whether it has a member yet
+  private char[] closers = new char[8];
+  private boolean[] filled = new boolean[8];
+  private int depth;
+  // a member's name was just written: its value follows the colon without a comma
+  private boolean named;
 
-  public Json raw(String text) {
-    out.append(text);
+  /** Opens an object, as a value. */
+  public Json object() {
+    return open('{', '}');
+  }
+
+  /** Opens an array, as a value. */
+  public Json array() {
+    return open('[', ']');
+  }
+
+  /** Closes the innermost open object or array. */
+  public Json end() {
+    if (depth == 0 || named) {
+      throw new IllegalStateException(named ? "a name without its value" : "nothing to close");
+    }
+    out.append(closers[--depth]);
+    return this;
+  }
+
+  /** The name of the next member of the open object. */
+  public Json name(String name) {
+    if (depth == 0 || closers[depth - 1] != '}' || named) {
+      throw new IllegalStateException("a name outside an object, or after another name");
+    }
+    separate();
+    quoted(name);
+    out.append(':');
+    named = true;
     return this;
   }
 
   public Json string(String value) {
+    value();
     if (value == null) {
       out.append("null");
-      return this;
+    } else {
+      quoted(value);
     }
+    return this;
+  }
+
+  /** A double written with a decimal point or exponent, so that JSON readers keep it a float. */
+  public Json decimal(double value) {
+    value();
+    out.append(Double.isNaN(value) || Double.isInfinite(value) ? 0.0 : value);
+    return this;
+  }
+
+  public Json number(long value) {
+    value();
+    out.append(value);
+    return this;
+  }
+
+  public Json bool(boolean value) {
+    value();
+    out.append(value);
+    return this;
+  }
+
+  /** Epoch milliseconds as an ISO-8601 UTC instant to the second, as a JSON string. */
+  public Json instant(long millis) {
+    return string(Instant.ofEpochMilli(millis).truncatedTo(ChronoUnit.SECONDS).toString());
+  }
+
+  /** The JSON written, which must be complete (every container closed). */
+  @Override
+  public String toString() {
+    if (depth != 0) {
+      throw new IllegalStateException(depth + " containers left open");
+    }
+    return out.toString();
+  }
+
+  private Json open(char opener, char closer) {
+    value();
+    if (depth == closers.length) {
+      closers = Arrays.copyOf(closers, depth * 2);
+      filled = Arrays.copyOf(filled, depth * 2);
+    }
+    closers[depth] = closer;
+    filled[depth++] = false;
+    out.append(opener);
+    return this;
+  }
+
+  /** Before a value: the comma after an array's previous item, or nothing after a name. */
+  private void value() {
+    if (named) {
+      named = false;
+    } else if (depth > 0) {
+      if (closers[depth - 1] == '}') {
+        throw new IllegalStateException("a value in an object without its name");
+      }
+      separate();
+    } else if (!out.isEmpty()) {
+      throw new IllegalStateException("a second value at the top level");
+    }
+  }
+
+  private void separate() {
+    if (filled[depth - 1]) {
+      out.append(',');
+    }
+    filled[depth - 1] = true;
+  }
+
+  private void quoted(String value) {
     out.append('"');
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
@@ -28,7 +145,8 @@ public final class Json {
         case '\t' -> out.append("\\t");
         default -> {
           if (c < 0x20 || Character.isSurrogate(c) && !validSurrogate(value, i)) {
-            out.append(String.format("\\u%04x", (int) c));
+            out.append("\\u").append(HEX[c >> 12 & 0xf]).append(HEX[c >> 8 & 0xf]);
+            out.append(HEX[c >> 4 & 0xf]).append(HEX[c & 0xf]);
           } else {
             out.append(c);
           }
@@ -36,8 +154,9 @@ public final class Json {
       }
     }
     out.append('"');
-    return this;
   }
+
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
 
   private static boolean validSurrogate(String s, int i) {
     char c = s.charAt(i);
@@ -45,26 +164,5 @@ public final class Json {
       return i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
     }
     return i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
-  }
-
-  /** A double written with a decimal point or exponent, so that JSON readers keep it a float. */
-  public Json decimal(double value) {
-    out.append(Double.isNaN(value) || Double.isInfinite(value) ? 0.0 : value);
-    return this;
-  }
-
-  /** Epoch milliseconds as an ISO-8601 UTC instant to the second, as a JSON string. */
-  public Json instant(long millis) {
-    return string(Instant.ofEpochMilli(millis).truncatedTo(ChronoUnit.SECONDS).toString());
-  }
-
-  public Json number(long value) {
-    out.append(value);
-    return this;
-  }
-
-  @Override
-  public String toString() {
-    return out.toString();
   }
 }

@@ -61,27 +61,22 @@ public final class PageResults {
     if (schema.pageOffsets != null) {
       load.add(schema.pageOffsets);
     }
-    json.raw("[");
+    json.array();
     for (int i = 0; i < docIds.length; i++) {
       Document doc = stored.document(docIds[i], load);
-      json.raw(i == 0 ? "{" : ",{");
-      boolean first = true;
+      json.object();
       for (Map.Entry<String, String> field : schema.hitFields.entrySet()) {
         IndexableField[] values = doc.getFields(field.getKey());
-        if (values.length == 0) {
-          continue;
+        if (values.length > 0) {
+          value(json.name(field.getValue()), values, schema.dates.contains(field.getKey()));
         }
-        json.raw(first ? "" : ",").string(field.getValue()).raw(":");
-        first = false;
-        value(json, values, schema.dates.contains(field.getKey()));
       }
-      json.raw(first ? "\"score\":" : ",\"score\":").decimal(round(scores[i], 4));
-      json.raw(",\"passages\":");
+      json.name("score").decimal(round(scores[i], 4)).name("passages");
       int[] pages = schema.pageOffsets == null ? null : pageOffsets(doc.get(schema.pageOffsets));
       passages(json, passages[i], pages);
-      json.raw("}");
+      json.end();
     }
-    json.raw("]");
+    json.end();
   }
 
   /** {@code value} rounded to {@code places} decimals as Python's {@code round} does it. */
@@ -122,28 +117,26 @@ public final class PageResults {
 
   @SuppressWarnings("unchecked")
   private static void passages(Json json, Object value, int[] pages) {
-    json.raw("[");
+    json.array();
     if (value != null) {
-      boolean first = true;
       for (PassageInfo p : (List<PassageInfo>) value) {
-        json.raw(first ? "{\"text\":" : ",{\"text\":").string(p.text);
-        first = false;
-        json.raw(",\"score\":").decimal(Math.round(p.score * 1000) / 1000.0);
-        json.raw(",\"matchedTerms\":[");
-        for (int t = 0; t < p.matchedTerms.length; t++) {
-          json.raw(t == 0 ? "" : ",").string(p.matchedTerms[t]);
+        json.object().name("text").string(p.text);
+        json.name("score").decimal(Math.round(p.score * 1000) / 1000.0);
+        json.name("matchedTerms").array();
+        for (String term : p.matchedTerms) {
+          json.string(term);
         }
-        json.raw("],\"termCoverage\":").decimal(Math.round(p.termCoverage * 100) / 100.0);
-        json.raw(",\"position\":").decimal(Math.round(p.position * 1000) / 1000.0);
+        json.end().name("termCoverage").decimal(Math.round(p.termCoverage * 100) / 100.0);
+        json.name("position").decimal(Math.round(p.position * 1000) / 1000.0);
         if (pages != null) {
           int index = Arrays.binarySearch(pages, p.startOffset);
           int page = index >= 0 ? index + 1 : -index - 1;
-          json.raw(",\"page\":").number(Math.max(page, 1));
+          json.name("page").number(Math.max(page, 1));
         }
-        json.raw("}");
+        json.end();
       }
     }
-    json.raw("]");
+    json.end();
   }
 
   /**
@@ -152,26 +145,25 @@ public final class PageResults {
    */
   static void facets(Json json, Facets facets, List<String> dims, int limit)
       throws IOException {
-    json.raw("{");
-    for (int d = 0; d < dims.size(); d++) {
-      json.raw(d == 0 ? "" : ",").string(dims.get(d)).raw(":[");
+    json.object();
+    for (String dim : dims) {
+      json.name(dim).array();
       FacetResult result = null;
       if (facets != null) {
         try {
-          result = facets.getTopChildren(limit, dims.get(d));
+          result = facets.getTopChildren(limit, dim);
         } catch (IllegalArgumentException e) {
           result = null; // no document has this dimension yet
         }
       }
       if (result != null) {
-        LabelAndValue[] values = result.labelValues;
-        for (int v = 0; v < values.length; v++) {
-          json.raw(v == 0 ? "{\"value\":" : ",{\"value\":").string(values[v].label);
-          json.raw(",\"count\":").number(values[v].value.longValue()).raw("}");
+        for (LabelAndValue value : result.labelValues) {
+          json.object().name("value").string(value.label);
+          json.name("count").number(value.value.longValue()).end();
         }
       }
-      json.raw("]");
+      json.end();
     }
-    json.raw("}");
+    json.end();
   }
 }

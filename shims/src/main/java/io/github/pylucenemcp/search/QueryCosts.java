@@ -30,25 +30,24 @@ public final class QueryCosts {
   public static byte[] of(IndexSearcher searcher, Query query, int maxTerms, int sample)
       throws IOException {
     long started = System.nanoTime();
-    Json json = new Json().raw("{");
+    Json json = new Json().object();
     if (query instanceof MultiTermQuery multi) {
       Terms terms = MultiTerms.getTerms(searcher.getIndexReader(), multi.getField());
       long count = 0;
-      json.raw("\"sample\":[");
+      json.name("sample").array();
+      boolean complete = true;
       if (terms != null) {
         TermsEnum expansion = multi.getTermsEnum(terms);
         BytesRef term = expansion.next();
         for (; term != null && count < maxTerms; term = expansion.next()) {
           if (count < sample) {
-            json.raw(count == 0 ? "" : ",").string(term.utf8ToString());
+            json.string(term.utf8ToString());
           }
           count++;
         }
-        json.raw("],\"complete\":").raw(term == null ? "true" : "false");
-      } else {
-        json.raw("],\"complete\":true");
+        complete = term == null;
       }
-      json.raw(",\"terms\":").number(count).raw(",");
+      json.end().name("complete").bool(complete).name("terms").number(count);
     }
     Weight weight =
         searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1f);
@@ -59,8 +58,8 @@ public final class QueryCosts {
         cost += supplier.cost();
       }
     }
-    json.raw("\"cost\":").number(cost);
-    json.raw(",\"ms\":").decimal(Math.round((System.nanoTime() - started) / 10_000.0) / 100.0);
-    return json.raw("}").toString().getBytes(StandardCharsets.UTF_8);
+    json.name("cost").number(cost);
+    json.name("ms").decimal(Math.round((System.nanoTime() - started) / 10_000.0) / 100.0);
+    return json.end().toString().getBytes(StandardCharsets.UTF_8);
   }
 }

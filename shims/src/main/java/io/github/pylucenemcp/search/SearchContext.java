@@ -302,14 +302,13 @@ public final class SearchContext {
           dims[d][i] = System.nanoTime() - start;
         }
       }
-      Json json = new Json().raw("{\"searchMs\":").decimal(medianMs(search));
-      json.raw(",\"collectMs\":").decimal(medianMs(collect));
-      json.raw(",\"countMs\":").decimal(medianMs(count)).raw(",\"dimensions\":{");
+      Json json = new Json().object().name("searchMs").decimal(medianMs(search));
+      json.name("collectMs").decimal(medianMs(collect));
+      json.name("countMs").decimal(medianMs(count)).name("dimensions").object();
       for (int d = 0; d < dims.length; d++) {
-        json.raw(d == 0 ? "" : ",").string(schema.facetDims.get(d)).raw(":");
-        json.decimal(medianMs(dims[d]));
+        json.name(schema.facetDims.get(d)).decimal(medianMs(dims[d]));
       }
-      return json.raw("}}").toString().getBytes(StandardCharsets.UTF_8);
+      return json.end().end().toString().getBytes(StandardCharsets.UTF_8);
     } finally {
       searchers.release(current);
     }
@@ -640,21 +639,19 @@ public final class SearchContext {
           hits, searcher, docIds, scores, schema, analyzer, matchFields, null, List.of(),
           r.maxPassages, r.maxChars);
     }
-    Json json = new Json().raw("{\"totalHits\":").number(total).raw(",\"counts\":[");
-    for (int i = 0; i < r.filterCounts.length; i++) {
+    Json json = new Json().object().name("totalHits").number(total).name("counts").array();
+    for (Query counted : r.filterCounts) {
       // a count cut short by the deadline is a lower bound: "partial" below says so
-      json.raw(i == 0 ? "" : ",").number((long) searcher.count(r.filterCounts[i]));
+      json.number(searcher.count(counted));
     }
     partial |= searcher.timedOut();
-    json.raw("],\"facets\":");
-    PageResults.facets(json, facets, schema.facetDims, r.facetLimit);
+    PageResults.facets(json.end().name("facets"), facets, schema.facetDims, r.facetLimit);
     if (to > from) {
-      json.raw(",\"last\":").string(position(top.scoreDocs[to - 1]));
+      json.name("last").string(position(top.scoreDocs[to - 1]));
     }
     if (r.after != null) {
-      json.raw(",\"more\":").raw(top.scoreDocs.length > r.pageSize ? "true" : "false");
+      json.name("more").bool(top.scoreDocs.length > r.pageSize);
     }
-    json.raw(",\"partial\":").raw(partial ? "true" : "false").raw("}");
-    return json.raw(hits.toString()).toString();
+    return json.name("partial").bool(partial).end().toString() + hits;
   }
 }

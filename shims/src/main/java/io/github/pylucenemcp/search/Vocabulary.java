@@ -128,34 +128,27 @@ public final class Vocabulary {
     }
     groups.sort(
         Comparator.<Group>comparingInt(g -> -g.documents.size()).thenComparing(Group::hash));
-    Json json =
-        new Json()
-            .raw("{\"total\":")
-            .number((long) groups.size())
-            .raw(",\"apart\":")
-            .number(apartCount)
-            .raw(",\"groups\":[");
+    Json json = new Json().object().name("total").number(groups.size());
+    json.name("apart").number(apartCount).name("groups").array();
     int end = Math.min(groups.size(), offset + limit);
-    for (int i = offset; i < end; i++) {
-      Group group = groups.get(i);
-      json.raw(i == offset ? "{\"contentHash\":" : ",{\"contentHash\":").string(group.hash);
-      json.raw(",\"size\":").number((long) group.documents.size()).raw(",\"documents\":[");
-      for (int d = 0; d < Math.min(group.documents.size(), maxListed); d++) {
-        Document document = group.documents.get(d);
-        json.raw(d == 0 ? "{\"filePath\":" : ",{\"filePath\":").string(document.get(pathField));
+    for (Group group : groups.subList(Math.min(offset, end), end)) {
+      json.object().name("contentHash").string(group.hash);
+      json.name("size").number(group.documents.size()).name("documents").array();
+      for (Document document : group.documents.subList(0, Math.min(group.documents.size(), maxListed))) {
+        json.object().name("filePath").string(document.get(pathField));
         IndexableField size = document.getField(sizeField);
         if (size != null && size.numericValue() != null) {
-          json.raw(",\"fileSize\":").number(size.numericValue().longValue());
+          json.name("fileSize").number(size.numericValue().longValue());
         }
         IndexableField date = document.getField(dateField);
         if (date != null && date.numericValue() != null) {
-          json.raw(",\"modifiedDate\":").instant(date.numericValue().longValue());
+          json.name("modifiedDate").instant(date.numericValue().longValue());
         }
-        json.raw("}");
+        json.end();
       }
-      json.raw("]}");
+      json.end().end();
     }
-    return json.raw("]}").toString();
+    return json.end().end().toString();
   }
 
   private record Group(String hash, List<Document> documents) {}
@@ -203,16 +196,15 @@ public final class Vocabulary {
       PriorityQueue<Entry> best, int scanned, boolean complete, boolean withTotal) {
     List<Entry> sorted = new ArrayList<>(best);
     sorted.sort(BY_FREQUENCY.reversed());
-    Json json = new Json().raw("{\"terms\":[");
-    for (int i = 0; i < sorted.size(); i++) {
-      Entry e = sorted.get(i);
-      json.raw(i == 0 ? "[" : ",[").string(e.term()).raw(",").number((long) e.docFreq());
+    Json json = new Json().object().name("terms").array();
+    for (Entry e : sorted) {
+      json.array().string(e.term()).number(e.docFreq());
       if (withTotal) {
-        json.raw(",").number(e.totalTermFreq());
+        json.number(e.totalTermFreq());
       }
-      json.raw("]");
+      json.end();
     }
-    json.raw("],\"scanned\":").number((long) scanned);
-    return json.raw(",\"complete\":").raw(complete ? "true" : "false").raw("}").toString();
+    json.end().name("scanned").number(scanned);
+    return json.name("complete").bool(complete).end().toString();
   }
 }

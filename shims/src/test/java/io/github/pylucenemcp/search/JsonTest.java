@@ -1,6 +1,7 @@
 package io.github.pylucenemcp.search;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThrows;
 
 import java.util.List;
 import org.junit.Test;
@@ -38,5 +39,32 @@ public class JsonTest {
     Json json = new Json();
     PageResults.facets(json, null, List.of("a", "b"), 10);
     assertEquals("{\"a\":[],\"b\":[]}", json.toString());
+  }
+
+  @Test
+  public void theWriterPlacesCommasAndColons() {
+    Json json = new Json().object().name("a").number(1).name("b").array();
+    json.string("x").array().decimal(0.5).bool(true).end().object().end().end();
+    json.name("c").object().name("d").string(null).end();
+    assertEquals("{\"a\":1,\"b\":[\"x\",[0.5,true],{}],\"c\":{\"d\":null}}", json.end().toString());
+    Json deep = new Json();
+    for (int i = 0; i < 20; i++) {
+      deep.array();
+    }
+    for (int i = 0; i < 20; i++) {
+      deep.end();
+    }
+    assertEquals("[".repeat(20) + "]".repeat(20), deep.toString());
+  }
+
+  @Test
+  public void misplacedPartsAreRefusedInsteadOfWrittenAsBrokenJson() {
+    assertThrows(IllegalStateException.class, () -> new Json().object().number(1));
+    assertThrows(IllegalStateException.class, () -> new Json().array().name("a"));
+    assertThrows(IllegalStateException.class, () -> new Json().object().name("a").name("b"));
+    assertThrows(IllegalStateException.class, () -> new Json().object().name("a").end());
+    assertThrows(IllegalStateException.class, () -> new Json().number(1).number(2));
+    assertThrows(IllegalStateException.class, () -> new Json().end());
+    assertThrows(IllegalStateException.class, () -> new Json().array().toString());
   }
 }
