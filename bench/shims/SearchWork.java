@@ -1,4 +1,5 @@
 import io.github.pylucenemcp.search.SearchContext;
+import io.github.pylucenemcp.search.SearchRequest;
 import org.apache.lucene.search.SearcherManager;
 
 /**
@@ -20,8 +21,14 @@ public final class SearchWork {
       long start = System.nanoTime();
       byte[] page =
           context.run(
-              searchers, queryText, true, true, null, null, null, null, null, 1, 10, null, 3, 200, 10,
-              5000L);
+              searchers,
+              new SearchRequest(queryText)
+                  .operator(true, true)
+                  .sort(null)
+                  .page(1, 10, null)
+                  .passages(3, 200)
+                  .facetLimit(10)
+                  .timeoutMs(5000L));
       sink += page.length;
       nanos[i] = System.nanoTime() - start;
     }

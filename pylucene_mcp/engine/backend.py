@@ -125,9 +125,13 @@ class Backend(Protocol):
         facet_limit: int = 10,
         cursor: str | None = None,
         word_forms: bool = True,
+        facet_queries: Mapping[str, str] | None = None,
+        range_facets: Sequence[RangeFacet | Mapping[str, Any]] = (),
         **tool_names: Any,
     ) -> SearchResult:
-        """One page of hits for ``query`` with the facet counts of the whole match."""
+        """One page of hits for ``query`` with the facet counts of the whole match, and the
+        counts of ``facet_queries`` and ``range_facets`` among the hits (within the same time
+        limit)."""
 
     def facet_counts(
         self,

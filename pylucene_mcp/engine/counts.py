@@ -1,6 +1,8 @@
 """Counts beside a search: named queries (``facetQueries``) and ranges of a date or size field
 in equal steps (``rangeFacets``: ``modified_date`` by month, ``file_size`` by 1 MB), each over
-the search's own hits (query and filters).
+the search's own hits (query and filters), counted by the search itself
+(:func:`pylucene_mcp.engine.search.search`, within its time limit); here they are planned and
+their answers shaped.
 """
 
 from __future__ import annotations
@@ -10,12 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.engine import documents
-from pylucene_mcp.engine.filters import Filter, constrain, parse_filters
-from pylucene_mcp.engine.index import Index
-from pylucene_mcp.engine.query import limit_ms, parse_query
 from pylucene_mcp.engine.results import RangeBucket
 
 MAX_BUCKETS = 50
@@ -106,88 +104,36 @@ def _edges(facet: RangeFacet) -> list[int]:
     return edges
 
 
-def facet_counts(
-    index: Index,
-    query: str,
-    *,
-    filters: Sequence[Filter | Mapping[str, Any]] = (),
-    facet_queries: Mapping[str, str] | None = None,
-    range_facets: Sequence[RangeFacet | Mapping[str, Any]] = (),
-    default_operator: str = "AND",
-    word_forms: bool = True,
-    timeout_s: float = 0.0,
-) -> tuple[dict[str, int], dict[str, list[RangeBucket]], bool]:
-    """The counts of ``facet_queries`` (name → count) and of each range facet's buckets
-    (field → buckets, ``to`` excluded), over the hits of ``query`` with ``filters`` (parsed as
-    :func:`~pylucene_mcp.engine.search.search` parses it, ``word_forms`` too), and whether the time
-    limit (``timeout_s`` for all the counts together, 0: none) cut them short: then the counts
-    not done in time are left out (a facet query) or end the list (a range facet's buckets).
+def plan(
+    facet_queries: Mapping[str, str] | None, range_facets: Sequence[RangeFacet | Mapping[str, Any]]
+) -> tuple[dict[str, str], list[tuple[RangeFacet, list[int]]]]:
+    """The named queries and each range facet with its bucket edges, as the search counts them.
 
     Raises:
-        QuerySyntaxError, UnknownFieldError, InvalidFilterError, InvalidRequestError.
+        InvalidRequestError: for too many queries or buckets, or a range facet that is wrong.
     """
     named = dict(facet_queries or {})
     if len(named) > MAX_FACET_QUERIES:
         raise errors.InvalidRequestError(f"at most {MAX_FACET_QUERIES} facet queries")
-    ranges = [RangeFacet.of(r) for r in range_facets]
-    plans = [(r, _edges(r)) for r in ranges]
-    parsed_filters = parse_filters(filters)
-    parsed = parse_query(query, default_operator, word_forms=word_forms)
-    extra = {
-        name: parse_query(text, default_operator, word_forms=word_forms).match_query
-        for name, text in named.items()
-    }
-    long_point = jvm.jclass("org.apache.lucene.document.LongPoint")
-    deadline = jvm.jclass("io.github.pylucenemcp.search.Deadline")
-    with index.searcher() as searcher, jvm.java_errors(caller_input=True):
-        count = _limited_counter(searcher)
-        deadline.start(limit_ms(timeout_s))
-        try:
-            query_counts: dict[str, int] = {}
-            partial = False
-            for name, q in extra.items():
-                found = count(constrain(parsed.match_query, parsed_filters, q))
-                if found is None:
-                    partial = True
-                    break
-                query_counts[name] = found
-            range_counts: dict[str, list[RangeBucket]] = {}
-            for facet, edges in plans:
-                buckets = []
-                for low, high in zip(edges, edges[1:], strict=False):
-                    if partial:
-                        break
-                    bounded = long_point.newRangeQuery(facet.field, low, high - 1)
-                    shown = (
-                        (schema.iso(low), schema.iso(high))
-                        if facet.field in schema.DATE_FIELDS
-                        else (low, high)
-                    )
-                    found = count(constrain(parsed.match_query, parsed_filters, bounded))
-                    if found is None:
-                        partial = True
-                        break
-                    buckets.append(RangeBucket({"from": shown[0], "to": shown[1], "count": found}))
-                range_counts[facet.field] = buckets
-        finally:
-            deadline.clear()
-    return query_counts, range_counts, partial
+    return named, [(facet, _edges(facet)) for facet in map(RangeFacet.of, range_facets)]
 
 
-def _limited_counter(searcher: Any) -> Any:
-    """A count of hits that stops at this thread's deadlines (``Deadline``): the count, or None
-    when time ran out (term expansion, reading or collecting)."""
-    limited = jvm.jclass("org.apache.lucene.search.IndexSearcher")(
-        jvm.jclass("io.github.pylucenemcp.search.SearchContext").limitedReader(searcher)
-    )
-    limited.setTimeout(jvm.jclass("io.github.pylucenemcp.search.Deadline").COLLECT)
-    exiting = jvm.jclass("org.apache.lucene.index.ExitableDirectoryReader$ExitingReaderException")
-
-    def count(query: Any) -> int | None:
-        try:
-            found = int(limited.count(query))
-        except exiting:
-            return None
-        return None if limited.timedOut() else found
-
-    return count
+def buckets(
+    ranges: Sequence[tuple[RangeFacet, list[int]]], counted: Sequence[Sequence[int]]
+) -> dict[str, list[RangeBucket]]:
+    """Each range facet's buckets (``to`` excluded) with the counts the search found for them
+    (fewer when time ran out: the list ends there)."""
+    found: dict[str, list[RangeBucket]] = {}
+    for (facet, edges), counts in zip(ranges, counted, strict=True):
+        dates = facet.field in schema.DATE_FIELDS
+        found[facet.field] = [
+            RangeBucket(
+                {
+                    "from": schema.iso(low) if dates else low,
+                    "to": schema.iso(high) if dates else high,
+                    "count": count,
+                }
+            )
+            for low, high, count in zip(edges, edges[1:], counts, strict=False)
+        ]
+    return found

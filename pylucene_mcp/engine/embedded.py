@@ -13,7 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pylucene_mcp.engine import counts, explain, index, index_lock, info, miss, profile, search
+from pylucene_mcp.engine import explain, index, index_lock, info, miss, profile
+from pylucene_mcp.engine import search as searching
 from pylucene_mcp.engine import vocabulary as terms
 from pylucene_mcp.engine.index_lock import Owner
 
@@ -24,8 +25,8 @@ class EmbeddedBackend(index.Index):
     """An index on disk, in this process: everything a :class:`Backend` offers, and the raw
     Lucene objects (``searcher()``, ``searchers``) for those who want them."""
 
-    search = search.search
-    facet_counts = counts.facet_counts
+    search = searching.search
+    facet_counts = searching.facet_counts
     document_details = info.document_details
     explain = explain.explain
     profile_query = profile.profile_query

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.basics.shapes import Encoded, to_dict
+from pylucene_mcp.engine.counts import RangeFacet, buckets, plan
 from pylucene_mcp.engine.filters import (
     LONG_MAX,
     LONG_MIN,
@@ -25,15 +26,13 @@ from pylucene_mcp.engine.filters import (
     parse_filters,
 )
 from pylucene_mcp.engine.query import context, limit_ms, parse_query, query_text
-from pylucene_mcp.engine.results import SearchResult
+from pylucene_mcp.engine.results import RangeBucket, SearchResult
 
 if TYPE_CHECKING:
     from pylucene_mcp.engine.index import Index
 
 MAX_PAGE_SIZE = 100
 MAX_FACET_LIMIT = 100
-# how a filter takes part in the shim's search (SearchContext.FILTER, EXCLUDE, DRILL_DOWN)
-FILTER, EXCLUDE, DRILL_DOWN = 0, 1, 2
 _HEADER = json.JSONDecoder()
 QUERY = "org.apache.lucene.search.Query"
 # where a page ended, as the shim writes it: doc:score, and :value under a sort
@@ -60,6 +59,8 @@ def search(
     facet_limit: int = 10,
     cursor: str | None = None,
     word_forms: bool = True,
+    facet_queries: Mapping[str, str] | None = None,
+    range_facets: Sequence[RangeFacet | Mapping[str, Any]] = (),
     **tool_names: Any,
 ) -> SearchResult:
     """Runs ``query`` with ``filters`` and returns one page of hits with facets and passages.
@@ -74,16 +75,23 @@ def search(
     the page after it (None after the last), past the first 10,000 hits too; a cursor belongs to
     its query, filters and sort, and ``page`` stays 1.
 
-    The search stops after ``timeout_s`` (0: no limit): what was found by then comes back with
-    ``partial_results`` set; when nothing was found yet (wildcard, fuzzy or regex terms still
-    being expanded), ``SearchTimeoutError`` says how to make the query cheaper.
+    ``facet_queries`` (name → query, parsed as ``query`` is) and ``range_facets`` (buckets of a
+    date or size field: ``{"field", "start", "end", "gap"}``, see
+    :class:`~pylucene_mcp.engine.counts.RangeFacet`) are counted among the hits:
+    ``facet_queries``/``range_facets`` of the result.
+
+    The search stops after ``timeout_s`` (0: no limit), counts included: what was found by then
+    comes back with ``partial_results`` set (counts not done in time are left out: a facet
+    query, or the buckets that end a range facet); when nothing was found yet (wildcard, fuzzy
+    or regex terms still being expanded), ``SearchTimeoutError`` says how to make the query cheaper.
 
     Words and phrases also match other forms of their words (``lock`` finds "locks" and
     "locked", ``Haus`` "Häuser"), weighted below the word itself; ``word_forms=False`` matches
     only the words as written (folded as always).
 
     The MCP tool's names are taken too (``pageSize=20``, ``sortOrder``, ``defaultOperator``,
-    ``maxPassages``, ``passageLength``, ``facetLimit``, ``wordForms``, ``timeAllowedMs``).
+    ``maxPassages``, ``passageLength``, ``facetLimit``, ``wordForms``, ``facetQueries``,
+    ``rangeFacets``, ``timeAllowedMs``).
 
     Raises:
         QuerySyntaxError, UnknownFieldError, InvalidFilterError, InvalidRequestError,
@@ -118,53 +126,30 @@ def search(
             f"facetLimit must be 1–{MAX_FACET_LIMIT}, got {facet_limit}"
         )
 
+    named, ranges = plan(facet_queries, range_facets)
     parsed_filters = parse_filters(filters)
     text = query_text(query, default_operator)
+    counted = [query_text(q, default_operator) for q in named.values()]
     fingerprint = after = None
     if cursor is not None:  # what a cursor belongs to, and where it continues
         operator = default_operator if word_forms else f"{default_operator}/exact"
         fingerprint = _fingerprint(text, operator, parsed_filters, sort, sort_order)
         after = _position(cursor, fingerprint, sort)
-
-    # each filter as the shim takes it: a clause, an exclusion, or values of a facet dimension
-    # chosen by drill-down (so that its facet still counts the other values)
-    kinds, dims, values = [], [], []
-    for flt in parsed_filters:
-        if flt.field in schema.FACET_FIELDS and flt.operator in ("eq", "in"):
-            kinds.append(DRILL_DOWN)
-            chosen = [flt.value] if flt.operator == "eq" else list(flt.values or ())
-            for value in dict.fromkeys(facet_value(flt, v) for v in chosen):
-                dims.append(flt.field)
-                values.append(value)
-        else:
-            kinds.append(EXCLUDE if flt.operator in ("not", "not_in") else FILTER)
     try:
         with jvm.java_errors():
-            filter_queries = (
-                jvm.jarray(QUERY, [filter_query(flt) for flt in parsed_filters])
-                if parsed_filters
-                else None
-            )
-            answer_bytes = context().run(
-                index.searchers,
-                text,
-                default_operator == "AND",
-                word_forms,
-                filter_queries,
-                jvm.jarray("int", kinds) if kinds else None,
-                jvm.jarray("String", dims) if dims else None,
-                jvm.jarray("String", values) if values else None,
-                _sort(sort, sort_order, by_key=fingerprint is not None),
-                page,
-                page_size,
-                after,
-                max_passages,
-                passage_length,
-                facet_limit,
-                limit_ms(timeout_s),
-            )
+            request = _request(text, default_operator == "AND", word_forms, parsed_filters)
+            request.sort(_sort(sort, sort_order, by_key=fingerprint is not None))
+            request.page(page, page_size, after).passages(max_passages, passage_length)
+            request.facetLimit(facet_limit).timeoutMs(limit_ms(timeout_s))
+            for counted_text in counted:
+                request.countQuery(counted_text)
+            for facet, edges in ranges:
+                request.countRanges(facet.field, jvm.jarray("long", edges))
+            answer_bytes = context().run(index.searchers, request)
     except errors.QuerySyntaxError:
-        parse_query(text, default_operator)  # parsed again on its own: says what is wrong
+        # parsed again on their own: each says what is wrong and what to write instead
+        for each in (text, *counted):
+            parse_query(each, default_operator, word_forms=word_forms)
         raise
     # the shim wrote the hits and facets as the tool returns them: a header, then the hits,
     # which stay JSON text until read; the rest is added here, in SearchResult's order
@@ -186,6 +171,10 @@ def search(
         ],
         "searchTimeMs": round((time.perf_counter() - started) * 1000, 2),
     }
+    if named:  # what was counted in time, in the order asked
+        data["facetQueries"] = dict(zip(named, answer["counted"], strict=False))
+    if ranges:
+        data["rangeFacets"] = to_dict(buckets(ranges, answer["ranges"]))
     if fingerprint is not None:  # paged by cursor; hasNextPage: whether a page follows
         data["hasNextPage"] = answer.get("more", total > page_size)
         if data["hasNextPage"]:
@@ -193,6 +182,60 @@ def search(
     if answer["partial"]:
         data["partialResults"] = True
     return SearchResult(data)
+
+
+def _request(text: str, and_: bool, word_forms: bool, filters: Sequence[Filter]) -> Any:
+    """The shim's ``SearchRequest`` of ``text`` within ``filters``: each a clause, an exclusion,
+    or values of a facet dimension chosen by drill-down (so that its facet still counts the
+    other values)."""
+    kinds = jvm.jclass("io.github.pylucenemcp.search.FilterKind")
+    request = jvm.jclass("io.github.pylucenemcp.search.SearchRequest")(text)
+    request.operator(and_, word_forms)
+    for flt in filters:
+        if flt.field in schema.FACET_FIELDS and flt.operator in ("eq", "in"):
+            request.filter(filter_query(flt), kinds.DRILL_DOWN)
+            chosen = [flt.value] if flt.operator == "eq" else list(flt.values or ())
+            for value in dict.fromkeys(facet_value(flt, v) for v in chosen):
+                request.drillDown(flt.field, value)
+        else:
+            negative = flt.operator in ("not", "not_in")
+            request.filter(filter_query(flt), kinds.EXCLUDE if negative else kinds.FILTER)
+    return request
+
+
+def facet_counts(
+    index: Index,
+    query: str,
+    *,
+    filters: Sequence[Filter | Mapping[str, Any]] = (),
+    facet_queries: Mapping[str, str] | None = None,
+    range_facets: Sequence[RangeFacet | Mapping[str, Any]] = (),
+    default_operator: str = "AND",
+    word_forms: bool = True,
+    timeout_s: float = 0.0,
+) -> tuple[dict[str, int], dict[str, list[RangeBucket]], bool]:
+    """The counts of ``facet_queries`` (name → count) and of each range facet's buckets
+    (field → buckets, ``to`` excluded) over the hits of ``query`` with ``filters``, and whether
+    the time limit (``timeout_s``, 0: none) cut them short: a :func:`search` for one hit without
+    passages, which counts them (see there).
+
+    Raises:
+        QuerySyntaxError, UnknownFieldError, InvalidFilterError, InvalidRequestError.
+    """
+    result = search(
+        index,
+        query,
+        filters=filters,
+        page_size=1,
+        max_passages=0,
+        default_operator=default_operator,
+        word_forms=word_forms,
+        timeout_s=timeout_s,
+        facet_queries=facet_queries,
+        range_facets=range_facets,
+    )
+    ranges = {field: list(found) for field, found in (result.range_facets or {}).items()}
+    return dict(result.facet_queries or {}), ranges, result.partial_results
 
 
 def _fingerprint(
@@ -254,6 +297,8 @@ TOOL_NAMES = {
     "passageLength": "passage_length",
     "facetLimit": "facet_limit",
     "wordForms": "word_forms",
+    "facetQueries": "facet_queries",
+    "rangeFacets": "range_facets",
 }
 
 

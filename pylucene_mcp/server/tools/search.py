@@ -128,24 +128,10 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
             facet_limit=facetLimit,
             cursor=cursor,
             word_forms=wordForms,
+            facet_queries=facetQueries,
+            range_facets=[r.model_dump() for r in rangeFacets or ()],
         )
         data = select(result.to_dict(), fields, facets, facetMinCount)
-        if facetQueries or rangeFacets:
-            named, ranges, cut = svc.index().facet_counts(
-                query,
-                filters=specs,
-                facet_queries=facetQueries,
-                range_facets=[r.model_dump() for r in rangeFacets or ()],
-                default_operator=defaultOperator,
-                word_forms=wordForms,
-                timeout_s=limit_s,
-            )
-            if cut:  # the counts not done in time are left out, and the answer says so
-                data["partialResults"] = True
-            if named:
-                data["facetQueries"] = named
-            if ranges:
-                data["rangeFacets"] = to_dict(ranges)
         if actions:
             data["_actions"] = search_actions(data, specs)
         return fit_passages(data, ANSWER_BUDGET_BYTES)

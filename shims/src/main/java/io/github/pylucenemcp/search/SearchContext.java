@@ -14,13 +14,18 @@ import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.facet.DrillDownQuery;
 import org.apache.lucene.facet.DrillSideways;
 import org.apache.lucene.facet.Facets;
 import org.apache.lucene.facet.FacetsCollector;
 import org.apache.lucene.facet.FacetsCollectorManager;
 import org.apache.lucene.facet.FacetsConfig;
+import org.apache.lucene.facet.FacetResult;
+import org.apache.lucene.facet.LabelAndValue;
 import org.apache.lucene.facet.MultiFacets;
+import org.apache.lucene.facet.range.LongRange;
+import org.apache.lucene.facet.range.LongRangeFacetCounts;
 import org.apache.lucene.facet.sortedset.ConcurrentSortedSetDocValuesFacetCounts;
 import org.apache.lucene.facet.sortedset.DefaultSortedSetDocValuesReaderState;
 import org.apache.lucene.facet.sortedset.SortedSetDocValuesFacetCounts;
@@ -76,14 +81,8 @@ public final class SearchContext {
     }
   }
 
-  /** How a search's filter takes part: a filter clause, an exclusion, or drill-down values. */
-  public static final int FILTER = 0;
-
-  public static final int EXCLUDE = 1;
-  public static final int DRILL_DOWN = 2;
-
-  /** One search's parameters as {@link #run} receives them. */
-  record Request(
+  /** A {@link SearchRequest} made ready to run: its queries built. */
+  record Prepared(
       DrillDownQuery drillDown,
       Sort sort,
       int page,
@@ -96,7 +95,10 @@ public final class SearchContext {
       int maxChars,
       int facetLimit,
       Map<String, List<String>> drilled,
-      boolean browsing) {}
+      boolean browsing,
+      Query[] counted,
+      String[] rangeFields,
+      long[][] rangeEdges) {}
 
   /** A reader wrapped to stop at the deadline, and the facet state of that wrapped reader. */
   private record ReaderState(IndexReader limited, SortedSetDocValuesReaderState facets) {}
@@ -151,8 +153,7 @@ public final class SearchContext {
    * @throws ParseException for a malformed query or an unknown field
    */
   public Parsed parse(String text, boolean and, boolean wordForms) throws ParseException {
-    String trimmed = text.strip();
-    if (trimmed.equals("*") || trimmed.equals("*:*")) {
+    if (matchAll(text)) {
       Query all = MatchAllDocsQuery.INSTANCE;
       return new Parsed(all, all, all, List.of(), true);
     }
@@ -160,6 +161,16 @@ public final class SearchContext {
     ContentQueryParser highlighter = parser(and, true, wordForms);
     Query highlight = highlighter.parse(text);
     return new Parsed(query, alsoSearched(query, text, and), highlight, highlighter.getUnits(), false);
+  }
+
+  private static boolean matchAll(String text) {
+    String trimmed = text.strip();
+    return trimmed.equals("*") || trimmed.equals("*:*");
+  }
+
+  /** What a search of {@code text} matches and scores ({@link Parsed#matchQuery}) alone. */
+  private Query matchQuery(String text, boolean and, boolean wordForms) throws ParseException {
+    return alsoSearched(parser(and, false, wordForms).parse(text), text, and);
   }
 
   /** {@code query}, or it ORed with the same text parsed for each field also searched. */
@@ -195,68 +206,68 @@ public final class SearchContext {
   }
 
   /**
-   * One whole search in one call across the boundary: {@code queryText} parsed (terms ANDed when
-   * {@code and}, other word forms matched with {@code wordForms}), the {@link #request} of it within the filters (see there), paged, sorted by
-   * {@code sort} (null: by score), with {@code maxPassages} passages of at most {@code maxChars}
-   * per hit (0: none) and the {@code facetLimit} most frequent values per facet dimension.
+   * One whole search in one call across the boundary: the request's query parsed (terms ANDed
+   * or not, other word forms matched or not), searched within its filters (see {@link
+   * #prepare}), paged, sorted, with passages per hit and the most frequent values per facet
+   * dimension, and its counted queries and ranges counted among the hits.
    *
-   * <p>It runs {@link #search} under a time limit of {@code timeoutMs} (none when ≤ 0), on a new
-   * searcher over the reader wrapped by {@link #limitedReader} (once per reader), with {@code
-   * searcher}'s similarity and query cache, whose bulk scorers are time-limited too (except
-   * under DrillSideways with chosen facet values). When collecting ran out of time, the answer
-   * holds what was found and {@code "partial":true}; when nothing could be had in time (terms
-   * still being expanded, or facet values chosen), it throws.
+   * <p>It runs {@link #search} under the request's time limit (none when ≤ 0), counts included,
+   * on a new searcher over the reader wrapped by {@link #limitedReader} (once per reader), with
+   * {@code searchers}' similarity and query cache, whose bulk scorers are time-limited too
+   * (except under DrillSideways with chosen facet values). When collecting ran out of time, the
+   * answer holds what was found and {@code "partial":true}; when nothing could be had in time
+   * (terms still being expanded, or facet values chosen), it throws.
    *
-   * @throws ParseException when the query cannot be parsed (the caller parses it again to
-   *     say why); a RuntimeException that the text cannot cause passes through as itself
+   * @throws ParseException when the query or a counted query cannot be parsed (the caller
+   *     parses it again to say why); a RuntimeException that the text cannot cause passes
+   *     through as itself
    * @throws SearchTimeoutException when time ran out before any hit was collected
    */
-  public byte[] run(
-      ReferenceManager<IndexSearcher> searchers,
-      String queryText,
-      boolean and,
-      boolean wordForms,
-      Query[] filters,
-      int[] kinds,
-      String[] drillDims,
-      String[] drillValues,
-      Sort sort,
-      int page,
-      int pageSize,
-      String after,
-      int maxPassages,
-      int maxChars,
-      int facetLimit,
-      long timeoutMs)
+  public byte[] run(ReferenceManager<IndexSearcher> searchers, SearchRequest request)
       throws IOException, ParseException {
-    Parsed parsed;
-    try {
-      parsed = parse(queryText, and, wordForms);
-    } catch (ParseException | IllegalArgumentException e) {
-      // the caller parses again on its own to say what is wrong and what to write instead.
-      // Only what the text can cause counts: a regular expression that does not parse is an
-      // IllegalArgumentException; too many clauses and a too complex automaton keep their own
-      // types (each has its message); any other RuntimeException is a bug of this code, and
-      // must not reach the user as "bad syntax"
-      ParseException failed = new ParseException("cannot parse the query: " + e.getMessage());
-      failed.initCause(e);
-      throw failed;
-    }
+    Parsed parsed = parseText(request.queryText, request.and, request.wordForms, false);
     if (parsed.query == null) {
       throw new ParseException("the query has no searchable words");
     }
-    Request request =
-        request(
-            parsed, filters, kinds, drillDims, drillValues, sort, page, pageSize, after,
-            maxPassages, maxChars, facetLimit);
+    Query[] counted = new Query[request.countedQueries.size()];
+    for (int i = 0; i < counted.length; i++) {
+      String text = request.countedQueries.get(i);
+      counted[i] = parseText(text, request.and, request.wordForms, true).matchQuery;
+      if (counted[i] == null) {
+        throw new ParseException("the counted query " + text + " has no searchable words");
+      }
+    }
+    Prepared prepared = prepare(parsed, request, counted);
     IndexSearcher searcher = searchers.acquire();
     try {
       ReaderState reader = readerState(searcher);
       // UTF-8 bytes: JPype hands a byte[] to Python as one copy, a String char by char
-      return run(searcher, reader.limited, reader.facets, request, timeoutMs)
+      return run(searcher, reader.limited, reader.facets, prepared, request.timeoutMs)
           .getBytes(StandardCharsets.UTF_8);
     } finally {
       searchers.release(searcher);
+    }
+  }
+
+  /**
+   * {@link #parse}, or for a counted query only its match query; what the text can cause is a
+   * ParseException. Only that counts: a regular expression that does not parse is an
+   * IllegalArgumentException; too many clauses and a too complex automaton keep their own types
+   * (each has its message); any other RuntimeException is a bug of this code, and must not
+   * reach the user as "bad syntax".
+   */
+  private Parsed parseText(String text, boolean and, boolean wordForms, boolean matchOnly)
+      throws ParseException {
+    try {
+      if (!matchOnly) {
+        return parse(text, and, wordForms);
+      }
+      Query match = matchAll(text) ? MatchAllDocsQuery.INSTANCE : matchQuery(text, and, wordForms);
+      return new Parsed(match, match, null, List.of(), false);
+    } catch (ParseException | IllegalArgumentException e) {
+      ParseException failed = new ParseException("cannot parse the query: " + e.getMessage());
+      failed.initCause(e);
+      throw failed;
     }
   }
 
@@ -361,7 +372,7 @@ public final class SearchContext {
       IndexSearcher searcher,
       IndexReader limitedReader,
       SortedSetDocValuesReaderState state,
-      Request request,
+      Prepared request,
       long timeoutMs)
       throws IOException {
     // a new searcher each time: IndexSearcher.timedOut() stays true once a search timed out
@@ -382,51 +393,44 @@ public final class SearchContext {
   }
 
   /**
-   * The search of {@code parsed} within {@code filters}: each is a filter clause, an exclusion
-   * or a facet dimension's drill-down values ({@code kinds}: {@link #FILTER}, {@link #EXCLUDE},
-   * {@link #DRILL_DOWN}; the values are {@code drillDims[i]}/{@code drillValues[i]}), and each is
-   * counted with the query alone (its {@code matchCount}). Null arrays are empty.
+   * The search of {@code parsed} within the request's filters: each is a filter clause, an
+   * exclusion or a facet dimension's drill-down values (see {@link FilterKind}), and each is
+   * counted with the query alone (its {@code matchCount}); {@code counted}: the parsed counted
+   * queries.
    */
-  Request request(
-      Parsed parsed,
-      Query[] filters,
-      int[] kinds,
-      String[] drillDims,
-      String[] drillValues,
-      Sort sort,
-      int page,
-      int pageSize,
-      String after,
-      int maxPassages,
-      int maxChars,
-      int facetLimit) {
-    Query[] given = filters == null ? new Query[0] : filters;
+  Prepared prepare(Parsed parsed, SearchRequest request, Query[] counted) {
     BooleanQuery.Builder base = new BooleanQuery.Builder().add(parsed.matchQuery, Occur.MUST);
-    Query[] counts = new Query[given.length];
-    for (int i = 0; i < given.length; i++) {
-      Occur occur = kinds[i] == EXCLUDE ? Occur.MUST_NOT : Occur.FILTER;
-      if (kinds[i] != DRILL_DOWN) {
-        base.add(given[i], occur);
+    Query[] counts = new Query[request.filters.size()];
+    boolean onlyDrilled = true;
+    for (int i = 0; i < counts.length; i++) {
+      FilterKind kind = request.kinds.get(i);
+      Occur occur = kind == FilterKind.EXCLUDE ? Occur.MUST_NOT : Occur.FILTER;
+      if (kind != FilterKind.DRILL_DOWN) {
+        base.add(request.filters.get(i), occur);
+        onlyDrilled = false;
       }
       counts[i] =
-          new BooleanQuery.Builder().add(parsed.matchQuery, Occur.MUST).add(given[i], occur).build();
+          new BooleanQuery.Builder()
+              .add(parsed.matchQuery, Occur.MUST)
+              .add(request.filters.get(i), occur)
+              .build();
     }
     DrillDownQuery drillDown = new DrillDownQuery(facetsConfig, base.build());
     Map<String, List<String>> drilled = new LinkedHashMap<>();
-    for (int i = 0; drillDims != null && i < drillDims.length; i++) {
-      drillDown.add(drillDims[i], drillValues[i]);
-      drilled.computeIfAbsent(drillDims[i], d -> new ArrayList<>()).add(drillValues[i]);
+    for (String[] chosen : request.drilled) {
+      drillDown.add(chosen[0], chosen[1]);
+      drilled.computeIfAbsent(chosen[0], d -> new ArrayList<>()).add(chosen[1]);
     }
     // all documents within chosen facet values, nothing else: see browse
-    boolean browsing = parsed.matchAll && !drilled.isEmpty();
-    for (int i = 0; i < given.length; i++) {
-      browsing &= kinds[i] == DRILL_DOWN;
-    }
-    boolean highlight = !parsed.matchAll && maxPassages > 0;
-    return new Request(
-        drillDown, sort, page, pageSize, after == null ? null : after(after, sort), counts,
-        highlight ? parsed.highlightQuery : null, parsed.units, Math.max(maxPassages, 1),
-        maxChars, facetLimit, drilled, browsing);
+    boolean browsing = parsed.matchAll && !drilled.isEmpty() && onlyDrilled;
+    boolean highlight = !parsed.matchAll && request.maxPassages > 0;
+    Sort sort = request.sort;
+    return new Prepared(
+        drillDown, sort, request.page, request.pageSize,
+        request.after == null ? null : after(request.after, sort), counts,
+        highlight ? parsed.highlightQuery : null, parsed.units, Math.max(request.maxPassages, 1),
+        request.maxChars, request.facetLimit, drilled, browsing, counted,
+        request.rangeFields.toArray(new String[0]), request.rangeEdges.toArray(new long[0][]));
   }
 
   /**
@@ -487,8 +491,83 @@ public final class SearchContext {
     }
   }
 
-  /** DrillSideways whose facets are counted by {@link #count}. */
+  /**
+   * Writes {@code "counted": [n, ...]} (each counted query among the hits) and {@code "ranges":
+   * [[n, ...], ...]} (each range facet's buckets among the hits: in one pass over {@code
+   * collected}, the hits, when the search collected them, else a count per bucket). Once time
+   * has run out ({@code late}, or while counting) nothing more is counted: the lists end there
+   * and it returns true.
+   */
+  private boolean counts(
+      Json json, IndexSearcher searcher, Prepared r, FacetsCollector collected, boolean late)
+      throws IOException {
+    boolean out = late;
+    json.name("counted").array();
+    for (int i = 0; i < r.counted.length && !out; i++) {
+      Query both =
+          new BooleanQuery.Builder()
+              .add(r.drillDown, Occur.MUST)
+              .add(r.counted[i], Occur.FILTER)
+              .build();
+      long found = countInTime(searcher, both);
+      out = found < 0;
+      if (!out) {
+        json.number(found);
+      }
+    }
+    json.end().name("ranges").array();
+    for (int f = 0; f < r.rangeFields.length; f++) {
+      json.array();
+      long[] edges = r.rangeEdges[f];
+      if (!out && collected != null) {
+        LongRange[] ranges = new LongRange[edges.length - 1];
+        for (int b = 0; b < ranges.length; b++) {
+          ranges[b] = new LongRange(Integer.toString(b), edges[b], true, edges[b + 1], false);
+        }
+        try {
+          FacetResult counted =
+              new LongRangeFacetCounts(r.rangeFields[f], collected, ranges)
+                  .getAllChildren(r.rangeFields[f]);
+          for (LabelAndValue bucket : counted.labelValues) {
+            json.number(bucket.value.longValue());
+          }
+        } catch (ExitableDirectoryReader.ExitingReaderException e) {
+          out = true;
+        }
+      } else {
+        for (int b = 0; b + 1 < edges.length && !out; b++) {
+          Query bucket =
+              new BooleanQuery.Builder()
+                  .add(r.drillDown, Occur.MUST)
+                  .add(LongPoint.newRangeQuery(r.rangeFields[f], edges[b], edges[b + 1] - 1), Occur.FILTER)
+                  .build();
+          long found = countInTime(searcher, bucket);
+          out = found < 0;
+          if (!out) {
+            json.number(found);
+          }
+        }
+      }
+      json.end();
+    }
+    json.end();
+    return out;
+  }
+
+  /** The hits of {@code query}, or -1 when time ran out while counting them. */
+  private static long countInTime(IndexSearcher searcher, Query query) throws IOException {
+    try {
+      int found = searcher.count(query);
+      return searcher.timedOut() ? -1 : found;
+    } catch (ExitableDirectoryReader.ExitingReaderException e) {
+      return -1;
+    }
+  }
+
+  /** DrillSideways whose facets are counted by {@link #count}; {@code hits}: what it found. */
   private static final class CountingSideways extends DrillSideways {
+    FacetsCollector hits;
+
     CountingSideways(
         IndexSearcher searcher, FacetsConfig config, SortedSetDocValuesReaderState state) {
       super(searcher, config, state);
@@ -498,6 +577,7 @@ public final class SearchContext {
     protected Facets buildFacetsResult(
         FacetsCollector drillDowns, FacetsCollector[] drillSideways, String[] dims)
         throws IOException {
+      hits = drillDowns;
       Facets main = count(state, drillDowns);
       if (drillSideways == null || drillSideways.length == 0) {
         return main;
@@ -579,7 +659,7 @@ public final class SearchContext {
    * each call across the JPype boundary costs microseconds, and a search makes dozens of them
    * otherwise.
    */
-  String search(IndexSearcher searcher, SortedSetDocValuesReaderState state, Request r)
+  String search(IndexSearcher searcher, SortedSetDocValuesReaderState state, Prepared r)
       throws IOException {
     if (r.after != null) { // see after(): only the values of the sort place a position
       r.after.doc = Math.max(0, searcher.getIndexReader().maxDoc() - 1);
@@ -588,6 +668,7 @@ public final class SearchContext {
     int topN = r.after == null ? r.page * r.pageSize : r.pageSize + 1;
     TopDocs top;
     Facets facets = null;
+    FacetsCollector hitsCollected = null; // the hits, for range counts: when the search has them
     if (state != null && r.browsing) {
       FacetsCollectorManager.FacetsResult result =
           r.sort == null
@@ -596,15 +677,17 @@ public final class SearchContext {
               : FacetsCollectorManager.searchAfter(
                   searcher, r.after, r.drillDown, topN, r.sort, true, new FacetsCollectorManager());
       top = result.topDocs();
-      facets = browse(searcher, state, r.drilled, result.facetsCollector());
+      hitsCollected = result.facetsCollector();
+      facets = browse(searcher, state, r.drilled, hitsCollected);
     } else if (state != null) {
-      DrillSideways sideways = new CountingSideways(searcher, facetsConfig, state);
+      CountingSideways sideways = new CountingSideways(searcher, facetsConfig, state);
       DrillSideways.DrillSidewaysResult result =
           r.sort == null
               ? sideways.search(r.after, r.drillDown, topN)
               : sideways.search(r.drillDown, null, (FieldDoc) r.after, topN, r.sort, true);
       top = result.hits;
       facets = result.facets;
+      hitsCollected = sideways.hits;
     } else {
       top =
           r.sort == null
@@ -646,6 +729,9 @@ public final class SearchContext {
     }
     partial |= searcher.timedOut();
     PageResults.facets(json.end().name("facets"), facets, schema.facetDims, r.facetLimit);
+    if (r.counted.length > 0 || r.rangeFields.length > 0) {
+      partial |= counts(json, searcher, r, hitsCollected, partial);
+    }
     if (to > from) {
       json.name("last").string(position(top.scoreDocs[to - 1]));
     }

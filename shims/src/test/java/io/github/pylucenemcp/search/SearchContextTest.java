@@ -79,12 +79,12 @@ public class SearchContextTest {
         String json =
             utf8(context.run(
                 new SearcherManager(dir, null),
-                "*vertrag",
-                true,
-                true,
-                new Query[] {new TermQuery(DrillDownQuery.term("$facets", "language", "de"))},
-                new int[] {SearchContext.DRILL_DOWN}, new String[] {"language"},
-                new String[] {"de"}, null, 1, 10, null, 3, 200, 10, 5000L));
+                new SearchRequest("*vertrag")
+                    .filter(
+                        new TermQuery(DrillDownQuery.term("$facets", "language", "de")),
+                        FilterKind.DRILL_DOWN)
+                    .drillDown("language", "de")
+                    .timeoutMs(5000L)));
         assertTrue(json, json.startsWith("{\"totalHits\":1,"));
         // the header, then the hits: the caller decodes those when it needs them
         assertTrue(json, json.contains(",\"partial\":false}[{\"filePath\":"));
@@ -123,8 +123,8 @@ public class SearchContextTest {
         SearchContext.Parsed parsed = context.parse("alpha", true);
         IndexSearcher expired = new IndexSearcher(reader);
         expired.setTimeout(() -> true); // out of time before the first document
-        SearchContext.Request request =
-            context.request(parsed, null, null, null, null, null, 1, 10, null, 1, 200, 10);
+        SearchContext.Prepared request =
+            context.prepare(parsed, new SearchRequest("alpha").passages(1, 200), new Query[0]);
         String json = context.search(expired, null, request);
         assertTrue(json, json.startsWith("{\"totalHits\":0,"));
         assertTrue(json, json.endsWith(",\"partial\":true}[]"));
@@ -148,14 +148,14 @@ public class SearchContextTest {
           assertThrows(
               bad,
               ParseException.class,
-              () -> context.run(searchers, bad, true, true, null, null, null, null, null, 1, 10, null, 3, 200, 10, 0L));
+              () -> context.run(searchers, new SearchRequest(bad)));
         }
         // a fault of the code (here: no text at all, which no caller sends) is not "bad syntax"
         assertThrows(
             NullPointerException.class,
-            () -> context.run(searchers, null, true, true, null, null, null, null, null, 1, 10, null, 3, 200, 10, 0L));
+            () -> context.run(searchers, new SearchRequest(null)));
         String all =
-            utf8(context.run(searchers, "*", true, true, null, null, null, null, null, 1, 10, null, 3, 200, 10, 0L));
+            utf8(context.run(searchers, new SearchRequest("*")));
         assertTrue(all, all.startsWith("{\"totalHits\":0,"));
       }
     }

@@ -1,0 +1,115 @@
+package io.github.pylucenemcp.search;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.Sort;
+
+/**
+ * One search as {@link SearchContext#run} takes it, built by chained calls: the query text and
+ * everything else it is searched with. What is not set keeps the search tool's defaults: AND,
+ * other word forms matched, no filters, by score, page 1 of 10, 3 passages of 200 characters,
+ * 10 values a facet, no time limit, nothing counted besides.
+ *
+ * <pre>{@code
+ * new SearchRequest("signed contract").filter(pdf, FilterKind.FILTER).page(2, 10, null)
+ * }</pre>
+ */
+public final class SearchRequest {
+  final String queryText;
+  boolean and = true;
+  boolean wordForms = true;
+  final List<Query> filters = new ArrayList<>();
+  final List<FilterKind> kinds = new ArrayList<>();
+  final List<String[]> drilled = new ArrayList<>();
+  Sort sort;
+  int page = 1;
+  int pageSize = 10;
+  String after;
+  int maxPassages = 3;
+  int maxChars = 200;
+  int facetLimit = 10;
+  long timeoutMs;
+  final List<String> countedQueries = new ArrayList<>();
+  final List<String> rangeFields = new ArrayList<>();
+  final List<long[]> rangeEdges = new ArrayList<>();
+
+  public SearchRequest(String queryText) {
+    this.queryText = queryText;
+  }
+
+  /** Terms ANDed ({@code and}) or ORed; {@code wordForms}: other forms of the words match. */
+  public SearchRequest operator(boolean and, boolean wordForms) {
+    this.and = and;
+    this.wordForms = wordForms;
+    return this;
+  }
+
+  /** A filter (see {@link FilterKind}); each is also counted with the query alone. */
+  public SearchRequest filter(Query query, FilterKind kind) {
+    filters.add(query);
+    kinds.add(kind);
+    return this;
+  }
+
+  /** A value of facet dimension {@code dim} chosen by drill-down (with a DRILL_DOWN filter). */
+  public SearchRequest drillDown(String dim, String value) {
+    drilled.add(new String[] {dim, value});
+    return this;
+  }
+
+  /** The sort (null: by score). */
+  public SearchRequest sort(Sort sort) {
+    this.sort = sort;
+    return this;
+  }
+
+  /**
+   * The page of {@code pageSize} hits; {@code after} (or null): the position a cursor continues
+   * after, as the last answer's {@code "last"} gave it.
+   */
+  public SearchRequest page(int page, int pageSize, String after) {
+    this.page = page;
+    this.pageSize = pageSize;
+    this.after = after;
+    return this;
+  }
+
+  /** At most {@code max} passages a hit (0: none) of at most {@code maxChars} characters. */
+  public SearchRequest passages(int max, int maxChars) {
+    this.maxPassages = max;
+    this.maxChars = maxChars;
+    return this;
+  }
+
+  /** The most frequent values listed per facet dimension. */
+  public SearchRequest facetLimit(int limit) {
+    this.facetLimit = limit;
+    return this;
+  }
+
+  /** The time limit of the whole search, counts included (none when ≤ 0). */
+  public SearchRequest timeoutMs(long timeoutMs) {
+    this.timeoutMs = timeoutMs;
+    return this;
+  }
+
+  /** A query text (parsed as the search's own) whose matches among the hits are counted. */
+  public SearchRequest countQuery(String text) {
+    countedQueries.add(text);
+    return this;
+  }
+
+  /**
+   * The hits counted in buckets of the long field {@code field}: {@code [edges[i], edges[i +
+   * 1])}.
+   */
+  public SearchRequest countRanges(String field, long[] edges) {
+    if (edges.length < 2) {
+      throw new IllegalArgumentException("a range facet needs at least two edges");
+    }
+    rangeFields.add(field);
+    rangeEdges.add(edges.clone());
+    return this;
+  }
+}
