@@ -5,6 +5,7 @@ import io.github.pylucenemcp.schema.FieldSchema;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -108,6 +109,21 @@ public final class SearchContext {
   private final FacetsConfig facetsConfig;
   private final Set<String> matchFields;
   private final Map<IndexReader, ReaderState> readers = new WeakHashMap<>();
+  // the texts parsed last, by operator, word forms and text: a search parses its text (for
+  // searching, highlighting and each field also searched, each a run of the parser: 0.1-1 ms
+  // for a pattern) only the first time; paging, filtering, counting and profiling it again
+  // take the queries as they are (immutable, so shared by threads)
+  private final Map<String, Parsed> parsedTexts =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(64, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Parsed> eldest) {
+              return size() > PARSED_KEPT;
+            }
+          });
+
+  /** How many parsed texts are kept (see {@code parsedTexts}). */
+  static final int PARSED_KEPT = 256;
   // each reader's facet counts over all its documents (see browse)
   private final Map<SortedSetDocValuesReaderState, Facets> allCounts = new WeakHashMap<>();
 
@@ -153,6 +169,16 @@ public final class SearchContext {
    * @throws ParseException for a malformed query or an unknown field
    */
   public Parsed parse(String text, boolean and, boolean wordForms) throws ParseException {
+    String key = (and ? "A" : "O") + (wordForms ? "F" : "X") + text;
+    Parsed known = parsedTexts.get(key);
+    if (known == null) {
+      known = parseAnew(text, and, wordForms);
+      parsedTexts.put(key, known);
+    }
+    return known;
+  }
+
+  private Parsed parseAnew(String text, boolean and, boolean wordForms) throws ParseException {
     if (matchAll(text)) {
       Query all = MatchAllDocsQuery.INSTANCE;
       return new Parsed(all, all, all, List.of(), true);
@@ -170,7 +196,14 @@ public final class SearchContext {
 
   /** What a search of {@code text} matches and scores ({@link Parsed#matchQuery}) alone. */
   private Query matchQuery(String text, boolean and, boolean wordForms) throws ParseException {
-    return alsoSearched(parser(and, false, wordForms).parse(text), text, and);
+    String key = (and ? "a" : "o") + (wordForms ? "F" : "X") + text;
+    Parsed known = parsedTexts.get(key);
+    if (known == null) {
+      Query match = alsoSearched(parser(and, false, wordForms).parse(text), text, and);
+      known = new Parsed(match, match, null, List.of(), false);
+      parsedTexts.put(key, known);
+    }
+    return known.matchQuery;
   }
 
   /** {@code query}, or it ORed with the same text parsed for each field also searched. */

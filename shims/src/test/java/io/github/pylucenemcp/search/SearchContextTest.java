@@ -1,5 +1,8 @@
 package io.github.pylucenemcp.search;
 
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotSame;
+import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
@@ -133,6 +136,22 @@ public class SearchContextTest {
         assertTrue(full, full.contains(",\"partial\":false}[{"));
       }
     }
+  }
+
+  @Test
+  public void aTextIsParsedOnceForItsOperatorAndWordFormsAndTheLastOnesAreKept() throws Exception {
+    Analyzer analyzer = Analyzers.perField("content_reversed", "content_translit_de", Set.of("file_path"));
+    SearchContext context = context(analyzer, new FacetsConfig());
+    SearchContext.Parsed first = context.parse("*vertrag AND sign*", true, true);
+    assertSame(first, context.parse("*vertrag AND sign*", true, true));
+    assertNotSame(first, context.parse("*vertrag AND sign*", false, true));
+    assertNotSame(first, context.parse("*vertrag AND sign*", true, false));
+    // the same as a fresh parse: the cached queries are the ones a parse gives
+    assertEquals(first.query, new SearchContext(context.schema(), analyzer, new FacetsConfig()).parse("*vertrag AND sign*", true, true).query);
+    for (int i = 0; i < SearchContext.PARSED_KEPT; i++) {
+      context.parse("word" + i, true, true);
+    }
+    assertNotSame(first, context.parse("*vertrag AND sign*", true, true)); // pushed out
   }
 
   @Test
