@@ -6,7 +6,7 @@ SETUP_STAMP := .setup.stamp
 JAR_STAMP := pylucene_mcp/jars/pylucene-mcp-shims.jar
 JAVA_SOURCES := $(shell find shims -name '*.java' 2>/dev/null) build.gradle settings.gradle
 
-.PHONY: help setup jars dist test test-python test-java test-install lint typecheck bench serve clean
+.PHONY: help setup jars dist test test-python test-java java-format test-install lint typecheck bench serve clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -28,8 +28,11 @@ jars: $(JAR_STAMP)  ## fetch Lucene from Maven Central and compile the Java shim
 dist: $(JAR_STAMP)  ## the sdist and the wheel, jars included, into dist/ (needs only Python and pip)
 	$(PYTHON) -P scripts/dist.py --outdir dist >&2
 
-test-java: $(JAR_STAMP)  ## the shims' JUnit tests (through Gradle)
-	$(GRADLE) $(GRADLE_FLAGS) junit
+test-java: $(JAR_STAMP)  ## the shims' format and forbidden APIs, then their JUnit tests (Gradle)
+	$(GRADLE) $(GRADLE_FLAGS) javaCheck junit
+
+java-format: $(JAR_STAMP)  ## rewrite the Java sources in google-java-format's style
+	$(GRADLE) $(GRADLE_FLAGS) javaFormat
 
 test-python: $(SETUP_STAMP) $(JAR_STAMP)  ## pytest, slow tests included (a plain `pytest` skips them)
 	@./scripts/ensure-chromium >&2 || echo "no chromium: the MCP Apps browser tests will be skipped" >&2

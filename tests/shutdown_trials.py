@@ -10,6 +10,7 @@ from pathlib import Path
 
 from pylucene_mcp import Index
 from tests.stdio_peer import StdioPeer, handshake
+from tests.waiting import eventually
 
 FILES = 40
 
@@ -53,9 +54,8 @@ def trial(folder: Path, root: Path, delay_s: float) -> tuple[list[str], int]:
     for line in (stderr + "\n" + logs).splitlines():
         if "Traceback" in line or " ERROR " in line or "Exception" in line:
             problems.append(line[:300])
-    deadline = time.monotonic() + 15  # the Tika supervisor ends its JVM when the server is gone
-    while processes_of(home) and time.monotonic() < deadline:
-        time.sleep(0.1)
+    # the Tika supervisor ends its JVM when the server is gone
+    eventually(lambda: not processes_of(home), 15)
     problems += [f"left running: {p}" for p in processes_of(home)]
     index = Index.open(index_path)
     try:

@@ -29,6 +29,8 @@ pytestmark = pytest.mark.slow
 
 CACM = Path(__file__).resolve().parents[2] / "shared" / "eval" / "cacm"
 ANSERINI = {"AP": 0.3123, "P@30": 0.1942}
+# the product's own chain (content field, no stemming) on the same run, as measured
+PRODUCT = {"AP": 0.2737, "P@30": 0.1609}
 
 
 @pytest.fixture(scope="module")
@@ -73,8 +75,10 @@ def test_anserinis_bm25_baseline_is_reproduced(cacm: list[dict[str, str]], tmp_p
         f"P@30 {figures['P@30']:.4f} (Anserini {ANSERINI['P@30']})"
     )
     assert (figures["unique_terms"], figures["tokens"]) == (14_363, 320_968)  # Anserini's stats
-    assert abs(figures["AP"] - ANSERINI["AP"]) <= 0.002
-    assert abs(figures["P@30"] - ANSERINI["P@30"]) <= 0.002
+    # to the last digit Anserini prints (0.312391 here): BM25(0.8, 0.4) gives 0.3113, (1.0, 0.4)
+    # 0.3151, (0.9, 0.5) 0.3103, (0.9, 0.3) 0.3165, so the window tells the parameters apart
+    assert abs(figures["AP"] - ANSERINI["AP"]) <= 0.0002
+    assert round(figures["P@30"], 4) == ANSERINI["P@30"]
 
 
 def test_the_products_own_chain_is_on_record(cacm: list[dict[str, str]], tmp_path: Path) -> None:
@@ -83,4 +87,7 @@ def test_the_products_own_chain_is_on_record(cacm: list[dict[str, str]], tmp_pat
     FIGURES["CACM, the product's chain (no stemming), BM25 0.9/0.4"] = (
         f"MAP {figures['AP']:.4f}, P@30 {figures['P@30']:.4f}"
     )
-    assert 0.15 < figures["AP"] < ANSERINI["AP"] + 0.05  # a sane figure, whatever it is
+    # the figure on record: a change of the analysis or the scoring that
+    # moves it must say so here
+    assert abs(figures["AP"] - PRODUCT["AP"]) <= 0.0002
+    assert abs(figures["P@30"] - PRODUCT["P@30"]) <= 0.0002

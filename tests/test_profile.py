@@ -187,10 +187,12 @@ def test_facet_cost_and_filter_times_are_measured(contracts: Index) -> None:
     cost = profile.facet_cost
     assert cost is not None
     assert set(cost.dimensions) == {"author", "language", "file_extension", "file_type"}
-    assert min(cost.search_ms, cost.collect_ms, cost.count_ms, *cost.dimensions.values()) >= 0
-    assert cost.collect_ms > 0 and cost.count_ms > 0  # the language facet is indexed: counted
+    # each is a median of real work, in ms to the microsecond: none is 0 (what a figure that
+    # was never measured would read)
+    assert min(cost.search_ms, cost.collect_ms, cost.count_ms) > 0
+    assert cost.dimensions["language"] > 0  # indexed: its top values are read
     (impact,) = profile.filter_impact or ()
-    assert impact.hits_with_filter == DOCS // 4 and impact.ms >= 0
+    assert impact.hits_with_filter == DOCS // 4 and impact.ms > 0
     assert profile_query(contracts, "contract").facet_cost is None
 
 

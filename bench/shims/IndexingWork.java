@@ -5,16 +5,15 @@ import org.apache.lucene.analysis.TokenStream;
 
 /**
  * Indexing done in Java alone, for bench/indexing.py: the rows that Python built for a batch
- * written through the product's own SchemaWriter (the same fields, analyzers and threads), and
- * the cost of each field's analysis chain over the same texts.
+ * written through the product's own SchemaWriter (the same fields, analyzers and threads), and the
+ * cost of each field's analysis chain over the same texts.
  */
 public final class IndexingWork {
   private IndexingWork() {}
 
   /** Writes {@code rows} rows in batches of {@code batch}; returns the nanoseconds it took. */
   public static long write(
-      SchemaWriter writer, String[] strings, long[] numbers, int rows, int batch)
-      throws Exception {
+      SchemaWriter writer, String[] strings, long[] numbers, int rows, int batch) throws Exception {
     int perString = strings.length / rows;
     int perLong = numbers.length / rows;
     long start = System.nanoTime();

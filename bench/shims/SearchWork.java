@@ -3,11 +3,11 @@ import io.github.pylucenemcp.search.SearchRequest;
 import org.apache.lucene.search.SearcherManager;
 
 /**
- * The work of one pylucene_mcp search done in Java alone, through the product's own
- * SearchContext (its schema object, analyzer and facets): parse twice (search and highlight),
- * DrillSideways with the schema's four facet dimensions, the page's stored fields and passages
- * written as the search tool's JSON. bench/boundary.py compares its time per search with the
- * same search through the public Python API.
+ * The work of one pylucene_mcp search done in Java alone, through the product's own SearchContext
+ * (its schema object, analyzer and facets): parse twice (search and highlight), DrillSideways with
+ * the schema's four facet dimensions, the page's stored fields and passages written as the search
+ * tool's JSON. bench/boundary.py compares its time per search with the same search through the
+ * public Python API.
  */
 public final class SearchWork {
   private SearchWork() {}

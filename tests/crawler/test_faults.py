@@ -23,6 +23,7 @@ from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
 from tests.crawler.files import make_hostile
 from tests.processes import tika_processes
 from tests.stdio_peer import ROOT, server_env
+from tests.waiting import eventually, until
 
 
 def reasons(crawler: Crawler) -> dict[str, str]:
@@ -160,19 +161,21 @@ def test_kill_9_during_a_crawl_leaves_an_index_that_opens_and_converges(tmp_path
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
-    deadline = time.monotonic() + 120
     try:
-        while time.monotonic() < deadline and proc.poll() is None:
-            if list(index_path.glob("segments_*")) and _count(index_path) >= 20:
-                break
-            time.sleep(0.2)
+        until(
+            lambda: (
+                proc.poll() is not None
+                or (list(index_path.glob("segments_*")) and _count(index_path) >= 20)
+            ),
+            120,
+            "20 documents committed",
+        )
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
     assert proc.returncode == -signal.SIGKILL
-    deadline = time.monotonic() + 15  # its Tika server and worker follow it within seconds
-    while tika_processes() - tika_before and time.monotonic() < deadline:
-        time.sleep(0.2)
+    # its Tika server and worker follow it within seconds
+    eventually(lambda: not tika_processes() - tika_before, 15)
     assert not tika_processes() - tika_before, "a Tika JVM outlived the killed crawl"
     partial = _count(index_path)
     assert partial >= 20  # commits made before the kill are there

@@ -4,7 +4,6 @@ watches, reindexes by itself after a schema change, and sends MCP progress notif
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -13,19 +12,21 @@ import pytest
 from pylucene_mcp import Index
 from pylucene_mcp.basics import schema
 from tests.stdio_peer import StdioPeer, handshake
+from tests.waiting import until
 
 pytestmark = pytest.mark.slow
 
 
 def wait_for(peer: StdioPeer, status: str, timeout: float = 120) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    seen: list[dict[str, Any]] = []
+
+    def reached() -> bool:
         answer = peer.request("tools/call", {"name": "getCrawlerStatus", "arguments": {}})
-        data = answer["result"]["structuredContent"]
-        if data["status"] == status:
-            return data  # type: ignore[no-any-return]
-        time.sleep(0.3)
-    raise AssertionError(f"status never became {status}")
+        seen.append(answer["result"]["structuredContent"])
+        return bool(seen[-1]["status"] == status)
+
+    until(reached, timeout, f"crawler status {status}")
+    return seen[-1]
 
 
 def test_serve_crawls_watches_reindexes_and_reports_progress(tmp_path: Path) -> None:
@@ -55,14 +56,12 @@ def test_serve_crawls_watches_reindexes_and_reports_progress(tmp_path: Path) -> 
         assert search["result"]["structuredContent"]["totalHits"] == 6
 
         (folder / "letter9.txt").write_text("a late letter about skuas")
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+
+        def skuas() -> int:
             found = peer.request("tools/call", {"name": "search", "arguments": {"query": "skuas"}})
-            if found["result"]["structuredContent"]["totalHits"] == 1:
-                break
-            time.sleep(0.3)
-        else:
-            raise AssertionError("the watcher did not index the new file")
+            return int(found["result"]["structuredContent"]["totalHits"])
+
+        until(lambda: skuas() == 1, 30, "the watcher's indexing of the new file")
 
         before = len(peer.lines)
         answer = peer.request(

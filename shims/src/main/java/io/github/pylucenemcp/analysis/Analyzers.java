@@ -13,14 +13,14 @@ import morfologik.stemming.Dictionary;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.LowerCaseFilter;
 import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.icu.ICUNormalizer2CharFilter;
-import org.apache.lucene.analysis.miscellaneous.ASCIIFoldingFilter;
-import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.analysis.custom.CustomAnalyzer;
 import org.apache.lucene.analysis.de.GermanNormalizationFilter;
-import org.apache.lucene.analysis.reverse.ReverseStringFilter;
+import org.apache.lucene.analysis.icu.ICUNormalizer2CharFilter;
+import org.apache.lucene.analysis.miscellaneous.ASCIIFoldingFilter;
 import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
+import org.apache.lucene.analysis.reverse.ReverseStringFilter;
+import org.apache.lucene.analysis.standard.StandardTokenizer;
 
 /**
  * The analysis chains of the index schema, built with {@link CustomAnalyzer}.
@@ -33,9 +33,9 @@ import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
  *   <li>{@code content_translit_de}: lowercase, then German normalization before folding, so that
  *       "Mueller" and "Müller" both become "muller", "Strasse"/"Straße" "strasse", "Kaese"/"Käse"
  *       "kase".
- *   <li>{@code content_lemma_en}, {@code content_lemma_de}: content's chain with each word
- *       replaced by its dictionary lemmas before lowercasing ({@link LemmaFilter}), so that
- *       "locks" and "locked" both become "lock", "Häuser" "haus".
+ *   <li>{@code content_lemma_en}, {@code content_lemma_de}: content's chain with each word replaced
+ *       by its dictionary lemmas before lowercasing ({@link LemmaFilter}), so that "locks" and
+ *       "locked" both become "lock", "Häuser" "haus".
  * </ul>
  */
 public final class Analyzers {
@@ -94,7 +94,10 @@ public final class Analyzers {
     String resource = DICTIONARIES.get(language);
     if (resource == null) {
       throw new IllegalArgumentException(
-          "no lemma dictionary for language '" + language + "'; there are: " + DICTIONARIES.keySet());
+          "no lemma dictionary for language '"
+              + language
+              + "'; there are: "
+              + DICTIONARIES.keySet());
     }
     return LOADED.computeIfAbsent(
         language,
@@ -112,9 +115,9 @@ public final class Analyzers {
   }
 
   /**
-   * The analyzer of a lemma field: NFKC with case folding, the standard tokenizer (a word is
-   * looked up lowercased, then capitalized: German nouns), each word's lemmas from the
-   * dictionary of {@code language} ("en" or "de"), lowercase, ASCII folding.
+   * The analyzer of a lemma field: NFKC with case folding, the standard tokenizer (a word is looked
+   * up lowercased, then capitalized: German nouns), each word's lemmas from the dictionary of
+   * {@code language} ("en" or "de"), lowercase, ASCII folding.
    */
   public static Analyzer lemma(String language) {
     Dictionary dictionary = dictionary(language);
@@ -183,8 +186,8 @@ public final class Analyzers {
   /**
    * The analyzer of {@code file_name}: split at spaces, then at dots, dashes, underscores, case
    * changes and digits ({@code WordDelimiterGraphFilter}), keeping the whole name too, so that
-   * "Annual_Report-2024.pdf" is found by {@code report}, {@code 2024}, {@code pdf} and by its
-   * whole name; lowercase, ASCII folding.
+   * "Annual_Report-2024.pdf" is found by {@code report}, {@code 2024}, {@code pdf} and by its whole
+   * name; lowercase, ASCII folding.
    */
   public static Analyzer fileName() {
     try {
@@ -193,12 +196,18 @@ public final class Analyzers {
           .withTokenizer("whitespace")
           .addTokenFilter(
               "wordDelimiterGraph",
-              "preserveOriginal", "1",
-              "splitOnCaseChange", "1",
-              "splitOnNumerics", "1",
-              "generateWordParts", "1",
-              "generateNumberParts", "1",
-              "stemEnglishPossessive", "0")
+              "preserveOriginal",
+              "1",
+              "splitOnCaseChange",
+              "1",
+              "splitOnNumerics",
+              "1",
+              "generateWordParts",
+              "1",
+              "generateNumberParts",
+              "1",
+              "stemEnglishPossessive",
+              "0")
           .addTokenFilter("flattenGraph")
           .addTokenFilter("lowercase")
           .addTokenFilter("asciiFolding")
@@ -223,8 +232,8 @@ public final class Analyzers {
   }
 
   /**
-   * The analyzer of the whole schema: content's chain for every analyzed text field not named
-   * here, the shadow chains for the shadow fields, and the keyword analyzer for keyword fields.
+   * The analyzer of the whole schema: content's chain for every analyzed text field not named here,
+   * the shadow chains for the shadow fields, and the keyword analyzer for keyword fields.
    */
   public static Analyzer perField(
       String reversedField, String translitField, Set<String> keywordFields) {
@@ -232,8 +241,8 @@ public final class Analyzers {
   }
 
   /**
-   * As {@link #perField(String, String, Set)}, with {@code caselessFields} lowercased whole
-   * (the values the index holds there are lowercase, so a query in any case finds them).
+   * As {@link #perField(String, String, Set)}, with {@code caselessFields} lowercased whole (the
+   * values the index holds there are lowercase, so a query in any case finds them).
    */
   public static Analyzer perField(
       String reversedField,
@@ -244,8 +253,8 @@ public final class Analyzers {
   }
 
   /**
-   * As {@link #perField(String, String, Set, Set)}, with the lemma fields: field → language
-   * ({@code content_lemma_en} → "en").
+   * As {@link #perField(String, String, Set, Set)}, with the lemma fields: field → language ({@code
+   * content_lemma_en} → "en").
    */
   public static Analyzer perField(
       String reversedField,

@@ -19,10 +19,10 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
 
 /**
- * Replaces each word by its lemmas from a Morfologik dictionary ("locks", "locked" → "lock";
- * "went" → "go"; "Häuser" → "Haus"). A word with several lemmas ("saw" → "saw", "see") gives
- * them all at its position; a word the dictionary does not know stays as it is. The word is
- * looked up as written, lowercased and capitalized, and every reading counts.
+ * Replaces each word by its lemmas from a Morfologik dictionary ("locks", "locked" → "lock"; "went"
+ * → "go"; "Häuser" → "Haus"). A word with several lemmas ("saw" → "saw", "see") gives them all at
+ * its position; a word the dictionary does not know stays as it is. The word is looked up as
+ * written, lowercased and capitalized, and every reading counts.
  */
 public final class LemmaFilter extends TokenFilter {
   /** At most this many lemmas per word: the rest of an ambiguous word's readings are dropped. */
@@ -39,9 +39,9 @@ public final class LemmaFilter extends TokenFilter {
   /**
    * A thread's lookups in one dictionary: Morfologik's lookup object (not thread-safe) and the
    * words already looked up, with their lemmas (an empty array: unknown; never changed once
-   * stored). A text repeats its words (Zipf), and a lookup costs ~10× a map hit. Kept per
-   * thread, not per filter: the indexer builds a new chain for every document, and a cache of
-   * the filter's own was empty for each (a fifth of the indexing time went to lookups).
+   * stored). A text repeats its words (Zipf), and a lookup costs ~10× a map hit. Kept per thread,
+   * not per filter: the indexer builds a new chain for every document, and a cache of the filter's
+   * own was empty for each (a fifth of the indexing time went to lookups).
    */
   private static final class Lookups {
     final DictionaryLookup lookup;
@@ -57,17 +57,22 @@ public final class LemmaFilter extends TokenFilter {
 
   private final Dictionary dictionary;
   private final boolean compounds;
+
   /** The shortest head and tail of a compound whose tail is looked up. */
   private static final int MIN_HEAD = 3;
 
   private static final int MIN_TAIL = 4;
+
   /** The lookups of the thread that consumes this stream (set at each {@link #reset}). */
   private Lookups lookups;
+
   private final CharTermAttribute term = addAttribute(CharTermAttribute.class);
   private final PositionIncrementAttribute increment =
       addAttribute(PositionIncrementAttribute.class);
+
   /** The current word's lemmas (a cached array), and the next of them to give. */
   private String[] pending = NONE;
+
   private int next;
   private State state;
 
@@ -76,9 +81,9 @@ public final class LemmaFilter extends TokenFilter {
   }
 
   /**
-   * @param compounds whether a word the dictionary lacks takes the forms of its longest known
-   *     tail that is a noun (German compounds: "silbentrennungen" → the tail "Trennungen" →
-   *     Trennung → "silbentrennung"), the head kept as written
+   * @param compounds whether a word the dictionary lacks takes the forms of its longest known tail
+   *     that is a noun (German compounds: "silbentrennungen" → the tail "Trennungen" → Trennung →
+   *     "silbentrennung"), the head kept as written
    */
   public LemmaFilter(TokenStream input, Dictionary dictionary, boolean compounds) {
     super(input);
@@ -124,8 +129,8 @@ public final class LemmaFilter extends TokenFilter {
   /**
    * The lemmas of {@code word} into {@code out}, none when the dictionary does not know it: the
    * readings of the word as written, lowercased, and capitalized, together (the content reaches
-   * here case-folded, and German spells nouns capitalized: "haus" is the verb hausen's form and
-   * the noun Haus).
+   * here case-folded, and German spells nouns capitalized: "haus" is the verb hausen's form and the
+   * noun Haus).
    */
   private void lemmas(String word, List<String> out) {
     if (word.length() > MAX_WORD || !Character.isLetter(word.charAt(0))) {
@@ -156,9 +161,9 @@ public final class LemmaFilter extends TokenFilter {
   }
 
   /**
-   * The forms of the compound {@code lower} from its longest tail that the dictionary knows as
-   * a noun (tags "SUB…"), each prefixed with the head as written: a compound outside the
-   * dictionary (Silbentrennung, Silbentrennungen) meets its own forms.
+   * The forms of the compound {@code lower} from its longest tail that the dictionary knows as a
+   * noun (tags "SUB…"), each prefixed with the head as written: a compound outside the dictionary
+   * (Silbentrennung, Silbentrennungen) meets its own forms.
    */
   private void compound(String lower, Set<String> found) {
     for (int i = 0; i < lower.length(); i++) {

@@ -15,17 +15,17 @@ import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
 
 /**
  * Passages for a page of hits in one Java call: a {@link UnifiedHighlighter} over the whole stored
- * {@code content} (no length cap), offsets from the postings, matching the query's terms on
- * {@code content} and its translit twin against content's postings.
+ * {@code content} (no length cap), offsets from the postings, matching the query's terms on {@code
+ * content} and its translit twin against content's postings.
  */
 public final class Highlighting {
   private Highlighting() {}
 
   /**
-   * Returns, for each doc id, a {@code List<PassageInfo>} (best first). A document that matched
-   * on other fields only gets one passage from its start, without highlights. The matches of
-   * {@code maskedFields} (twins of {@code field} with offsets of their own: the lemma fields)
-   * mark {@code field}'s text too, so "expressions" is marked for the word "expression".
+   * Returns, for each doc id, a {@code List<PassageInfo>} (best first). A document that matched on
+   * other fields only gets one passage from its start, without highlights. The matches of {@code
+   * maskedFields} (twins of {@code field} with offsets of their own: the lemma fields) mark {@code
+   * field}'s text too, so "expressions" is marked for the word "expression".
    */
   public static Object[] passages(
       IndexSearcher searcher,
@@ -49,13 +49,13 @@ public final class Highlighting {
     ObjectHighlighter highlighter =
         new ObjectHighlighter(
             UnifiedHighlighter.builder(searcher, analyzer)
-            .withMaxLength(Integer.MAX_VALUE - 1)
-            .withFormatter(formatter)
-            .withFieldMatcher(matchFields::contains)
-            .withMaskedFieldsFunc(f -> f.equals(field) ? masked : Set.of())
-            .withHighlightPhrasesStrictly(true)
-            .withHandleMultiTermQuery(true)
-            .withMaxNoHighlightPassages(1));
+                .withMaxLength(Integer.MAX_VALUE - 1)
+                .withFormatter(formatter)
+                .withFieldMatcher(matchFields::contains)
+                .withMaskedFieldsFunc(f -> f.equals(field) ? masked : Set.of())
+                .withHighlightPhrasesStrictly(true)
+                .withHandleMultiTermQuery(true)
+                .withMaxNoHighlightPassages(1));
     Map<String, Object[]> result =
         highlighter.highlightAsObjects(
             new String[] {field}, highlightQuery, docIds, new int[] {maxPassages});
@@ -64,9 +64,9 @@ public final class Highlighting {
 
   /**
    * The fields of {@code fields} that some document of the index has, with offsets in their
-   * postings. A masked field without postings (no German document, so no {@code
-   * content_lemma_de}) would make the highlighter analyse every hit's whole text again into a
-   * {@code MemoryIndex}, to find no match: most of a page's time on an English collection.
+   * postings. A masked field without postings (no German document, so no {@code content_lemma_de})
+   * would make the highlighter analyse every hit's whole text again into a {@code MemoryIndex}, to
+   * find no match: most of a page's time on an English collection.
    */
   static Set<String> withOffsets(IndexSearcher searcher, Set<String> fields) {
     FieldInfos infos = FieldInfos.getMergedFieldInfos(searcher.getIndexReader());

@@ -32,8 +32,8 @@ public final class QueryUnits {
 
   /**
    * With {@code analyzer}, a passage's matched words are also analysed as {@code field} is and
-   * tested: a phrase's match is the whole phrase, and a pattern's match term is not always the
-   * word it matched, so the words themselves count too.
+   * tested: a phrase's match is the whole phrase, and a pattern's match term is not always the word
+   * it matched, so the words themselves count too.
    */
   public QueryUnits(List<Query> queries, Set<String> fields, Analyzer analyzer, String field) {
     this(queries, fields, analyzer, field, Set.of());
@@ -95,8 +95,8 @@ public final class QueryUnits {
   }
 
   /**
-   * The number of units that at least one of these terms, or of the terms the analyzer makes of
-   * the matched {@code words}, belongs to.
+   * The number of units that at least one of these terms, or of the terms the analyzer makes of the
+   * matched {@code words}, belongs to.
    */
   public int covered(BytesRef[] terms, int count, List<String> words) {
     List<BytesRef> all = new ArrayList<>();

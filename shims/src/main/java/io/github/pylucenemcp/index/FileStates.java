@@ -18,9 +18,9 @@ import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.util.Bits;
 
 /**
- * What the index holds for files, as the crawler compares them with the disk: path, size, the
- * mtime last seen and the content hash of each document, in one call for a whole folder tree
- * (a crawl) or a list of paths (live updates) instead of several calls per document.
+ * What the index holds for files, as the crawler compares them with the disk: path, size, the mtime
+ * last seen and the content hash of each document, in one call for a whole folder tree (a crawl) or
+ * a list of paths (live updates) instead of several calls per document.
  *
  * <p>The answer is UTF-8 JSON: {@code [[path, size or null, mtime or null, hash or null], ...]}.
  */
@@ -73,7 +73,8 @@ public final class FileStates {
         continue;
       }
       int doc = top.scoreDocs[0].doc;
-      NumericDocValues mtimes = MultiDocValues.getNumericValues(searcher.getIndexReader(), mtimeField);
+      NumericDocValues mtimes =
+          MultiDocValues.getNumericValues(searcher.getIndexReader(), mtimeField);
       write(
           json,
           path,

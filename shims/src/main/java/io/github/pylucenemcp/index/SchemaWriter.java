@@ -1,7 +1,9 @@
 package io.github.pylucenemcp.index;
 
+import io.github.pylucenemcp.analysis.Analyzers;
 import io.github.pylucenemcp.schema.FieldSchema;
 import java.io.IOException;
+import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,8 +12,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import io.github.pylucenemcp.analysis.Analyzers;
-import java.io.StringReader;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.sinks.TeeSinkTokenFilter;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
@@ -27,24 +27,24 @@ import org.apache.lucene.document.TextField;
 import org.apache.lucene.facet.FacetsConfig;
 import org.apache.lucene.facet.sortedset.SortedSetDocValuesFacetField;
 import org.apache.lucene.index.IndexOptions;
-import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * Writes documents of the product schema many at a time, on several threads: Python hands over
- * a batch as two flat arrays, one row per document (the string fields of {@code stringFields},
- * several values of one field joined by {@link #SEPARATOR}, null where there is none; the
- * numbers of {@code longFields}, {@link #NONE} where there is none), so that indexing crosses
- * the JPype boundary once per batch, and Lucene's analysis runs on every core.
+ * Writes documents of the product schema many at a time, on several threads: Python hands over a
+ * batch as two flat arrays, one row per document (the string fields of {@code stringFields},
+ * several values of one field joined by {@link #SEPARATOR}, null where there is none; the numbers
+ * of {@code longFields}, {@link #NONE} where there is none), so that indexing crosses the JPype
+ * boundary once per batch, and Lucene's analysis runs on every core.
  *
- * <p>A string field is stored and analyzed when the schema counts it as text, one exact token
- * when it is a keyword, and a facet value too when it is a facet dimension; the content is
- * stored with offsets in its postings, with its reversed and translit twins and the lemma fields
- * that the row's {@link #LEMMA_FIELDS} slot names; the page offsets are stored, with their count
- * as a point. A number is a {@link LongPoint}, a doc value and a stored value. Each document
- * replaces the one with its {@code keyField} value. Thread-safe as {@link IndexWriter} is.
+ * <p>A string field is stored and analyzed when the schema counts it as text, one exact token when
+ * it is a keyword, and a facet value too when it is a facet dimension; the content is stored with
+ * offsets in its postings, with its reversed and translit twins and the lemma fields that the row's
+ * {@link #LEMMA_FIELDS} slot names; the page offsets are stored, with their count as a point. A
+ * number is a {@link LongPoint}, a doc value and a stored value. Each document replaces the one
+ * with its {@code keyField} value. Thread-safe as {@link IndexWriter} is.
  */
 public final class SchemaWriter implements AutoCloseable {
   /** Joins the values of one field in a row. */
@@ -128,8 +128,14 @@ public final class SchemaWriter implements AutoCloseable {
     int rows = strings.length / stringFields.length;
     if (strings.length % stringFields.length != 0 || numbers.length != rows * longFields.length) {
       throw new IllegalArgumentException(
-          strings.length + " strings and " + numbers.length + " numbers are not whole rows of "
-              + stringFields.length + " and " + longFields.length + " fields");
+          strings.length
+              + " strings and "
+              + numbers.length
+              + " numbers are not whole rows of "
+              + stringFields.length
+              + " and "
+              + longFields.length
+              + " fields");
     }
     if (pool == null || rows < 2 * threads) {
       addRows(strings, numbers, 0, rows);
@@ -188,7 +194,8 @@ public final class SchemaWriter implements AutoCloseable {
         }
         if (contentSlot >= 0) {
           String content = strings[row * stringFields.length + contentSlot];
-          String lemmaFields = lemmaSlot < 0 ? null : strings[row * stringFields.length + lemmaSlot];
+          String lemmaFields =
+              lemmaSlot < 0 ? null : strings[row * stringFields.length + lemmaSlot];
           if (content != null) {
             contentFields(schema, content, lemmaFields).forEach(document::add);
           }
@@ -245,11 +252,11 @@ public final class SchemaWriter implements AutoCloseable {
 
   /**
    * The content's fields: the text stored, and indexed with offsets; its reversed and translit
-   * twins; the lemma fields named in {@code lemmaFields} (comma-separated, null: none). The
-   * text is normalized and tokenized once, and each field's filters run on those tokens (a
-   * {@link TeeSinkTokenFilter}): the chains of {@link Analyzers} after their tokenizer, so that
-   * each field gets the tokens its analyzer makes. The first field must be indexed first: the
-   * others replay what it read.
+   * twins; the lemma fields named in {@code lemmaFields} (comma-separated, null: none). The text is
+   * normalized and tokenized once, and each field's filters run on those tokens (a {@link
+   * TeeSinkTokenFilter}): the chains of {@link Analyzers} after their tokenizer, so that each field
+   * gets the tokens its analyzer makes. The first field must be indexed first: the others replay
+   * what it read.
    */
   public static List<IndexableField> contentFields(
       FieldSchema schema, String text, String lemmaFields) {
@@ -259,10 +266,8 @@ public final class SchemaWriter implements AutoCloseable {
     List<IndexableField> fields = new ArrayList<>();
     fields.add(new Field(schema.content, Analyzers.contentChain(tee), INDEXED_WITH_OFFSETS));
     fields.add(new StoredField(schema.content, text));
-    fields.add(
-        new TextField(schema.reversed, Analyzers.reversedChain(tee.newSinkTokenStream())));
-    fields.add(
-        new TextField(schema.translit, Analyzers.translitChain(tee.newSinkTokenStream())));
+    fields.add(new TextField(schema.reversed, Analyzers.reversedChain(tee.newSinkTokenStream())));
+    fields.add(new TextField(schema.translit, Analyzers.translitChain(tee.newSinkTokenStream())));
     if (lemmaFields != null) {
       for (String field : lemmaFields.split(",")) {
         String language = schema.lemmaFields.get(field);

@@ -51,16 +51,15 @@ import org.apache.lucene.util.BytesRef;
  *       modified_date:2024-01-01} is that whole day.
  * </ul>
  *
- * <p>Precedence is as written: with the default operator AND, words side by side bind tighter
- * than {@code OR}, so {@code a b OR c d} means {@code (a AND b) OR (c AND d)} ({@link
- * #getBooleanQuery}); {@code NOT} and {@code -} bind to the next clause. Patterns and fuzzy
- * words match every term they expand to; the best of those terms rank ({@link
- * #ALL_TERMS_RANKED}).
+ * <p>Precedence is as written: with the default operator AND, words side by side bind tighter than
+ * {@code OR}, so {@code a b OR c d} means {@code (a AND b) OR (c AND d)} ({@link
+ * #getBooleanQuery}); {@code NOT} and {@code -} bind to the next clause. Patterns and fuzzy words
+ * match every term they expand to; the best of those terms rank ({@link #ALL_TERMS_RANKED}).
  *
  * <p>In highlight mode every content query stays on {@code content} (leading wildcards too), so
  * that a highlighter over {@code content} marks the words the user typed. Every content term,
- * phrase or pattern the parser builds is recorded as a "unit" ({@link #getUnits()}): the
- * passages' term coverage is the share of units they contain. Not thread-safe: one per parse.
+ * phrase or pattern the parser builds is recorded as a "unit" ({@link #getUnits()}): the passages'
+ * term coverage is the share of units they contain. Not thread-safe: one per parse.
  */
 public final class ContentQueryParser extends QueryParser {
   private final FieldSchema schema;
@@ -74,8 +73,8 @@ public final class ContentQueryParser extends QueryParser {
   }
 
   /**
-   * A parser whose unfielded words go to {@code defaultField} (one of the fields the schema
-   * also searches) instead of the content; fielded parts parse as always.
+   * A parser whose unfielded words go to {@code defaultField} (one of the fields the schema also
+   * searches) instead of the content; fielded parts parse as always.
    */
   public ContentQueryParser(
       FieldSchema schema, Analyzer analyzer, boolean highlight, String defaultField) {
@@ -114,14 +113,13 @@ public final class ContentQueryParser extends QueryParser {
   }
 
   /**
-   * One level's clauses with the precedence of boolean logic when the default operator is AND:
-   * the level splits at each {@code OR} into groups, each group's clauses are all required
-   * (those with {@code NOT} or {@code -} excluded), and the groups are alternatives. The classic
-   * parser instead makes every clause beside an {@code OR} optional and the rest required, so
-   * {@code machine learning OR deep learning} would require "machine" and "learning" and
-   * ignore the other side. A group of exclusions alone ({@code a OR NOT b}, or {@code -draft})
-   * excludes from every document. Without an {@code OR}, or with OR as the default, the
-   * classic query stands.
+   * One level's clauses with the precedence of boolean logic when the default operator is AND: the
+   * level splits at each {@code OR} into groups, each group's clauses are all required (those with
+   * {@code NOT} or {@code -} excluded), and the groups are alternatives. The classic parser instead
+   * makes every clause beside an {@code OR} optional and the rest required, so {@code machine
+   * learning OR deep learning} would require "machine" and "learning" and ignore the other side. A
+   * group of exclusions alone ({@code a OR NOT b}, or {@code -draft}) excludes from every document.
+   * Without an {@code OR}, or with OR as the default, the classic query stands.
    */
   @Override
   protected Query getBooleanQuery(List<BooleanClause> clauses) throws ParseException {
@@ -163,9 +161,9 @@ public final class ContentQueryParser extends QueryParser {
   }
 
   /**
-   * The clauses of one group, all required. Exclusions alone exclude from every document, on
-   * the content; a parser for a field also searched gives no such group (null): its "every
-   * document without b in the title" would let in the documents that have b in their text.
+   * The clauses of one group, all required. Exclusions alone exclude from every document, on the
+   * content; a parser for a field also searched gives no such group (null): its "every document
+   * without b in the title" would let in the documents that have b in their text.
    */
   private Query group(List<BooleanClause> clauses) throws ParseException {
     if (clauses.size() == 1 && clauses.get(0).occur() == BooleanClause.Occur.MUST) {
@@ -230,8 +228,8 @@ public final class ContentQueryParser extends QueryParser {
   /**
    * The content query, OR its translit twin when German normalization changes the text, OR (for
    * words and phrases, {@code forms}) the same text on each lemma field, weighted lower. In
-   * highlight mode the twins stay too: the highlighter matches the translit terms against
-   * content's postings, and the lemma fields' matches through their own offsets (masked fields).
+   * highlight mode the twins stay too: the highlighter matches the translit terms against content's
+   * postings, and the lemma fields' matches through their own offsets (masked fields).
    */
   private Query withTwins(String text, boolean forms, Build build) throws ParseException {
     Query content = build.on(contentField);
@@ -255,7 +253,8 @@ public final class ContentQueryParser extends QueryParser {
     }
     Query unit = content;
     if (!twins.isEmpty()) {
-      BooleanQuery.Builder any = new BooleanQuery.Builder().add(content, BooleanClause.Occur.SHOULD);
+      BooleanQuery.Builder any =
+          new BooleanQuery.Builder().add(content, BooleanClause.Occur.SHOULD);
       twins.forEach(twin -> any.add(twin, BooleanClause.Occur.SHOULD));
       unit = any.build();
     }
@@ -280,9 +279,9 @@ public final class ContentQueryParser extends QueryParser {
   }
 
   /**
-   * Whether the translit twin can match more than content does: when German normalization
-   * changes the query ("Mueller" → "muller"), or when the query has an umlaut, whose documents
-   * may spell it as a digraph ("Käse" must find "Kaese").
+   * Whether the translit twin can match more than content does: when German normalization changes
+   * the query ("Mueller" → "muller"), or when the query has an umlaut, whose documents may spell it
+   * as a digraph ("Käse" must find "Kaese").
    */
   private boolean translitDiffers(String text) {
     if (UMLAUT.matcher(Normalizer.normalize(text, Normalizer.Form.NFC)).find()) {
@@ -389,11 +388,11 @@ public final class ContentQueryParser extends QueryParser {
   /**
    * Matches every term a pattern or fuzzy word expands to, and scores by the best {@link
    * #RANKED_PATTERN_TERMS} of them as if they were ORed: Lucene's {@code
-   * TopTermsBlendedFreqScoringRewrite} (which alone would drop the documents of every other
-   * term: {@code *vertrag*} found 38 of 84 documents) ORed with a constant-score clause over all
-   * the terms weighted 0 (so totals, facets and counts are exact). A document whose only
-   * matching terms are not among the best scores 0 for this clause, below every document with
-   * a best term. A pattern of at most that many terms is the best terms' rewrite alone.
+   * TopTermsBlendedFreqScoringRewrite} (which alone would drop the documents of every other term:
+   * {@code *vertrag*} found 38 of 84 documents) ORed with a constant-score clause over all the
+   * terms weighted 0 (so totals, facets and counts are exact). A document whose only matching terms
+   * are not among the best scores 0 for this clause, below every document with a best term. A
+   * pattern of at most that many terms is the best terms' rewrite alone.
    */
   public static final MultiTermQuery.RewriteMethod ALL_TERMS_RANKED = new AllTermsRanked();
 
@@ -442,14 +441,15 @@ public final class ContentQueryParser extends QueryParser {
   }
 
   private boolean ranked(String pattern) {
-    return !highlight && pattern.replace("*", "").replace("?", "").length() >= RANKED_PATTERN_LETTERS;
+    return !highlight
+        && pattern.replace("*", "").replace("?", "").length() >= RANKED_PATTERN_LETTERS;
   }
 
   /**
-   * A prefix of four letters or more ({@code sign*}) matches every term it expands to and ranks
-   * by the statistics of its best terms ({@link #ALL_TERMS_RANKED}); a shorter one keeps
-   * Lucene's constant score. Measured on CACM with the product's analysis: MAP 0.1735 with
-   * constant-score prefixes, 0.2743 ranked.
+   * A prefix of four letters or more ({@code sign*}) matches every term it expands to and ranks by
+   * the statistics of its best terms ({@link #ALL_TERMS_RANKED}); a shorter one keeps Lucene's
+   * constant score. Measured on CACM with the product's analysis: MAP 0.1735 with constant-score
+   * prefixes, 0.2743 ranked.
    */
   @Override
   protected Query newPrefixQuery(Term prefix) {
@@ -467,8 +467,8 @@ public final class ContentQueryParser extends QueryParser {
   }
 
   /**
-   * A fuzzy word ({@code Mayer~1}) matches every term within its edits, ranked by the most
-   * similar ({@link #ALL_TERMS_RANKED}); Lucene's default keeps only its 50 best terms.
+   * A fuzzy word ({@code Mayer~1}) matches every term within its edits, ranked by the most similar
+   * ({@link #ALL_TERMS_RANKED}); Lucene's default keeps only its 50 best terms.
    */
   @Override
   protected Query newFuzzyQuery(Term term, float minimumSimilarity, int prefixLength) {
@@ -523,9 +523,16 @@ public final class ContentQueryParser extends QueryParser {
         String n = m.group(g);
         if (n != null && !n.isEmpty() && Long.parseLong(n) > MAX_REGEX_REPEAT) {
           throw new ParseException(
-              "the regular expression /" + (regex.length() > 60 ? regex.substring(0, 60) + "…" : regex)
-                  + "/ repeats " + m.group() + " at position " + m.start() + "; a repeat may count "
-                  + "at most " + MAX_REGEX_REPEAT + " (or use a wildcard: a* instead of /a{1,1000}/)");
+              "the regular expression /"
+                  + (regex.length() > 60 ? regex.substring(0, 60) + "…" : regex)
+                  + "/ repeats "
+                  + m.group()
+                  + " at position "
+                  + m.start()
+                  + "; a repeat may count "
+                  + "at most "
+                  + MAX_REGEX_REPEAT
+                  + " (or use a wildcard: a* instead of /a{1,1000}/)");
         }
       }
     }

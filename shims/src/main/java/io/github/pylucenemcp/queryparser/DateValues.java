@@ -12,8 +12,8 @@ public final class DateValues {
   private DateValues() {}
 
   /**
-   * Parses {@code 2024-01-01}, {@code 2024-01-01T10:30:00Z}, {@code 2024-01-01T10:30:00} (UTC)
-   * or epoch milliseconds. A date alone means its first millisecond, or with {@code endOfDay} its
+   * Parses {@code 2024-01-01}, {@code 2024-01-01T10:30:00Z}, {@code 2024-01-01T10:30:00} (UTC) or
+   * epoch milliseconds. A date alone means its first millisecond, or with {@code endOfDay} its
    * last.
    *
    * @throws IllegalArgumentException naming the accepted forms
@@ -35,7 +35,9 @@ public final class DateValues {
       return LocalDateTime.parse(s).toInstant(ZoneOffset.UTC).toEpochMilli();
     } catch (DateTimeParseException | NumberFormatException e) {
       throw new IllegalArgumentException(
-          "'" + text + "' is not a date; use 2024-01-01, 2024-01-01T10:30:00Z or epoch milliseconds",
+          "'"
+              + text
+              + "' is not a date; use 2024-01-01, 2024-01-01T10:30:00Z or epoch milliseconds",
           e);
     }
   }

@@ -12,7 +12,11 @@ public final class UnknownFieldException extends ParseException {
   private final String[] validFields;
 
   public UnknownFieldException(String field, Collection<String> validFields) {
-    super("unknown field '" + field + "'; valid fields: " + String.join(", ", new TreeSet<>(validFields)));
+    super(
+        "unknown field '"
+            + field
+            + "'; valid fields: "
+            + String.join(", ", new TreeSet<>(validFields)));
     this.field = field;
     this.validFields = new TreeSet<>(validFields).toArray(new String[0]);
   }

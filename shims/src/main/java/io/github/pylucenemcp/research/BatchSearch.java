@@ -22,16 +22,16 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 
 /**
- * Many queries in one call, on {@code threads} threads of Java's own (Python's interpreter lock
- * is not held meanwhile): for each query its {@code k} best documents as (stored id, score).
- * The answer is UTF-8 JSON, {@code [[[id, score], ...], ...]}, in the order of the queries.
+ * Many queries in one call, on {@code threads} threads of Java's own (Python's interpreter lock is
+ * not held meanwhile): for each query its {@code k} best documents as (stored id, score). The
+ * answer is UTF-8 JSON, {@code [[[id, score], ...], ...]}, in the order of the queries.
  */
 public final class BatchSearch {
   private BatchSearch() {}
 
   /**
-   * Each text as a bag of words: one SHOULD clause per term that {@code analyzer} makes of it
-   * for {@code field} (a term repeated in the text is repeated in the query).
+   * Each text as a bag of words: one SHOULD clause per term that {@code analyzer} makes of it for
+   * {@code field} (a term repeated in the text is repeated in the query).
    */
   public static Query[] bagsOfWords(Analyzer analyzer, String field, String[] texts)
       throws IOException {

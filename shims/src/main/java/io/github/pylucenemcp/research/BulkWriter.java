@@ -14,13 +14,13 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * Adds documents of a research index many at a time: Python hands over a batch as one flat
- * array of values (row after row, one value per field, null where a document has none), so
- * that indexing crosses the JPype boundary once per batch instead of several times per field.
+ * Adds documents of a research index many at a time: Python hands over a batch as one flat array of
+ * values (row after row, one value per field, null where a document has none), so that indexing
+ * crosses the JPype boundary once per batch instead of several times per field.
  *
- * <p>A field is {@code text} (analyzed; term vectors on request), {@code keyword} (one exact
- * token; sorted doc values on request) or {@code long} (a {@link LongPoint} for ranges; numeric
- * doc values on request); any of them may be stored.
+ * <p>A field is {@code text} (analyzed; term vectors on request), {@code keyword} (one exact token;
+ * sorted doc values on request) or {@code long} (a {@link LongPoint} for ranges; numeric doc values
+ * on request); any of them may be stored.
  */
 public final class BulkWriter {
   private final IndexWriter writer;
@@ -38,7 +38,10 @@ public final class BulkWriter {
       boolean[] termVectors,
       boolean[] docValues) {
     int n = names.length;
-    if (kinds.length != n || stored.length != n || termVectors.length != n || docValues.length != n) {
+    if (kinds.length != n
+        || stored.length != n
+        || termVectors.length != n
+        || docValues.length != n) {
       throw new IllegalArgumentException("the field descriptions differ in length");
     }
     this.writer = writer;

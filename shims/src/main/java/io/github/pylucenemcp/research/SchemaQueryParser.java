@@ -49,8 +49,15 @@ public final class SchemaQueryParser extends QueryParser {
       return Long.parseLong(text.trim());
     } catch (NumberFormatException e) {
       throw new ParseException(
-          "field '" + field + "' holds whole numbers; '" + text + "' is not one (write "
-              + field + ":1975 or " + field + ":[1970 TO 1975])");
+          "field '"
+              + field
+              + "' holds whole numbers; '"
+              + text
+              + "' is not one (write "
+              + field
+              + ":1975 or "
+              + field
+              + ":[1970 TO 1975])");
     }
   }
 
@@ -139,8 +146,15 @@ public final class SchemaQueryParser extends QueryParser {
   private void refuseOnLong(String field, String written) throws ParseException {
     if (longs.contains(field)) {
       throw new ParseException(
-          "field '" + field + "' holds whole numbers; " + field + ":" + written
-              + " is a pattern of text (write a range: " + field + ":[1970 TO 1979])");
+          "field '"
+              + field
+              + "' holds whole numbers; "
+              + field
+              + ":"
+              + written
+              + " is a pattern of text (write a range: "
+              + field
+              + ":[1970 TO 1979])");
     }
   }
 }

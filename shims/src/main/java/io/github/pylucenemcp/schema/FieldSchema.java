@@ -8,10 +8,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The index schema as the shims need it, handed over from Python ({@code pylucene_mcp.schema})
- * as one object: which field is the content and its two twins, which fields are text, keyword,
- * long or date, the facet dimensions, and the stored fields a hit shows with their JSON names.
- * Immutable; build it with {@link #builder()}.
+ * The index schema as the shims need it, handed over from Python ({@code pylucene_mcp.schema}) as
+ * one object: which field is the content and its two twins, which fields are text, keyword, long or
+ * date, the facet dimensions, and the stored fields a hit shows with their JSON names. Immutable;
+ * build it with {@link #builder()}.
  */
 public final class FieldSchema {
   public final String content;
@@ -23,14 +23,19 @@ public final class FieldSchema {
   public final Set<String> longs;
   public final Set<String> dates;
   public final List<String> facetDims;
+
   /** Stored field → its key in a hit's JSON, in the order a hit shows them. */
   public final Map<String, String> hitFields;
+
   /** Every field a query may name. */
   public final Set<String> queryable;
+
   /** Fields that unfielded words also match, with their weight (title, file name). */
   public final Map<String, Float> alsoSearched;
+
   /** The lemma twins of the content: field → language ({@code content_lemma_en} → "en"). */
   public final Map<String, String> lemmaFields;
+
   /** The weight of a lemma twin beside the content's exact words. */
   public final float lemmaWeight;
 
@@ -92,8 +97,8 @@ public final class FieldSchema {
 
     /**
      * Unfielded words and phrases also match the lemma twin {@code field} of the content, whose
-     * words are the lemmas of {@code language}'s dictionary, weighted by {@code weight} (below
-     * 1, so that the exact word ranks above another form of it). Every lemma field has one weight.
+     * words are the lemmas of {@code language}'s dictionary, weighted by {@code weight} (below 1,
+     * so that the exact word ranks above another form of it). Every lemma field has one weight.
      */
     public Builder lemma(String field, String language, float weight) {
       lemmaFields.put(field, language);
@@ -102,9 +107,9 @@ public final class FieldSchema {
     }
 
     /**
-     * Unfielded words and phrases also match {@code field}, weighted by {@code boost}: a
-     * document whose title lives only in its metadata is found by it, and a title match
-     * outranks a passing mention in the text.
+     * Unfielded words and phrases also match {@code field}, weighted by {@code boost}: a document
+     * whose title lives only in its metadata is found by it, and a title match outranks a passing
+     * mention in the text.
      */
     public Builder alsoSearch(String field, float boost) {
       alsoSearched.put(field, boost);

@@ -11,13 +11,13 @@ import org.apache.lucene.index.QueryTimeout;
 
 /**
  * The calling thread's search deadlines, as {@link QueryTimeout}s. Each search sets those of its
- * own thread with {@link #start} and lifts them with {@link #clear}; the instances are shared, so
- * a limited reader (see {@link SearchContext#limitedReader}) is built once per reader.
+ * own thread with {@link #start} and lifts them with {@link #clear}; the instances are shared, so a
+ * limited reader (see {@link SearchContext#limitedReader}) is built once per reader.
  *
- * <p>Two deadlines: collecting hits stops at the {@link #COLLECT} deadline ({@code millis}
- * after the start), keeping the hits found so far; reading the index (expanding wildcard, fuzzy
- * and regex terms, doc values for facets and sorting) stops at the {@link #READ} deadline, twice
- * as far, so that the facets of a cut-short search can still be counted.
+ * <p>Two deadlines: collecting hits stops at the {@link #COLLECT} deadline ({@code millis} after
+ * the start), keeping the hits found so far; reading the index (expanding wildcard, fuzzy and regex
+ * terms, doc values for facets and sorting) stops at the {@link #READ} deadline, twice as far, so
+ * that the facets of a cut-short search can still be counted.
  *
  * <p>A search spread over threads ({@link #EXECUTOR}) carries its deadlines into each task.
  */
@@ -48,8 +48,8 @@ public final class Deadline implements QueryTimeout {
           });
 
   /**
-   * Runs an {@code IndexSearcher}'s slices on the search threads, each task under the
-   * deadlines of the thread that submitted it (the search's caller).
+   * Runs an {@code IndexSearcher}'s slices on the search threads, each task under the deadlines of
+   * the thread that submitted it (the search's caller).
    */
   public static final Executor EXECUTOR =
       task -> {

@@ -1,8 +1,8 @@
 package io.github.pylucenemcp.search;
 
 /**
- * How a filter of a {@link SearchRequest} takes part in the search. Python names these
- * constants (it passes {@code FilterKind.DRILL_DOWN} itself), so there is one list of them.
+ * How a filter of a {@link SearchRequest} takes part in the search. Python names these constants
+ * (it passes {@code FilterKind.DRILL_DOWN} itself), so there is one list of them.
  */
 public enum FilterKind {
   /** A clause every hit matches; counted with the query alone. */
@@ -11,8 +11,7 @@ public enum FilterKind {
   EXCLUDE,
   /**
    * Values of a facet dimension, chosen by drill-down ({@link SearchRequest#drillDown}): the
-   * dimension's facet still counts its other values. The filter's query is what its count
-   * counts.
+   * dimension's facet still counts its other values. The filter's query is what its count counts.
    */
   DRILL_DOWN
 }

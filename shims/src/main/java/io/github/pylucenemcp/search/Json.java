@@ -6,8 +6,8 @@ import java.util.Arrays;
 
 /**
  * A JSON writer that places its own commas and colons, to hand a page of results (or any other
- * answer) to Python in one string: open a container with {@link #object} or {@link #array},
- * name a member with {@link #name}, write values, and close with {@link #end}.
+ * answer) to Python in one string: open a container with {@link #object} or {@link #array}, name a
+ * member with {@link #name}, write values, and close with {@link #end}.
  *
  * <pre>{@code
  * new Json().object().name("total").number(3).name("terms").array().string("a").end().end()

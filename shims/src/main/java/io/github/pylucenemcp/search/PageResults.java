@@ -23,9 +23,9 @@ import org.apache.lucene.search.Query;
 
 /**
  * A page of hits (stored fields, score and passages) and facet counts written as the JSON the
- * search tool returns (camelCase keys, dates as ISO-8601, absent fields left out), so that a
- * search crosses the JPype boundary a handful of times instead of once per field and passage,
- * and Python has nothing to reshape.
+ * search tool returns (camelCase keys, dates as ISO-8601, absent fields left out), so that a search
+ * crosses the JPype boundary a handful of times instead of once per field and passage, and Python
+ * has nothing to reshape.
  */
 public final class PageResults {
   private PageResults() {}
@@ -53,9 +53,16 @@ public final class PageResults {
         highlightQuery == null
             ? new Object[docIds.length]
             : Highlighting.passages(
-                searcher, analyzer, schema.content, matchFields, schema.lemmaFields.keySet(),
-                highlightQuery, units, docIds,
-                maxPassages, maxChars);
+                searcher,
+                analyzer,
+                schema.content,
+                matchFields,
+                schema.lemmaFields.keySet(),
+                highlightQuery,
+                units,
+                docIds,
+                maxPassages,
+                maxChars);
     StoredFields stored = searcher.storedFields();
     Set<String> load = new HashSet<>(schema.hitFields.keySet());
     if (schema.pageOffsets != null) {
@@ -140,11 +147,10 @@ public final class PageResults {
   }
 
   /**
-   * {@code {dim: [{"value": label, "count": n}, ...]}} with the {@code limit} most frequent
-   * values of each dimension; a dimension no document has yet is empty.
+   * {@code {dim: [{"value": label, "count": n}, ...]}} with the {@code limit} most frequent values
+   * of each dimension; a dimension no document has yet is empty.
    */
-  static void facets(Json json, Facets facets, List<String> dims, int limit)
-      throws IOException {
+  static void facets(Json json, Facets facets, List<String> dims, int limit) throws IOException {
     json.object();
     for (String dim : dims) {
       json.name(dim).array();

@@ -15,17 +15,17 @@ import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * What one part of a query costs, for profileQuery, in one call per part: Lucene's estimate of
- * the documents it visits ({@link ScorerSupplier#cost()} summed over the segments) and, for a
- * wildcard, prefix, regex or fuzzy term, how many words of the index it expands to.
+ * What one part of a query costs, for profileQuery, in one call per part: Lucene's estimate of the
+ * documents it visits ({@link ScorerSupplier#cost()} summed over the segments) and, for a wildcard,
+ * prefix, regex or fuzzy term, how many words of the index it expands to.
  */
 public final class QueryCosts {
   private QueryCosts() {}
 
   /**
    * {@code {"cost": documents, "ms": time to estimate}}, with {@code "terms": n, "complete":
-   * whether all were counted, "sample": [the first few]} for a multi-term query; the expansion
-   * is counted up to {@code maxTerms} words.
+   * whether all were counted, "sample": [the first few]} for a multi-term query; the expansion is
+   * counted up to {@code maxTerms} words.
    */
   public static byte[] of(IndexSearcher searcher, Query query, int maxTerms, int sample)
       throws IOException {

@@ -4,9 +4,9 @@ import io.github.pylucenemcp.queryparser.ContentQueryParser;
 import io.github.pylucenemcp.schema.FieldSchema;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -18,11 +18,11 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.facet.DrillDownQuery;
 import org.apache.lucene.facet.DrillSideways;
+import org.apache.lucene.facet.FacetResult;
 import org.apache.lucene.facet.Facets;
 import org.apache.lucene.facet.FacetsCollector;
 import org.apache.lucene.facet.FacetsCollectorManager;
 import org.apache.lucene.facet.FacetsConfig;
-import org.apache.lucene.facet.FacetResult;
 import org.apache.lucene.facet.LabelAndValue;
 import org.apache.lucene.facet.MultiFacets;
 import org.apache.lucene.facet.range.LongRange;
@@ -53,22 +53,23 @@ import org.apache.lucene.search.TotalHits;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * What every search of one index shares (schema, analyzer, facets), so that a search from
- * Python is two calls across the boundary: {@link #parse} and {@link #run}. Thread-safe: a new
- * parser per parse, nothing mutable.
+ * What every search of one index shares (schema, analyzer, facets), so that a search from Python is
+ * two calls across the boundary: {@link #parse} and {@link #run}. Thread-safe: a new parser per
+ * parse, nothing mutable.
  */
 public final class SearchContext {
   /**
-   * A query parsed for searching and for highlighting, with the highlight's units. {@code query}
-   * is the query on the content (its rewrites, what profileQuery and explainMiss take apart);
-   * {@code matchQuery} is what a search matches and scores: the content query, or the same
-   * query on each field the schema also searches (title, file name), weighted.
+   * A query parsed for searching and for highlighting, with the highlight's units. {@code query} is
+   * the query on the content (its rewrites, what profileQuery and explainMiss take apart); {@code
+   * matchQuery} is what a search matches and scores: the content query, or the same query on each
+   * field the schema also searches (title, file name), weighted.
    */
   public static final class Parsed {
     public final Query query;
     public final Query matchQuery;
     public final Query highlightQuery;
     public final List<Query> units;
+
     /** {@code *} or {@code *:*}: every document, nothing to highlight. */
     public final boolean matchAll;
 
@@ -124,6 +125,7 @@ public final class SearchContext {
 
   /** How many parsed texts are kept (see {@code parsedTexts}). */
   static final int PARSED_KEPT = 256;
+
   // each reader's facet counts over all its documents (see browse)
   private final Map<SortedSetDocValuesReaderState, Facets> allCounts = new WeakHashMap<>();
 
@@ -163,8 +165,8 @@ public final class SearchContext {
   }
 
   /**
-   * Parses for searching and for highlighting; with {@code wordForms}, words and phrases also
-   * match other forms of their words (the lemma fields).
+   * Parses for searching and for highlighting; with {@code wordForms}, words and phrases also match
+   * other forms of their words (the lemma fields).
    *
    * @throws ParseException for a malformed query or an unknown field
    */
@@ -186,7 +188,8 @@ public final class SearchContext {
     Query query = parser(and, false, wordForms).parse(text);
     ContentQueryParser highlighter = parser(and, true, wordForms);
     Query highlight = highlighter.parse(text);
-    return new Parsed(query, alsoSearched(query, text, and), highlight, highlighter.getUnits(), false);
+    return new Parsed(
+        query, alsoSearched(query, text, and), highlight, highlighter.getUnits(), false);
   }
 
   private static boolean matchAll(String text) {
@@ -217,7 +220,7 @@ public final class SearchContext {
       ContentQueryParser parser = new ContentQueryParser(schema, analyzer, false, field.getKey());
       parser.setDefaultOperator(and ? QueryParser.Operator.AND : QueryParser.Operator.OR);
       Query other = parser.parse(text);
-      if (other != null && !other.equals(query)) {  // a query without unfielded words is the same
+      if (other != null && !other.equals(query)) { // a query without unfielded words is the same
         any.add(new BoostQuery(other, field.getValue()), Occur.SHOULD);
         added = true;
       }
@@ -226,10 +229,10 @@ public final class SearchContext {
   }
 
   /**
-   * {@code searcher}'s reader wrapped in an {@link ExitableDirectoryReader} whose work stops at
-   * the calling thread's {@link Deadline} (term enumeration, points and doc values check the
-   * clock). Build it once per reader, with the facet state of this wrapped reader, and pass it to
-   * {@link #run}.
+   * {@code searcher}'s reader wrapped in an {@link ExitableDirectoryReader} whose work stops at the
+   * calling thread's {@link Deadline} (term enumeration, points and doc values check the clock).
+   * Build it once per reader, with the facet state of this wrapped reader, and pass it to {@link
+   * #run}.
    */
   public static IndexReader limitedReader(IndexSearcher searcher) throws IOException {
     IndexReader reader = searcher.getIndexReader();
@@ -239,21 +242,20 @@ public final class SearchContext {
   }
 
   /**
-   * One whole search in one call across the boundary: the request's query parsed (terms ANDed
-   * or not, other word forms matched or not), searched within its filters (see {@link
-   * #prepare}), paged, sorted, with passages per hit and the most frequent values per facet
-   * dimension, and its counted queries and ranges counted among the hits.
+   * One whole search in one call across the boundary: the request's query parsed (terms ANDed or
+   * not, other word forms matched or not), searched within its filters (see {@link #prepare}),
+   * paged, sorted, with passages per hit and the most frequent values per facet dimension, and its
+   * counted queries and ranges counted among the hits.
    *
-   * <p>It runs {@link #search} under the request's time limit (none when ≤ 0), counts included,
-   * on a new searcher over the reader wrapped by {@link #limitedReader} (once per reader), with
-   * {@code searchers}' similarity and query cache, whose bulk scorers are time-limited too
-   * (except under DrillSideways with chosen facet values). When collecting ran out of time, the
-   * answer holds what was found and {@code "partial":true}; when nothing could be had in time
-   * (terms still being expanded, or facet values chosen), it throws.
+   * <p>It runs {@link #search} under the request's time limit (none when ≤ 0), counts included, on
+   * a new searcher over the reader wrapped by {@link #limitedReader} (once per reader), with {@code
+   * searchers}' similarity and query cache, whose bulk scorers are time-limited too (except under
+   * DrillSideways with chosen facet values). When collecting ran out of time, the answer holds what
+   * was found and {@code "partial":true}; when nothing could be had in time (terms still being
+   * expanded, or facet values chosen), it throws.
    *
-   * @throws ParseException when the query or a counted query cannot be parsed (the caller
-   *     parses it again to say why); a RuntimeException that the text cannot cause passes
-   *     through as itself
+   * @throws ParseException when the query or a counted query cannot be parsed (the caller parses it
+   *     again to say why); a RuntimeException that the text cannot cause passes through as itself
    * @throws SearchTimeoutException when time ran out before any hit was collected
    */
   public byte[] run(ReferenceManager<IndexSearcher> searchers, SearchRequest request)
@@ -286,8 +288,8 @@ public final class SearchContext {
    * {@link #parse}, or for a counted query only its match query; what the text can cause is a
    * ParseException. Only that counts: a regular expression that does not parse is an
    * IllegalArgumentException; too many clauses and a too complex automaton keep their own types
-   * (each has its message); any other RuntimeException is a bug of this code, and must not
-   * reach the user as "bad syntax".
+   * (each has its message); any other RuntimeException is a bug of this code, and must not reach
+   * the user as "bad syntax".
    */
   private Parsed parseText(String text, boolean and, boolean wordForms, boolean matchOnly)
       throws ParseException {
@@ -305,10 +307,10 @@ public final class SearchContext {
   }
 
   /**
-   * What faceting adds to a search of {@code query}, for profileQuery: the median time of
-   * {@code repeats} runs of the search for 10 hits alone, with the facets collected, of counting
-   * the collected facets, and of reading each dimension's top values: {@code {"searchMs",
-   * "collectMs", "countMs", "dimensions": {dim: ms}}}.
+   * What faceting adds to a search of {@code query}, for profileQuery: the median time of {@code
+   * repeats} runs of the search for 10 hits alone, with the facets collected, of counting the
+   * collected facets, and of reading each dimension's top values: {@code {"searchMs", "collectMs",
+   * "countMs", "dimensions": {dim: ms}}}.
    */
   public byte[] facetCost(ReferenceManager<IndexSearcher> searchers, Query query, int repeats)
       throws IOException {
@@ -365,9 +367,9 @@ public final class SearchContext {
   }
 
   /**
-   * {@code searcher}'s reader wrapped to stop at a search's deadline (see {@link
-   * #limitedReader}) with the facet state of the wrapped reader (null while no document has a
-   * facet), built once per reader.
+   * {@code searcher}'s reader wrapped to stop at a search's deadline (see {@link #limitedReader})
+   * with the facet state of the wrapped reader (null while no document has a facet), built once per
+   * reader.
    */
   private ReaderState readerState(IndexSearcher searcher) throws IOException {
     IndexReader reader = searcher.getIndexReader();
@@ -459,21 +461,31 @@ public final class SearchContext {
     boolean highlight = !parsed.matchAll && request.maxPassages > 0;
     Sort sort = request.sort;
     return new Prepared(
-        drillDown, sort, request.page, request.pageSize,
-        request.after == null ? null : after(request.after, sort), counts,
-        highlight ? parsed.highlightQuery : null, parsed.units, Math.max(request.maxPassages, 1),
-        request.maxChars, request.facetLimit, drilled, browsing, counted,
-        request.rangeFields.toArray(new String[0]), request.rangeEdges.toArray(new long[0][]));
+        drillDown,
+        sort,
+        request.page,
+        request.pageSize,
+        request.after == null ? null : after(request.after, sort),
+        counts,
+        highlight ? parsed.highlightQuery : null,
+        parsed.units,
+        Math.max(request.maxPassages, 1),
+        request.maxChars,
+        request.facetLimit,
+        drilled,
+        browsing,
+        counted,
+        request.rangeFields.toArray(new String[0]),
+        request.rangeEdges.toArray(new long[0][]));
   }
 
   /**
    * The facets of a search for all documents within chosen facet values ({@code drilled}) and
-   * nothing else: what {@link DrillSideways} answers, without its cost. DrillSideways visits
-   * every document the base query matches, here every document of the index (1M documents: 41
-   * ms), to count each chosen dimension sideways. Here a chosen dimension is counted over the
-   * documents of the other chosen dimensions (a search of their values alone), or over all
-   * documents when it is the only one (counted once per reader); the other dimensions over the
-   * hits ({@code collected}).
+   * nothing else: what {@link DrillSideways} answers, without its cost. DrillSideways visits every
+   * document the base query matches, here every document of the index (1M documents: 41 ms), to
+   * count each chosen dimension sideways. Here a chosen dimension is counted over the documents of
+   * the other chosen dimensions (a search of their values alone), or over all documents when it is
+   * the only one (counted once per reader); the other dimensions over the hits ({@code collected}).
    */
   private Facets browse(
       IndexSearcher searcher,
@@ -504,8 +516,8 @@ public final class SearchContext {
   static final int CONCURRENT_COUNT_HITS = 50_000;
 
   /**
-   * The facet counts of {@code hits}: on the search threads when there are many (a term in
-   * most of 1M documents: counting took 42 % of the search on one thread).
+   * The facet counts of {@code hits}: on the search threads when there are many (a term in most of
+   * 1M documents: counting took 42 % of the search on one thread).
    */
   static Facets count(SortedSetDocValuesReaderState state, FacetsCollector hits)
       throws IOException {
@@ -527,9 +539,9 @@ public final class SearchContext {
   /**
    * Writes {@code "counted": [n, ...]} (each counted query among the hits) and {@code "ranges":
    * [[n, ...], ...]} (each range facet's buckets among the hits: in one pass over {@code
-   * collected}, the hits, when the search collected them, else a count per bucket). Once time
-   * has run out ({@code late}, or while counting) nothing more is counted: the lists end there
-   * and it returns true.
+   * collected}, the hits, when the search collected them, else a count per bucket). Once time has
+   * run out ({@code late}, or while counting) nothing more is counted: the lists end there and it
+   * returns true.
    */
   private boolean counts(
       Json json, IndexSearcher searcher, Prepared r, FacetsCollector collected, boolean late)
@@ -572,7 +584,9 @@ public final class SearchContext {
           Query bucket =
               new BooleanQuery.Builder()
                   .add(r.drillDown, Occur.MUST)
-                  .add(LongPoint.newRangeQuery(r.rangeFields[f], edges[b], edges[b + 1] - 1), Occur.FILTER)
+                  .add(
+                      LongPoint.newRangeQuery(r.rangeFields[f], edges[b], edges[b + 1] - 1),
+                      Occur.FILTER)
                   .build();
           long found = countInTime(searcher, bucket);
           out = found < 0;
@@ -639,12 +653,12 @@ public final class SearchContext {
   }
 
   /**
-   * The hit a page ends with, as {@link #search} writes it ({@code "last"}: the hit's value of
-   * each field of {@code sort}, joined by {@code :}; the unique key, the last field of a
-   * cursor's sort, comes last and may hold {@code :} itself), to continue after it: {@code
-   * searchAfter}'s position. {@link #search} gives it the largest document number of its
-   * reader, so that a hit whose values all equal the position's (only the hit itself: the key
-   * is unique) counts as seen, whatever number a merge gave it since.
+   * The hit a page ends with, as {@link #search} writes it ({@code "last"}: the hit's value of each
+   * field of {@code sort}, joined by {@code :}; the unique key, the last field of a cursor's sort,
+   * comes last and may hold {@code :} itself), to continue after it: {@code searchAfter}'s
+   * position. {@link #search} gives it the largest document number of its reader, so that a hit
+   * whose values all equal the position's (only the hit itself: the key is unique) counts as seen,
+   * whatever number a merge gave it since.
    *
    * @throws IllegalArgumentException for text that is not such a position
    */
@@ -684,13 +698,12 @@ public final class SearchContext {
 
   /**
    * Runs a prepared search in one call: DrillSideways (or a plain search while no facet is
-   * indexed), the exact total, the page's hits as the search tool shows them, the facet counts
-   * and the counts of {@code filterCounts}; everything comes back as one string: the JSON object
-   * {@code {"totalHits", "counts", "facets", "partial"}} followed by the JSON array of the hits,
-   * which the caller may decode when it needs them (the public {@link #run} hands it over as
-   * UTF-8). Measured in bench/boundary.py:
-   * each call across the JPype boundary costs microseconds, and a search makes dozens of them
-   * otherwise.
+   * indexed), the exact total, the page's hits as the search tool shows them, the facet counts and
+   * the counts of {@code filterCounts}; everything comes back as one string: the JSON object {@code
+   * {"totalHits", "counts", "facets", "partial"}} followed by the JSON array of the hits, which the
+   * caller may decode when it needs them (the public {@link #run} hands it over as UTF-8). Measured
+   * in bench/boundary.py: each call across the JPype boundary costs microseconds, and a search
+   * makes dozens of them otherwise.
    */
   String search(IndexSearcher searcher, SortedSetDocValuesReaderState state, Prepared r)
       throws IOException {
@@ -744,16 +757,34 @@ public final class SearchContext {
     Json hits = new Json();
     try {
       PageResults.hits(
-          hits, searcher, docIds, scores, schema, analyzer, matchFields, r.highlightQuery,
-          r.units, r.maxPassages, r.maxChars);
+          hits,
+          searcher,
+          docIds,
+          scores,
+          schema,
+          analyzer,
+          matchFields,
+          r.highlightQuery,
+          r.units,
+          r.maxPassages,
+          r.maxChars);
     } catch (ExitableDirectoryReader.ExitingReaderException e) {
       // out of time while highlighting: the hits with their leading passages, marked partial
       Deadline.clear();
       partial = true;
       hits = new Json();
       PageResults.hits(
-          hits, searcher, docIds, scores, schema, analyzer, matchFields, null, List.of(),
-          r.maxPassages, r.maxChars);
+          hits,
+          searcher,
+          docIds,
+          scores,
+          schema,
+          analyzer,
+          matchFields,
+          null,
+          List.of(),
+          r.maxPassages,
+          r.maxChars);
     }
     Json json = new Json().object().name("totalHits").number(total).name("counts").array();
     for (Query counted : r.filterCounts) {

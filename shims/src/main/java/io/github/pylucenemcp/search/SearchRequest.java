@@ -7,9 +7,9 @@ import org.apache.lucene.search.Sort;
 
 /**
  * One search as {@link SearchContext#run} takes it, built by chained calls: the query text and
- * everything else it is searched with. What is not set keeps the search tool's defaults: AND,
- * other word forms matched, no filters, by score, page 1 of 10, 3 passages of 200 characters,
- * 10 values a facet, no time limit, nothing counted besides.
+ * everything else it is searched with. What is not set keeps the search tool's defaults: AND, other
+ * word forms matched, no filters, by score, page 1 of 10, 3 passages of 200 characters, 10 values a
+ * facet, no time limit, nothing counted besides.
  *
  * <pre>{@code
  * new SearchRequest("signed contract").filter(pdf, FilterKind.FILTER).page(2, 10, null)
@@ -101,8 +101,7 @@ public final class SearchRequest {
   }
 
   /**
-   * The hits counted in buckets of the long field {@code field}: {@code [edges[i], edges[i +
-   * 1])}.
+   * The hits counted in buckets of the long field {@code field}: {@code [edges[i], edges[i + 1])}.
    */
   public SearchRequest countRanges(String field, long[] edges) {
     if (edges.length < 2) {

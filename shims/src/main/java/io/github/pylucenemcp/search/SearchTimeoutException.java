@@ -7,7 +7,11 @@ public final class SearchTimeoutException extends RuntimeException {
   private final long limitMillis;
 
   public SearchTimeoutException(long limitMillis, Throwable cause) {
-    super("the search ran out of its time limit of " + limitMillis + " ms before it had results to show", cause);
+    super(
+        "the search ran out of its time limit of "
+            + limitMillis
+            + " ms before it had results to show",
+        cause);
     this.limitMillis = limitMillis;
   }
 

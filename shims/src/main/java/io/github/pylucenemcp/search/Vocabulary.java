@@ -22,8 +22,8 @@ import org.apache.lucene.util.StringHelper;
 
 /**
  * What the index's vocabulary holds, in one call each (walking a terms dictionary through JPype
- * would cross the boundary several times per term): terms by prefix, the most frequent terms,
- * and groups of documents that share a content hash. Each answer is one JSON string.
+ * would cross the boundary several times per term): terms by prefix, the most frequent terms, and
+ * groups of documents that share a content hash. Each answer is one JSON string.
  */
 public final class Vocabulary {
   private Vocabulary() {}
@@ -35,8 +35,8 @@ public final class Vocabulary {
 
   /**
    * The {@code limit} terms of {@code field} that start with {@code prefix} (already normalized
-   * like the field), most documents first: {@code {"terms": [[term, docFreq], ...],
-   * "scanned": n, "complete": bool}}; at most {@code maxScan} terms are looked at.
+   * like the field), most documents first: {@code {"terms": [[term, docFreq], ...], "scanned": n,
+   * "complete": bool}}; at most {@code maxScan} terms are looked at.
    */
   public static String suggest(
       IndexReader reader, String field, String prefix, int limit, int maxScan) throws IOException {
@@ -44,9 +44,9 @@ public final class Vocabulary {
   }
 
   /**
-   * The {@code limit} most frequent terms of {@code field} by document frequency, with their
-   * total frequency: {@code {"terms": [[term, docFreq, totalTermFreq], ...], "scanned": n,
-   * "complete": bool}}; at most {@code maxScan} terms are looked at.
+   * The {@code limit} most frequent terms of {@code field} by document frequency, with their total
+   * frequency: {@code {"terms": [[term, docFreq, totalTermFreq], ...], "scanned": n, "complete":
+   * bool}}; at most {@code maxScan} terms are looked at.
    */
   public static String top(IndexReader reader, String field, int limit, int maxScan)
       throws IOException {
@@ -83,13 +83,13 @@ public final class Vocabulary {
   }
 
   /**
-   * Groups of live documents that share a value of {@code hashField}, largest first (only
-   * documents whose {@code pathField} starts with {@code under}, when it is not empty): {@code
-   * {"total": groups, "groups": [{"contentHash", "size", "documents": [{"filePath",
-   * "fileSize", "modifiedDate"}]}]}} for the groups {@code offset} to {@code offset + limit};
-   * each lists its first {@code maxListed} documents by path, and {@code size} counts them all.
-   * The documents whose hash is {@code apart} (the hash of no text: they are not copies of each
-   * other) make no group; {@code "apart"} counts them.
+   * Groups of live documents that share a value of {@code hashField}, largest first (only documents
+   * whose {@code pathField} starts with {@code under}, when it is not empty): {@code {"total":
+   * groups, "groups": [{"contentHash", "size", "documents": [{"filePath", "fileSize",
+   * "modifiedDate"}]}]}} for the groups {@code offset} to {@code offset + limit}; each lists its
+   * first {@code maxListed} documents by path, and {@code size} counts them all. The documents
+   * whose hash is {@code apart} (the hash of no text: they are not copies of each other) make no
+   * group; {@code "apart"} counts them.
    */
   public static String duplicates(
       IndexReader reader,
@@ -134,7 +134,8 @@ public final class Vocabulary {
     for (Group group : groups.subList(Math.min(offset, end), end)) {
       json.object().name("contentHash").string(group.hash);
       json.name("size").number(group.documents.size()).name("documents").array();
-      for (Document document : group.documents.subList(0, Math.min(group.documents.size(), maxListed))) {
+      for (Document document :
+          group.documents.subList(0, Math.min(group.documents.size(), maxListed))) {
         json.object().name("filePath").string(document.get(pathField));
         IndexableField size = document.getField(sizeField);
         if (size != null && size.numericValue() != null) {
@@ -169,7 +170,9 @@ public final class Vocabulary {
       }
       Bits live = leaf.reader().getLiveDocs();
       StoredFields stored = leaf.reader().storedFields();
-      for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
+      for (int doc = postings.nextDoc();
+          doc != DocIdSetIterator.NO_MORE_DOCS;
+          doc = postings.nextDoc()) {
         if (live != null && !live.get(doc)) {
           continue;
         }

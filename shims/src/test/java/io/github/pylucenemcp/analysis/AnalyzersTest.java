@@ -59,7 +59,8 @@ public class AnalyzersTest {
   public void germanLemmasFoldAfterTheLookup() throws IOException {
     Analyzer a = Analyzers.lemma("de");
     // Häuser → Haus → haus; a lowercase noun is looked up capitalized; ging → gehen
-    assertEquals(List.of("haus", "haus", "vertrag", "gehen"), tokens(a, "Häuser häuser Verträge ging"));
+    assertEquals(
+        List.of("haus", "haus", "vertrag", "gehen"), tokens(a, "Häuser häuser Verträge ging"));
   }
 
   @Test

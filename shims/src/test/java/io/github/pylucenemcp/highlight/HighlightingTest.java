@@ -4,8 +4,8 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.github.pylucenemcp.analysis.Analyzers;
-import io.github.pylucenemcp.schema.FieldSchema;
 import io.github.pylucenemcp.queryparser.ContentQueryParser;
+import io.github.pylucenemcp.schema.FieldSchema;
 import java.util.List;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
@@ -26,7 +26,10 @@ public class HighlightingTest {
   static final Set<String> KEYWORDS = Set.of("file_path");
   static final Analyzer ANALYZER =
       Analyzers.perField(
-          "content_reversed", "content_translit_de", KEYWORDS, Set.of(),
+          "content_reversed",
+          "content_translit_de",
+          KEYWORDS,
+          Set.of(),
           java.util.Map.of("content_lemma_en", "en"));
 
   static Object[] highlight(List<String> texts, String query, int maxChars) throws Exception {
@@ -61,11 +64,17 @@ public class HighlightingTest {
           ids[i] = i;
         }
         return Highlighting.passages(
-            new IndexSearcher(reader), ANALYZER, "content",
+            new IndexSearcher(reader),
+            ANALYZER,
+            "content",
             Set.of("content", "content_translit_de", "content_lemma_en"),
             // no document has content_lemma_de: the highlighter leaves it out
-            Set.of("content_lemma_en", "content_lemma_de"), parser.parse(query), parser.getUnits(), ids,
-            3, maxChars);
+            Set.of("content_lemma_en", "content_lemma_de"),
+            parser.parse(query),
+            parser.getUnits(),
+            ids,
+            3,
+            maxChars);
       }
     }
   }
@@ -98,7 +107,8 @@ public class HighlightingTest {
 
   @Test
   public void leadingWildcardHighlightsTheWholeWord() throws Exception {
-    List<PassageInfo> passages = first(highlight(List.of("Der Arbeitsvertrag gilt."), "*vertrag", 200));
+    List<PassageInfo> passages =
+        first(highlight(List.of("Der Arbeitsvertrag gilt."), "*vertrag", 200));
     assertEquals("Der <em>Arbeitsvertrag</em> gilt.", passages.get(0).text);
     assertEquals("Arbeitsvertrag", passages.get(0).matchedTerms[0]);
     assertEquals(1.0f, passages.get(0).score, 0f);
@@ -148,7 +158,9 @@ public class HighlightingTest {
     assertEquals("Regular <em>expressions</em> are compiled once.", passages.get(0).text);
     assertEquals(1.0f, passages.get(0).termCoverage, 0f);
     passages =
-        first(highlight(List.of("Regular expressions are compiled once."), "\"regular expression\"", 200));
+        first(
+            highlight(
+                List.of("Regular expressions are compiled once."), "\"regular expression\"", 200));
     assertTrue(passages.get(0).text, passages.get(0).text.contains("expressions</em>"));
     assertEquals(1.0f, passages.get(0).termCoverage, 0f);
   }

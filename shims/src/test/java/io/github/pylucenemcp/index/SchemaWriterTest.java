@@ -26,7 +26,10 @@ public class SchemaWriterTest {
           .build();
   static final Analyzer ANALYZER =
       Analyzers.perField(
-          "content_reversed", "content_translit_de", Set.of(), Set.of(),
+          "content_reversed",
+          "content_translit_de",
+          Set.of(),
+          Set.of(),
           Map.of("content_lemma_en", "en", "content_lemma_de", "de"));
   static final String TEXT =
       "Die Häuser der Müller-GmbH: ﬁnance, Straße 12; The children went home. ΟΔΟΣ οδός "
@@ -40,8 +43,14 @@ public class SchemaWriterTest {
     PositionIncrementAttribute increment = stream.addAttribute(PositionIncrementAttribute.class);
     stream.reset();
     while (stream.incrementToken()) {
-      out.add(term + "/" + offset.startOffset() + "/" + offset.endOffset() + "/"
-          + increment.getPositionIncrement());
+      out.add(
+          term
+              + "/"
+              + offset.startOffset()
+              + "/"
+              + offset.endOffset()
+              + "/"
+              + increment.getPositionIncrement());
     }
     stream.end();
     stream.close();
@@ -60,10 +69,7 @@ public class SchemaWriterTest {
         continue;
       }
       indexed++;
-      assertEquals(
-          field.name(),
-          tokens(ANALYZER.tokenStream(field.name(), TEXT)),
-          tokens(stream));
+      assertEquals(field.name(), tokens(ANALYZER.tokenStream(field.name(), TEXT)), tokens(stream));
     }
     assertEquals(5, indexed);
   }

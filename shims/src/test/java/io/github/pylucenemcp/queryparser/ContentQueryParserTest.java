@@ -98,7 +98,8 @@ public class ContentQueryParserTest {
   public void dateValuesAndRangesBecomePointQueries() throws ParseException {
     Query day = parser(false).parse("modified_date:2024-01-01");
     assertEquals(
-        LongPoint.newRangeQuery("modified_date", 1704067200000L, 1704067200000L + 86_399_999L), day);
+        LongPoint.newRangeQuery("modified_date", 1704067200000L, 1704067200000L + 86_399_999L),
+        day);
     Query open = parser(false).parse("modified_date:[2024-01-01 TO *]");
     assertEquals(LongPoint.newRangeQuery("modified_date", 1704067200000L, Long.MAX_VALUE), open);
     Query size = parser(false).parse("file_size:{10 TO 20}");

@@ -34,6 +34,8 @@ public class QuietOnCloseTest {
   public void aClosedWriterEndsTheThreadQuietlyAndOtherErrorsArePrinted() throws Exception {
     assertEquals("", printedBy(new AlreadyClosedException("this IndexWriter is closed")));
     String other = printedBy(new IllegalStateException("odd"));
-    assertTrue(other, other.startsWith("Exception in thread \"refresh\" java.lang.IllegalStateException: odd"));
+    assertTrue(
+        other,
+        other.startsWith("Exception in thread \"refresh\" java.lang.IllegalStateException: odd"));
   }
 }

@@ -9,7 +9,6 @@ import static org.junit.Assert.assertTrue;
 import io.github.pylucenemcp.analysis.Analyzers;
 import io.github.pylucenemcp.schema.FieldSchema;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
@@ -56,7 +55,8 @@ public class SearchContextTest {
 
   @Test
   public void runReturnsTotalsFacetsHitsAndPassagesAsJson() throws Exception {
-    Analyzer analyzer = Analyzers.perField("content_reversed", "content_translit_de", Set.of("file_path"));
+    Analyzer analyzer =
+        Analyzers.perField("content_reversed", "content_translit_de", Set.of("file_path"));
     FacetsConfig config = new FacetsConfig();
     FieldType content = new FieldType(TextField.TYPE_STORED);
     content.setIndexOptions(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS_AND_OFFSETS);
@@ -80,14 +80,15 @@ public class SearchContextTest {
         SearchContext context = context(analyzer, config, "language");
         // the query within language:de, chosen as a facet value, and counted alone
         String json =
-            utf8(context.run(
-                new SearcherManager(dir, null),
-                new SearchRequest("*vertrag")
-                    .filter(
-                        new TermQuery(DrillDownQuery.term("$facets", "language", "de")),
-                        FilterKind.DRILL_DOWN)
-                    .drillDown("language", "de")
-                    .timeoutMs(5000L)));
+            utf8(
+                context.run(
+                    new SearcherManager(dir, null),
+                    new SearchRequest("*vertrag")
+                        .filter(
+                            new TermQuery(DrillDownQuery.term("$facets", "language", "de")),
+                            FilterKind.DRILL_DOWN)
+                        .drillDown("language", "de")
+                        .timeoutMs(5000L)));
         assertTrue(json, json.startsWith("{\"totalHits\":1,"));
         // the header, then the hits: the caller decodes those when it needs them
         assertTrue(json, json.contains(",\"partial\":false}[{\"filePath\":"));
@@ -110,7 +111,8 @@ public class SearchContextTest {
 
   @Test
   public void aSearchWhoseCollectionRanOutOfTimeSaysItIsPartial() throws Exception {
-    Analyzer analyzer = Analyzers.perField("content_reversed", "content_translit_de", Set.of("file_path"));
+    Analyzer analyzer =
+        Analyzers.perField("content_reversed", "content_translit_de", Set.of("file_path"));
     FacetsConfig config = new FacetsConfig();
     try (ByteBuffersDirectory dir = new ByteBuffersDirectory();
         IndexWriter writer = new IndexWriter(dir, new IndexWriterConfig(analyzer))) {
@@ -140,14 +142,19 @@ public class SearchContextTest {
 
   @Test
   public void aTextIsParsedOnceForItsOperatorAndWordFormsAndTheLastOnesAreKept() throws Exception {
-    Analyzer analyzer = Analyzers.perField("content_reversed", "content_translit_de", Set.of("file_path"));
+    Analyzer analyzer =
+        Analyzers.perField("content_reversed", "content_translit_de", Set.of("file_path"));
     SearchContext context = context(analyzer, new FacetsConfig());
     SearchContext.Parsed first = context.parse("*vertrag AND sign*", true, true);
     assertSame(first, context.parse("*vertrag AND sign*", true, true));
     assertNotSame(first, context.parse("*vertrag AND sign*", false, true));
     assertNotSame(first, context.parse("*vertrag AND sign*", true, false));
     // the same as a fresh parse: the cached queries are the ones a parse gives
-    assertEquals(first.query, new SearchContext(context.schema(), analyzer, new FacetsConfig()).parse("*vertrag AND sign*", true, true).query);
+    assertEquals(
+        first.query,
+        new SearchContext(context.schema(), analyzer, new FacetsConfig())
+            .parse("*vertrag AND sign*", true, true)
+            .query);
     for (int i = 0; i < SearchContext.PARSED_KEPT; i++) {
       context.parse("word" + i, true, true);
     }
@@ -156,7 +163,8 @@ public class SearchContextTest {
 
   @Test
   public void aQueryThatCannotBeParsedIsAParseExceptionBeforeAnySearch() throws Exception {
-    Analyzer analyzer = Analyzers.perField("content_reversed", "content_translit_de", Set.of("file_path"));
+    Analyzer analyzer =
+        Analyzers.perField("content_reversed", "content_translit_de", Set.of("file_path"));
     SearchContext context = context(analyzer, new FacetsConfig());
     try (ByteBuffersDirectory dir = new ByteBuffersDirectory();
         IndexWriter writer = new IndexWriter(dir, new IndexWriterConfig(analyzer))) {
@@ -165,16 +173,12 @@ public class SearchContextTest {
         SearcherManager searchers = new SearcherManager(dir, null);
         for (String bad : new String[] {"\"open phrase", "nosuch:field", "/[a/", "!!!"}) {
           assertThrows(
-              bad,
-              ParseException.class,
-              () -> context.run(searchers, new SearchRequest(bad)));
+              bad, ParseException.class, () -> context.run(searchers, new SearchRequest(bad)));
         }
         // a fault of the code (here: no text at all, which no caller sends) is not "bad syntax"
         assertThrows(
-            NullPointerException.class,
-            () -> context.run(searchers, new SearchRequest(null)));
-        String all =
-            utf8(context.run(searchers, new SearchRequest("*")));
+            NullPointerException.class, () -> context.run(searchers, new SearchRequest(null)));
+        String all = utf8(context.run(searchers, new SearchRequest("*")));
         assertTrue(all, all.startsWith("{\"totalHits\":0,"));
       }
     }

@@ -49,13 +49,33 @@ public class VocabularyTest {
                 + "{\"filePath\":\"/a.txt\",\"fileSize\":10,\"modifiedDate\":\"2024-03-01T12:30:05Z\"},"
                 + "{\"filePath\":\"/b.txt\",\"fileSize\":20,\"modifiedDate\":\"2024-03-01T12:30:05Z\"}]}]}",
             Vocabulary.duplicates(
-                reader, "content_hash", "file_path", "file_size", "modified_date", 2, "", 0, 10, 20, "h0"));
+                reader,
+                "content_hash",
+                "file_path",
+                "file_size",
+                "modified_date",
+                2,
+                "",
+                0,
+                10,
+                20,
+                "h0"));
         // a group lists its first documents by path and counts them all
         assertEquals(
             "{\"total\":1,\"apart\":0,\"groups\":[{\"contentHash\":\"h1\",\"size\":2,\"documents\":["
                 + "{\"filePath\":\"/a.txt\",\"fileSize\":10,\"modifiedDate\":\"2024-03-01T12:30:05Z\"}]}]}",
             Vocabulary.duplicates(
-                reader, "content_hash", "file_path", "file_size", "modified_date", 2, "", 0, 10, 1, "h0"));
+                reader,
+                "content_hash",
+                "file_path",
+                "file_size",
+                "modified_date",
+                2,
+                "",
+                0,
+                10,
+                1,
+                "h0"));
       }
     }
   }
