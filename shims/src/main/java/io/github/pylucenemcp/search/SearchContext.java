@@ -611,6 +611,31 @@ public final class SearchContext {
     }
   }
 
+  /** The hits' JSON (see {@link PageResults#hits}) with passages of {@code highlight}. */
+  private String page(
+      IndexSearcher searcher,
+      int[] docIds,
+      float[] scores,
+      Prepared r,
+      Query highlight,
+      List<Query> units)
+      throws IOException {
+    Json hits = new Json();
+    PageResults.hits(
+        hits,
+        searcher,
+        docIds,
+        scores,
+        schema,
+        analyzer,
+        matchFields,
+        highlight,
+        units,
+        r.maxPassages,
+        r.maxChars);
+    return hits.toString();
+  }
+
   /** DrillSideways whose facets are counted by {@link #count}; {@code hits}: what it found. */
   private static final class CountingSideways extends DrillSideways {
     FacetsCollector hits;
@@ -754,37 +779,14 @@ public final class SearchContext {
       docIds[i - from] = top.scoreDocs[i].doc;
       scores[i - from] = top.scoreDocs[i].score;
     }
-    Json hits = new Json();
+    String hits;
     try {
-      PageResults.hits(
-          hits,
-          searcher,
-          docIds,
-          scores,
-          schema,
-          analyzer,
-          matchFields,
-          r.highlightQuery,
-          r.units,
-          r.maxPassages,
-          r.maxChars);
+      hits = page(searcher, docIds, scores, r, r.highlightQuery, r.units);
     } catch (ExitableDirectoryReader.ExitingReaderException e) {
       // out of time while highlighting: the hits with their leading passages, marked partial
       Deadline.clear();
       partial = true;
-      hits = new Json();
-      PageResults.hits(
-          hits,
-          searcher,
-          docIds,
-          scores,
-          schema,
-          analyzer,
-          matchFields,
-          null,
-          List.of(),
-          r.maxPassages,
-          r.maxChars);
+      hits = page(searcher, docIds, scores, r, null, List.of());
     }
     Json json = new Json().object().name("totalHits").number(total).name("counts").array();
     for (Query counted : r.filterCounts) {
