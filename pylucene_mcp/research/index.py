@@ -1,0 +1,349 @@
+"""A research index: a schema of your own, bulk writes, bag-of-words batch search, explain,
+deletes by query or id, stored documents and term vectors."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sized
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from pylucene_mcp import jvm
+from pylucene_mcp.basics import errors
+from pylucene_mcp.engine.explain import Explanation
+from pylucene_mcp.research.components import FieldSpec, Similarity
+
+QUERY = "org.apache.lucene.search.Query"
+_WHOLE = re.compile(r"\s*-?\d{1,18}\s*")
+
+
+@dataclass(frozen=True)
+class ResearchHit:
+    """One document found: its Lucene id, score and stored fields."""
+
+    doc: int
+    score: float
+    fields: dict[str, str]
+
+
+@dataclass(frozen=True)
+class ResearchResults:
+    """The best ``k`` documents of a search, and how many matched in all."""
+
+    total_hits: int
+    hits: tuple[ResearchHit, ...]
+
+    def __len__(self) -> int:
+        return len(self.hits)
+
+    def __iter__(self) -> Iterator[ResearchHit]:
+        return iter(self.hits)
+
+    def _repr_html_(self) -> str:
+        """A table in Jupyter: rank, Lucene id, score and the stored fields."""
+        names = list(dict.fromkeys(name for hit in self.hits for name in hit.fields))
+        head = "".join(f"<th>{escape(n)}</th>" for n in ["#", "doc", "score", *names])
+        rows = "".join(
+            f"<tr><td>{rank}</td><td>{hit.doc}</td><td>{hit.score:.4f}</td>"
+            + "".join(f"<td>{escape(hit.fields.get(n, ''))[:200]}</td>" for n in names)
+            + "</tr>"
+            for rank, hit in enumerate(self.hits, 1)
+        )
+        return (
+            f"<p>{self.total_hits} hits, {len(self.hits)} shown</p>"
+            f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+        )
+
+
+class ResearchIndex:
+    """A Lucene index with a schema of your own and one similarity."""
+
+    def __init__(self, path: Path, fields: Mapping[str, FieldSpec], similarity: Any) -> None:
+        self.path = path
+        self.fields = dict(fields)
+        self.similarity = similarity
+        j = jvm.jclass
+        per_field = {n: s.analyzer for n, s in fields.items() if s.analyzer is not None}
+        java_map = j("java.util.HashMap")()
+        for name, analyzer in per_field.items():
+            java_map.put(name, analyzer)
+        with jvm.java_errors():
+            self.analyzer = j("org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper")(
+                j("org.apache.lucene.analysis.standard.StandardAnalyzer")(), java_map
+            )
+            directory = j("org.apache.lucene.store.FSDirectory").open(
+                j("java.nio.file.Paths").get(str(path), jvm.jarray("String", []))
+            )
+            config = j("org.apache.lucene.index.IndexWriterConfig")(self.analyzer)
+            config.setSimilarity(similarity)
+            self.java = j("org.apache.lucene.index.IndexWriter")(directory, config)
+        self._directory = directory
+        self._reader: Any = None
+
+    @classmethod
+    def create(
+        cls, path: str | Path, fields: Mapping[str, FieldSpec], similarity: Any = None
+    ) -> ResearchIndex:
+        """Creates (or opens) the index at ``path``; BM25 with Lucene's defaults unless
+        ``similarity`` says otherwise."""
+        folder = Path(path).expanduser()
+        folder.mkdir(parents=True, exist_ok=True)
+        return cls(folder, fields, similarity or Similarity.bm25())
+
+    def add_many(
+        self, documents: Iterable[Mapping[str, str]], batch: int = 2_000, progress: bool = False
+    ) -> int:
+        """Adds the documents (mappings of field name to text) and commits; returns how many.
+        They cross into Java ``batch`` at a time, as one array of values (``BulkWriter``); with
+        ``progress``, a progress bar counts them (on stderr, or in the notebook)."""
+        if progress:
+            from rich.progress import Progress
+
+            total = len(documents) if isinstance(documents, Sized) else None
+            with Progress(transient=True) as bar:
+                task = bar.add_task("indexing", total=total)
+
+                def counted() -> Iterator[Mapping[str, str]]:
+                    for n, document in enumerate(documents, 1):
+                        yield document
+                        if n % 500 == 0:
+                            bar.update(task, completed=n)
+
+                return self.add_many(counted(), batch)
+        names = list(self.fields)
+        position = {name: i for i, name in enumerate(names)}
+        with jvm.java_errors(caller_input=True):
+            specs = [self.fields[n] for n in names]
+            bulk = jvm.jclass("io.github.pylucenemcp.research.BulkWriter")(
+                self.java,
+                jvm.jarray("String", names),
+                jvm.jarray("String", [spec.kind for spec in specs]),
+                jvm.jarray("boolean", [spec.stored for spec in specs]),
+                jvm.jarray("boolean", [spec.term_vectors for spec in specs]),
+                jvm.jarray("boolean", [spec.doc_values for spec in specs]),
+            )
+            count = 0
+            row: list[str | None] = []
+            for document in documents:
+                values: list[str | None] = [None] * len(names)
+                for name, value in document.items():
+                    if name not in position:
+                        raise errors.UnknownFieldError(
+                            f"unknown field '{name}'; this index has: {', '.join(names)}",
+                            name,
+                            names,
+                        )
+                    if self.fields[name].kind == "long" and not _WHOLE.fullmatch(str(value)):
+                        raise errors.InvalidRequestError(
+                            f"field '{name}' holds whole numbers, not {value!r}"
+                        )
+                    values[position[name]] = str(value)
+                row.extend(values)
+                count += 1
+                if count % batch == 0:
+                    bulk.add(jvm.jarray("String", row))
+                    row = []
+            if row:
+                bulk.add(jvm.jarray("String", row))
+            self.java.commit()
+        return count
+
+    def __len__(self) -> int:
+        return int(self.java.getDocStats().numDocs)
+
+    def terms(self, text: str, field: str) -> list[str]:
+        """``text`` as ``field``'s analyzer makes it into terms."""
+        attribute = jvm.jclass("org.apache.lucene.analysis.tokenattributes.CharTermAttribute")
+        out = []
+        with jvm.java_errors():
+            stream = self.analyzer.tokenStream(field, text)
+            try:
+                term = stream.addAttribute(attribute)
+                stream.reset()
+                while stream.incrementToken():
+                    out.append(term.toString())
+                stream.end()
+            finally:
+                stream.close()
+        return out
+
+    def batch_search(
+        self,
+        topics: Mapping[str, str],
+        field: str,
+        id_field: str,
+        k: int = 1000,
+        *,
+        similarity: Any = None,
+        threads: int = 2,
+    ) -> dict[str, list[tuple[str, float]]]:
+        """Each topic's text as a bag of words (one SHOULD clause per analyzed term) on
+        ``field``: its ``k`` best documents as (id, score). One call into Java for all of them,
+        run on ``threads`` Java threads (Python's interpreter lock is free meanwhile)."""
+        batch = jvm.jclass("io.github.pylucenemcp.research.BatchSearch")
+        ids = list(topics)
+        with jvm.java_errors(caller_input=True):
+            queries = batch.bagsOfWords(
+                self.analyzer, field, jvm.jarray("String", [topics[i] for i in ids])
+            )
+            answer = batch.run(self._searcher(similarity), queries, k, id_field, threads)
+        found = json.loads(memoryview(answer).tobytes())
+        pairs = zip(ids, found, strict=True)
+        return {qid: [(doc, float(score)) for doc, score in hits] for qid, hits in pairs}
+
+    def query(self, text: str, field: str | None = None, operator: str = "OR") -> Any:
+        """``text`` in Lucene's classic syntax as a ``Query`` (a Java object you may also build
+        yourself), parsed as each field is indexed: a keyword field matches its exact value
+        (``id:CACM-0001``), a long field exact numbers and ranges (``year:[1970 TO 1975]``), a
+        text field is analysed with its analyzer; unfielded words go to ``field`` (the first
+        text field by default).
+
+        Raises:
+            QuerySyntaxError, UnknownFieldError.
+        """
+        default = field or next(n for n, s in self.fields.items() if s.kind == "text")
+        parser = jvm.jclass("io.github.pylucenemcp.research.SchemaQueryParser")(
+            default,
+            self.analyzer,
+            jvm.jset(self.fields),
+            jvm.jset(n for n, s in self.fields.items() if s.kind == "keyword"),
+            jvm.jset(n for n, s in self.fields.items() if s.kind == "long"),
+        )
+        occur = jvm.jclass("org.apache.lucene.queryparser.classic.QueryParser$Operator")
+        parser.setDefaultOperator(occur.AND if operator == "AND" else occur.OR)
+        with jvm.java_errors(caller_input=True):
+            return parser.parse(text)
+
+    def search(
+        self,
+        query: str | Any,
+        *,
+        k: int = 10,
+        field: str | None = None,
+        similarity: Any = None,
+    ) -> ResearchResults:
+        """The ``k`` best documents for ``query`` (text, see :meth:`query`, or a Lucene
+        ``Query``), scored with ``similarity`` for this search only (the index's by default)."""
+        lucene_query = self.query(query, field) if isinstance(query, str) else query
+        with jvm.java_errors(caller_input=True):
+            searcher = self._searcher(similarity)
+            top = searcher.search(lucene_query, k)
+            stored = searcher.storedFields()
+            hits = tuple(
+                ResearchHit(int(h.doc), float(h.score), self._stored(stored.document(h.doc)))
+                for h in top.scoreDocs
+            )
+            return ResearchResults(int(searcher.count(lucene_query)), hits)
+
+    def explain(
+        self, query: str | Any, doc: int, *, field: str | None = None, similarity: Any = None
+    ) -> Explanation:
+        """Why document ``doc`` scores what it scores for ``query``: Lucene's explanation as a
+        tree of dataclasses (the same as ``profileQuery`` gives)."""
+        lucene_query = self.query(query, field) if isinstance(query, str) else query
+        with jvm.java_errors(caller_input=True):
+            return Explanation.of(self._searcher(similarity).explain(lucene_query, doc))
+
+    def delete(self, query: str | Any, field: str | None = None) -> int:
+        """Deletes the documents that match ``query`` (text, see :meth:`query`, or a Lucene
+        ``Query``) and commits; returns how many went.
+
+        Raises:
+            QuerySyntaxError, UnknownFieldError.
+        """
+        lucene_query = self.query(query, field) if isinstance(query, str) else query
+        with jvm.java_errors(caller_input=True):
+            count = int(self._searcher(None).count(lucene_query))
+            self.java.deleteDocuments(jvm.jarray(QUERY, [lucene_query]))
+            self.java.commit()
+        return count
+
+    def delete_ids(self, ids: Iterable[str], field: str = "id") -> int:
+        """Deletes the documents whose keyword ``field`` holds one of ``ids``, each an exact
+        term (no query syntax: ``doc-1`` is that id), and commits; returns how many went.
+
+        Raises:
+            UnknownFieldError: when ``field`` is not a keyword field of this index.
+        """
+        spec = self.fields.get(field)
+        if spec is None or spec.kind != "keyword":
+            keywords = sorted(n for n, s in self.fields.items() if s.kind == "keyword")
+            raise errors.UnknownFieldError(
+                f"delete_ids needs a keyword field; {field!r} is not one (keyword fields: "
+                f"{', '.join(keywords) or 'none'})",
+                field,
+                keywords,
+            )
+        term = jvm.jclass("org.apache.lucene.index.Term")
+        terms = [term(field, str(value)) for value in ids]
+        if not terms:
+            return 0
+        values = jvm.jclass("java.util.ArrayList")()
+        for one in terms:
+            values.add(one.bytes())
+        with jvm.java_errors(caller_input=True):
+            terms_query = jvm.jclass("org.apache.lucene.search.TermInSetQuery")(field, values)
+            count = int(self._searcher(None).count(terms_query))
+            self.java.deleteDocuments(jvm.jarray("org.apache.lucene.index.Term", terms))
+            self.java.commit()
+        return count
+
+    def __iter__(self) -> Iterator[dict[str, str]]:
+        """The stored fields of every document, in index order."""
+        with jvm.java_errors():
+            reader = self._searcher(None).getIndexReader()
+            live = jvm.jclass("org.apache.lucene.index.MultiBits").getLiveDocs(reader)
+            stored = reader.storedFields()
+            for doc in range(int(reader.maxDoc())):
+                if live is None or live.get(doc):
+                    yield self._stored(stored.document(doc))
+
+    def term_vector(self, doc: int, field: str) -> dict[str, int]:
+        """The terms of ``field`` in document ``doc`` with their frequencies (a field indexed
+        with ``term_vectors=True``; empty otherwise)."""
+        with jvm.java_errors(caller_input=True):
+            reader = self._searcher(None).getIndexReader()
+            terms = reader.termVectors().get(doc, field)
+            found: dict[str, int] = {}
+            if terms is not None:
+                iterator = terms.iterator()
+                term = iterator.next()
+                while term is not None:
+                    found[str(term.utf8ToString())] = int(iterator.totalTermFreq())
+                    term = iterator.next()
+            return found
+
+    def _searcher(self, similarity: Any) -> Any:
+        """A searcher over the writer's latest changes, with its own similarity: setting one
+        never changes another search's scoring."""
+        j = jvm.jclass
+        reader = self._reader
+        if reader is None:
+            reader = j("org.apache.lucene.index.DirectoryReader").open(self.java)
+        else:
+            newer = j("org.apache.lucene.index.DirectoryReader").openIfChanged(reader, self.java)
+            if newer is not None:
+                reader.decRef()
+                reader = newer
+        self._reader = reader
+        searcher = j("org.apache.lucene.search.IndexSearcher")(reader)
+        searcher.setSimilarity(similarity or self.similarity)
+        return searcher
+
+    @staticmethod
+    def _stored(document: Any) -> dict[str, str]:
+        out = {}
+        for stored in document.getFields():
+            number = stored.numericValue()
+            out[str(stored.name())] = str(stored.stringValue() if number is None else number)
+        return out
+
+    def close(self) -> None:
+        with jvm.java_errors():
+            if self._reader is not None:
+                self._reader.decRef()
+            self.java.close()
+            self._directory.close()
