@@ -1,5 +1,5 @@
 """The embedded Lucene index as a :class:`~pylucene_mcp.engine.backend.Backend`: the index in
-this process's JVM (:class:`~pylucene_mcp.engine.index.Index`: writer, near-real-time
+this process's JVM (:class:`~pylucene_mcp.engine.index.LuceneIndex`: writer, near-real-time
 searchers, file states) with the engine's queries as its methods.
 
 Each method is the engine's function of the same name, taking this index as its first argument
@@ -21,7 +21,7 @@ from pylucene_mcp.engine.index_lock import Owner
 __all__ = ["EmbeddedBackend", "Owner"]
 
 
-class EmbeddedBackend(index.Index):
+class EmbeddedBackend(index.LuceneIndex):
     """An index on disk, in this process: everything a :class:`Backend` offers, and the raw
     Lucene objects (``searcher()``, ``searchers``) for those who want them."""
 

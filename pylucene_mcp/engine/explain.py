@@ -15,7 +15,7 @@ from typing import Any
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import schema
 from pylucene_mcp.engine import documents
-from pylucene_mcp.engine.index import Index, document_id
+from pylucene_mcp.engine.index import LuceneIndex, document_id
 from pylucene_mcp.engine.query import parse_query
 
 _WEIGHT = re.compile(r"^weight\((?P<field>[^:\s(]+):(?P<term>.*) in \d+\)")
@@ -171,7 +171,7 @@ def _summary(terms: list[TermContribution], matched: bool, path: str) -> str:
 
 
 def explain(
-    index: Index, query: str, file_path: str, *, default_operator: str = "AND"
+    index: LuceneIndex, query: str, file_path: str, *, default_operator: str = "AND"
 ) -> DocumentExplanation:
     """Why the document of ``file_path`` scores what it scores for ``query`` (BM25, per term).
 

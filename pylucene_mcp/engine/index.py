@@ -1,6 +1,6 @@
-"""``Index``: a Lucene index on disk with one writer, near-real-time searchers and the schema.
+"""``LuceneIndex``: a Lucene index on disk with one writer, near-real-time searchers and the schema.
 
-    >>> index = Index.open("/tmp/idx", create=True)                  # doctest: +SKIP
+    >>> index = LuceneIndex.open("/tmp/idx", create=True)                  # doctest: +SKIP
     >>> with index.writer() as w:                                    # doctest: +SKIP
     ...     w.add({"file_path": "/docs/a.txt", "content": "Arbeitsvertrag"})
     >>> search(index, "*vertrag").total_hits                         # doctest: +SKIP
@@ -70,9 +70,9 @@ def _java_path(path: Path) -> Any:
 
 
 class Writer:
-    """Adds, replaces and deletes documents inside ``Index.writer()``."""
+    """Adds, replaces and deletes documents inside ``LuceneIndex.writer()``."""
 
-    def __init__(self, index: Index) -> None:
+    def __init__(self, index: LuceneIndex) -> None:
         self._index = index
 
     def add(self, doc: Mapping[str, Any]) -> None:
@@ -145,7 +145,7 @@ class Writer:
             self._index._writer.deleteAll()
 
 
-class Index:
+class LuceneIndex:
     """A Lucene index directory opened for reading and writing.
 
     The raw Lucene objects are there for those who want them: ``index.java_writer`` (the
@@ -427,7 +427,7 @@ class Index:
         if not self.read_only:
             index_lock.release_owner(self.path)
 
-    def __enter__(self) -> Index:
+    def __enter__(self) -> LuceneIndex:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.engine import documents
-from pylucene_mcp.engine.index import Index, document_id
+from pylucene_mcp.engine.index import LuceneIndex, document_id
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ class DocumentDetails:
     next_offset: int | None = None
 
 
-def index_stats(index: Index) -> IndexStats:
+def index_stats(index: LuceneIndex) -> IndexStats:
     """Counts, size, schema and date ranges of ``index``."""
     point_values = jvm.jclass("org.apache.lucene.index.PointValues")
     long_point = jvm.jclass("org.apache.lucene.document.LongPoint")
@@ -95,7 +95,7 @@ def index_stats(index: Index) -> IndexStats:
         )
 
 
-def field_infos(index: Index) -> tuple[FieldInfo, ...]:
+def field_infos(index: LuceneIndex) -> tuple[FieldInfo, ...]:
     """Every schema field with how it can be used and how many documents have it."""
     with index.searcher() as searcher, jvm.java_errors():
         reader = searcher.getIndexReader()
@@ -122,7 +122,7 @@ def field_infos(index: Index) -> tuple[FieldInfo, ...]:
 
 
 def document_details(
-    index: Index, file_path: str, *, offset: int = 0, length: int = 5000
+    index: LuceneIndex, file_path: str, *, offset: int = 0, length: int = 5000
 ) -> DocumentDetails:
     """The stored fields of the document of ``file_path``, with ``length`` characters of its
     content from ``offset``.

@@ -19,7 +19,7 @@ from pylucene_mcp import jvm
 from pylucene_mcp.basics import schema
 from pylucene_mcp.engine import analysis, documents
 from pylucene_mcp.engine.filters import Filter, constrain, filter_query, parse_filters
-from pylucene_mcp.engine.index import Index, document_id, path_query
+from pylucene_mcp.engine.index import LuceneIndex, document_id, path_query
 from pylucene_mcp.engine.profile import QueryNode, query_tree
 from pylucene_mcp.engine.query import QUOTE_CHARS, parse_query, quote
 
@@ -126,7 +126,7 @@ def _tokens(text: str) -> list[str]:
 
 
 def explain_miss(
-    index: Index,
+    index: LuceneIndex,
     query: str,
     file_path: str,
     *,

@@ -20,7 +20,7 @@ from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.engine.explain import TermContribution, explain_document, rarity
 from pylucene_mcp.engine.filters import Filter, constrain, parse_filters
-from pylucene_mcp.engine.index import Index
+from pylucene_mcp.engine.index import LuceneIndex
 from pylucene_mcp.engine.query import LEMMA_WEIGHT, context, parse_query
 
 MAX_NODES = 200  # a query tree is cut here (a wildcard can rewrite into thousands of terms)
@@ -220,7 +220,7 @@ def _rewrites(leaves: list[QueryNode]) -> list[str]:
 
 
 def profile_query(
-    index: Index,
+    index: LuceneIndex,
     query: str,
     *,
     filters: Sequence[Filter | Mapping[str, Any]] = (),

@@ -29,7 +29,7 @@ from pylucene_mcp.engine.query import context, limit_ms, parse_query, query_text
 from pylucene_mcp.engine.results import RangeBucket, SearchResult
 
 if TYPE_CHECKING:
-    from pylucene_mcp.engine.index import Index
+    from pylucene_mcp.engine.index import LuceneIndex
 
 MAX_PAGE_SIZE = 100
 MAX_FACET_LIMIT = 100
@@ -44,7 +44,7 @@ DEFAULT_TIMEOUT_S = 5.0  # Settings.search_timeout_s
 
 
 def search(
-    index: Index,
+    index: LuceneIndex,
     query: str,
     *,
     filters: Sequence[Filter | Mapping[str, Any]] = (),
@@ -204,7 +204,7 @@ def _request(text: str, and_: bool, word_forms: bool, filters: Sequence[Filter])
 
 
 def facet_counts(
-    index: Index,
+    index: LuceneIndex,
     query: str,
     *,
     filters: Sequence[Filter | Mapping[str, Any]] = (),

@@ -13,7 +13,7 @@ from pylucene_mcp.basics import errors, portable, schema
 from pylucene_mcp.basics.shapes import Shape
 from pylucene_mcp.engine import analysis
 from pylucene_mcp.engine.documents import content_hash
-from pylucene_mcp.engine.index import Index
+from pylucene_mcp.engine.index import LuceneIndex
 
 SUGGEST_MAX_SCAN = 200_000
 TOP_MAX_SCAN = 2_000_000
@@ -121,7 +121,7 @@ def _vocabulary() -> Any:
     return jvm.jclass("io.github.pylucenemcp.search.Vocabulary")
 
 
-def suggest_terms(index: Index, name: str, prefix: str = "", limit: int = 20) -> TermList:
+def suggest_terms(index: LuceneIndex, name: str, prefix: str = "", limit: int = 20) -> TermList:
     """The terms of field ``name`` that start with ``prefix``, most documents first.
 
     Raises:
@@ -150,7 +150,7 @@ def suggest_terms(index: Index, name: str, prefix: str = "", limit: int = 20) ->
     )
 
 
-def top_terms(index: Index, name: str, limit: int = 20) -> TermList:
+def top_terms(index: LuceneIndex, name: str, limit: int = 20) -> TermList:
     """The most frequent terms of field ``name`` (by documents, with total occurrences).
 
     Raises:
@@ -178,7 +178,7 @@ EMPTY_TEXT_HASH = content_hash("")
 
 
 def find_duplicates(
-    index: Index,
+    index: LuceneIndex,
     min_group_size: int = 2,
     directory: str | None = None,
     page: int = 1,
