@@ -27,6 +27,31 @@ from typing import Any, ClassVar, NotRequired, Union, get_args, get_origin
 from typing_extensions import TypedDict
 
 
+def compact_size(value: Any) -> int:
+    """Bytes of ``value`` as compact UTF-8 JSON, as it goes over the wire."""
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def fit(
+    data: Any, max_bytes: int, pick: Callable[[], tuple[str, list[Any]] | None]
+) -> dict[str, int]:
+    """The one budget fitter: leaves items out of ``data`` until its compact JSON fits
+    ``max_bytes``. ``pick`` names the list that gives up its last item next (a name to count it
+    under, and the list, a part of ``data``), or None when nothing more may go. Returns how many
+    items went, by name; each answer's own rule of what goes first is its ``pick``."""
+    size = compact_size(data)
+    omitted: dict[str, int] = {}
+    while size > max_bytes:
+        picked = pick()
+        if picked is None:
+            break
+        name, items = picked
+        dropped = items.pop()
+        size -= compact_size(dropped) + (1 if items else 0)  # and its comma
+        omitted[name] = omitted.get(name, 0) + 1
+    return omitted
+
+
 def camel(name: str) -> str:
     """``file_path`` → ``filePath``; a trailing underscore (``from_``) is dropped."""
     head, *rest = name.rstrip("_").split("_")

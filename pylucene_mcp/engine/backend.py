@@ -31,7 +31,6 @@ from pylucene_mcp.engine.profile import QueryProfile
 from pylucene_mcp.engine.results import (
     RangeBucket,
     SearchResult,
-    compact_size,
     fit_passages,
     select,
 )
@@ -56,7 +55,6 @@ __all__ = [
     "RangeFacet",
     "SearchResult",
     "TermList",
-    "compact_size",
     "content_hash",
     "fit_passages",
     "select",

@@ -8,12 +8,11 @@ fit it to the tool's byte budget and parameters."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from html import escape
 from typing import Any, ClassVar
 
-from pylucene_mcp.basics.shapes import Shape
+from pylucene_mcp.basics.shapes import Shape, compact_size, fit
 from pylucene_mcp.engine.filters import Filter
 from pylucene_mcp.engine.passages import Passage
 
@@ -136,19 +135,13 @@ class SearchResult(Shape):
         )
 
 
-def compact_size(value: Any) -> int:
-    """Bytes of ``value`` as compact UTF-8 JSON, as it goes over the wire."""
-    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
-
-
 def fit_passages(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
-    """Drops passages until the answer fits ``max_bytes`` of compact JSON: first the weaker
-    passages, lowest-ranked hit first, so that every hit keeps its best one; then, if that is not
-    enough, the best passages of the lowest-ranked hits (the first hit keeps its own).
-    ``passagesOmitted`` says how many went (fewer hits, a lower ``maxPassages`` or a shorter
-    ``passageLength`` bring them back, and getDocumentDetails reads any document)."""
-    size = compact_size(data)
-    if size <= max_bytes:
+    """Drops passages until the answer fits ``max_bytes`` of compact JSON (:func:`fit`): first
+    the weaker passages, lowest-ranked hit first, so that every hit keeps its best one; then, if
+    that is not enough, the best passages of the lowest-ranked hits (the first hit keeps its
+    own). ``passagesOmitted`` says how many went (fewer hits, a lower ``maxPassages`` or a
+    shorter ``passageLength`` bring them back, and getDocumentDetails reads any document)."""
+    if compact_size(data) <= max_bytes:
         return data
     # a copy of the parts it shortens: the result it came from keeps its passages
     documents = [
@@ -156,20 +149,20 @@ def fit_passages(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
         for doc in data["documents"]
     ]
     data = {**data, "documents": documents}
-    omitted = 0
-    marker = len(',"passagesOmitted":') + 3
-    for keep in (1, 0):
-        while size + marker > max_bytes:
+
+    def weakest() -> tuple[str, list[Any]] | None:
+        for keep in (1, 0):
             candidates = [d for d in documents[1:] if len(d.get("passages", ())) > keep]
-            if keep and len(documents) and len(documents[0].get("passages", ())) > 1:
+            if keep and documents and len(documents[0].get("passages", ())) > 1:
                 candidates.insert(0, documents[0])
-            if not candidates:
-                break
-            dropped = candidates[-1]["passages"].pop()
-            size -= compact_size(dropped) + (1 if candidates[-1]["passages"] else 0)
-            omitted += 1
+            if candidates:
+                return "passages", candidates[-1]["passages"]
+        return None
+
+    marker = len(',"passagesOmitted":') + 3
+    omitted = fit(data, max_bytes - marker, weakest)
     if omitted:
-        data["passagesOmitted"] = omitted
+        data["passagesOmitted"] = omitted["passages"]
     return data
 
 

@@ -13,15 +13,13 @@ import functools
 import inspect
 import json
 import types
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Annotated, Any, TypeVar
 
 from mcp_types import CallToolResult, TextContent
 from typing_extensions import TypedDict, is_typeddict
 
-from pylucene_mcp.basics.shapes import to_dict, wire_type
-from pylucene_mcp.engine.backend import compact_size
+from pylucene_mcp.basics.shapes import compact_size, fit, to_dict, wire_type
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -37,18 +35,14 @@ def fit_lists(
     lists: Callable[[dict[str, Any]], Iterable[tuple[str, list[Any]]]],
 ) -> dict[str, int]:
     """Leaves items out of the longest (in bytes) of the named ``lists`` of ``data`` until it
-    fits ``max_bytes`` of compact JSON, each list keeping its first item. Returns how many went
-    from the lists of each name."""
-    size = compact_size(data)
-    omitted: Counter[str] = Counter()
-    while size > max_bytes:
+    fits ``max_bytes`` of compact JSON (:func:`~pylucene_mcp.basics.shapes.fit`), each list
+    keeping its first item. Returns how many went from the lists of each name."""
+
+    def longest() -> tuple[str, list[Any]] | None:
         candidates = [(name, items) for name, items in lists(data) if len(items) > 1]
-        if not candidates:
-            break
-        name, longest = max(candidates, key=lambda entry: compact_size(entry[1]))
-        size -= compact_size(longest.pop()) + 1
-        omitted[name] += 1
-    return dict(omitted)
+        return max(candidates, key=lambda entry: compact_size(entry[1])) if candidates else None
+
+    return fit(data, max_bytes, longest)
 
 
 # bytes kept free for the "omitted" counts that a fitted answer gains

@@ -9,8 +9,9 @@ from pydantic import Field
 
 from pylucene_mcp.basics import schema
 from pylucene_mcp.basics.config import Settings
+from pylucene_mcp.basics.shapes import compact_size
 from pylucene_mcp.engine import backend as info
-from pylucene_mcp.engine.backend import SearchResult, compact_size
+from pylucene_mcp.engine.backend import SearchResult
 from pylucene_mcp.server.tools.actions import search_actions
 from pylucene_mcp.server.tools.models import RangeFacetIn, SearchFilter, filter_specs
 from pylucene_mcp.server.tools.output import (
