@@ -26,7 +26,8 @@ from pylucene_mcp.basics.logs import setup_logging
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from pylucene_mcp.crawler.pipeline import Crawler, CrawlReport
+    from pylucene_mcp.crawler.pipeline import Crawler
+    from pylucene_mcp.crawler.report import CrawlReport
 
 log = logging.getLogger(__name__)
 

@@ -25,7 +25,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,7 @@ from pylucene_mcp.basics.errors import (
     WorkerDiedError,
 )
 from pylucene_mcp.crawler.extract import Extracted, Extractor
+from pylucene_mcp.crawler.report import CrawlReport
 from pylucene_mcp.crawler.walk import (
     FileEntry,
     Patterns,
@@ -51,7 +52,6 @@ from pylucene_mcp.engine.backend import Backend, BackendWriter, FileState
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
-MAX_FAILURES_KEPT = 200
 
 
 class Status(enum.StrEnum):
@@ -68,69 +68,6 @@ class CrawlSettings:
     batch_size: int = 100
     commit_interval_s: float = 10.0
     bulk_refresh_interval_s: float = 10.0
-
-
-@dataclass
-class DirectoryStats:
-    """The counts of a crawl, for one directory or (as part of :class:`CrawlReport`) all."""
-
-    found: int = 0
-    added: int = 0
-    updated: int = 0
-    deleted: int = 0
-    skipped: int = 0
-    failed: int = 0
-    bytes: int = 0
-
-
-@dataclass(kw_only=True)
-class CrawlReport(DirectoryStats):
-    """What one crawl did (live while it runs): the counts over all directories, and each
-    directory's in ``per_directory``."""
-
-    directories: list[str]
-    full: bool
-    started: float
-    finished: float | None = None
-    to_extract: int = 0
-    processed: int = 0
-    stopped: bool = False
-    error: str | None = None
-    failures: list[dict[str, str]] = field(default_factory=list)
-    per_directory: dict[str, DirectoryStats] = field(default_factory=dict)
-
-    @property
-    def duration_s(self) -> float:
-        return (self.finished or time.time()) - self.started
-
-    def rates(self) -> dict[str, float]:
-        """The figures derived from the counts: duration, files/s, MB/s."""
-        duration = max(self.duration_s, 1e-9)
-        return {
-            "duration_s": round(self.duration_s, 3),
-            "files_per_s": round(self.processed / duration, 2),
-            "mb_per_s": round(self.bytes / 1e6 / duration, 3),
-        }
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), **self.rates()}
-
-    def _dir(self, root: str) -> DirectoryStats:
-        return self.per_directory.setdefault(root, DirectoryStats())
-
-    def count(self, root: str, what: str, size: int = 0) -> None:
-        setattr(self, what, getattr(self, what) + 1)
-        stats = self._dir(root)
-        setattr(stats, what, getattr(stats, what) + 1)
-        if size:
-            self.bytes += size
-            stats.bytes += size
-
-    def fail(self, root: str, key: str, reason: str) -> None:
-        self.count(root, "failed")
-        log.warning("cannot index %s: %s", key, reason)
-        if len(self.failures) < MAX_FAILURES_KEPT:
-            self.failures.append({"path": key, "reason": reason})
 
 
 def to_document(entry: FileEntry, extracted: Extracted) -> dict[str, Any]:

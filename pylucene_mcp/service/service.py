@@ -28,7 +28,8 @@ from pylucene_mcp.engine.backend import Backend
 from pylucene_mcp.engine.embedded import EmbeddedBackend, Owner
 
 if TYPE_CHECKING:  # imported when first used: the crawler is not on the server's start-up path
-    from pylucene_mcp.crawler.pipeline import Crawler, CrawlReport
+    from pylucene_mcp.crawler.pipeline import Crawler
+    from pylucene_mcp.crawler.report import CrawlReport
     from pylucene_mcp.crawler.tika_server import TikaServer
     from pylucene_mcp.crawler.walk import Patterns
     from pylucene_mcp.crawler.watch import Watcher

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from pylucene_mcp import Index
-from pylucene_mcp.crawler.pipeline import Crawler, CrawlReport
+from pylucene_mcp.crawler.pipeline import Crawler
+from pylucene_mcp.crawler.report import CrawlReport
 from tests.crawler.files import LONG_PDF_NEEDLE, LONG_PDF_PAGES, expected_keys
 
 

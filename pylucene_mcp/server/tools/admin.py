@@ -11,7 +11,7 @@ from pydantic import Field
 from pylucene_mcp.basics import errors
 from pylucene_mcp.basics.shapes import to_dict
 from pylucene_mcp.engine.backend import IndexStats
-from pylucene_mcp.server.tools.crawler import StatusOut, crawler_status
+from pylucene_mcp.server.tools.crawler import CrawlerStatus, crawler_status
 from pylucene_mcp.server.tools.output import answers, listing, record
 from pylucene_mcp.server.tools.registry import Registry
 from pylucene_mcp.service.admin import Operation
@@ -22,7 +22,7 @@ OperationsOut = listing("OperationsOut", "operations", Operation)
 
 # what the index administration app shows
 AdminViewOut = record(
-    "AdminViewOut", {"stats": IndexStats, "crawler": StatusOut, "operations": [Operation]}
+    "AdminViewOut", {"stats": IndexStats, "crawler": CrawlerStatus, "operations": [Operation]}
 )
 
 
@@ -84,6 +84,6 @@ def register_admin(tools: Registry, svc: Service) -> None:
         Optimize, Purge and Unlock buttons behind a confirmation."""
         return {
             "stats": to_dict(svc.index().index_stats()),
-            "crawler": crawler_status(svc),
+            "crawler": to_dict(crawler_status(svc)),
             "operations": [to_dict(op) for op in svc.admin().operations()[:20]],
         }

@@ -2,90 +2,152 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
-from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
 
 import anyio
 from mcp.server.mcpserver import Context
 from pydantic import Field
-from typing_extensions import TypedDict
 
-from pylucene_mcp.basics.shapes import camel, to_dict
+from pylucene_mcp.basics.shapes import to_dict
+
+# the crawl's report alone: the crawler itself is imported when a crawl starts, not on the
+# server's start-up path
+from pylucene_mcp.crawler.report import CrawlReport, DirectoryStats
 from pylucene_mcp.server.tools.output import answers, fit_counted
 from pylucene_mcp.server.tools.registry import Registry
 from pylucene_mcp.service.service import Service
 
-if TYPE_CHECKING:  # the crawler is imported when a crawl starts, not on the server's start-up path
-    from pylucene_mcp.crawler.pipeline import CrawlReport
 
+@dataclass(frozen=True, kw_only=True)
+class CrawlerStatus:
+    """The crawler's state, its folders and a running crawl's progress."""
 
-class StatusOut(TypedDict):
     status: Literal["IDLE", "CRAWLING", "PAUSED", "WATCHING"]
     directories: list[str]
-    processed: NotRequired[int]
-    toExtract: NotRequired[int]
-    stopping: NotRequired[bool]
+    processed: int | None = None
+    to_extract: int | None = None
+    #: True while the files in flight of a stopped crawl are being finished
+    stopping: bool | None = None
     #: why the last crawl ended early (no Tika server to be had, a full disk …), until the next
-    lastError: NotRequired[str]
+    last_error: str | None = None
 
 
 # stopCrawler answers after at most this long, whether or not the crawl has ended by then
 STOP_WAIT_S = 1.0
 
 
-class StartOut(StatusOut):
+@dataclass(frozen=True, kw_only=True)
+class CrawlSummary:
+    """A crawl's report as the tools give it: the counts over all folders and per folder, the
+    failures (up to 200), ISO times and the rates."""
+
+    found: int
+    added: int
+    updated: int
+    deleted: int
+    skipped: int
+    failed: int
+    bytes: int
+    directories: list[str]
+    full: bool
+    started: str
+    finished: str | None = None
+    to_extract: int
+    processed: int
+    stopped: bool
+    error: str | None = None
+    failures: list[dict[str, str]]
+    per_directory: dict[str, DirectoryStats]
+    duration_s: float
+    files_per_s: float
+    mb_per_s: float
+    #: added and updated
+    indexed: int
+
+    @classmethod
+    def of(cls, report: CrawlReport) -> CrawlSummary:
+        def iso(moment: float | None) -> str | None:
+            return (
+                None if moment is None else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(moment))
+            )
+
+        counts = {f.name: getattr(report, f.name) for f in dataclasses.fields(DirectoryStats)}
+        rates = report.rates()
+        return cls(
+            **counts,
+            directories=list(report.directories),
+            full=report.full,
+            started=iso(report.started) or "",
+            finished=iso(report.finished),
+            to_extract=report.to_extract,
+            processed=report.processed,
+            stopped=report.stopped,
+            error=report.error,
+            failures=list(report.failures),
+            per_directory=dict(report.per_directory),
+            duration_s=rates["duration_s"],
+            files_per_s=rates["files_per_s"],
+            mb_per_s=rates["mb_per_s"],
+            indexed=report.added + report.updated,
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class CrawlStarted(CrawlerStatus):
+    """startCrawl's answer: the status, and the report when it waited for the crawl."""
+
     message: str
-    report: NotRequired[dict[str, Any]]
-    omitted: NotRequired[dict[str, int]]  # failures left out to fit the answer's byte budget
+    report: CrawlSummary | None = None
+    #: failures left out to fit the answer's byte budget
+    omitted: dict[str, int] | None = None
 
 
-class TikaOut(TypedDict):
+@dataclass(frozen=True)
+class TikaServer:
     running: bool
     restarts: int
 
 
-class StatsOut(StatusOut):
-    current: NotRequired[dict[str, Any]]
-    last: NotRequired[dict[str, Any]]
-    processingNow: list[str]
-    tikaServer: TikaOut
-    omitted: NotRequired[dict[str, int]]  # failures left out to fit the answer's byte budget
+@dataclass(frozen=True, kw_only=True)
+class CrawlerStats(CrawlerStatus):
+    """The running and the last crawl's reports, the files being processed, the Tika server."""
+
+    processing_now: list[str]
+    tika_server: TikaServer
+    current: CrawlSummary | None = None
+    last: CrawlSummary | None = None
+    #: failures left out to fit the answer's byte budget
+    omitted: dict[str, int] | None = None
 
 
-class DirectoryOut(TypedDict):
+@dataclass(frozen=True)
+class CrawledFolder:
     path: str
     exists: bool
 
 
-class DirectoriesOut(TypedDict):
-    directories: list[DirectoryOut]
-    fromEnvironment: bool
+@dataclass(frozen=True)
+class CrawledFolders:
+    directories: list[CrawledFolder]
+    from_environment: bool
     include: list[str]
     exclude: list[str]
 
 
-class AddOut(TypedDict):
+@dataclass(frozen=True)
+class FolderAdded:
     directories: list[str]
     crawling: bool
 
 
-class RemoveOut(TypedDict):
+@dataclass(frozen=True)
+class FolderRemoved:
     directories: list[str]
-    droppedDocuments: bool
-
-
-def _report(report: CrawlReport | None) -> dict[str, Any] | None:
-    """A crawl report as the tools return it: camelCase, ISO times, derived figures."""
-    if report is None:
-        return None
-    data: dict[str, Any] = to_dict(report)
-    data.update({camel(k): v for k, v in report.rates().items()})
-    data["indexed"] = report.added + report.updated
-    for key in ("started", "finished"):
-        if key in data:
-            data[key] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(data[key]))
-    return data
+    dropped_documents: bool
 
 
 def fit_failures(data: dict[str, Any]) -> dict[str, Any]:
@@ -102,20 +164,23 @@ def fit_failures(data: dict[str, Any]) -> dict[str, Any]:
     return fit_counted(data, lists)
 
 
-def crawler_status(svc: Service) -> StatusOut:
-    """The crawler's state, its folders and a running crawl's progress."""
+def status_fields(svc: Service) -> dict[str, Any]:
+    """The fields of :class:`CrawlerStatus` now (and of the answers that extend it)."""
     crawler = svc.crawler()
     current = crawler.current
-    data: StatusOut = {
+    last_error = crawler.last.error if current is None and crawler.last is not None else None
+    return {
         "status": crawler.status.value,
         "directories": list(svc.settings.directories),
+        "processed": current.processed if current is not None else None,
+        "to_extract": current.to_extract if current is not None else None,
+        "last_error": last_error or None,
     }
-    if current is not None:
-        data["processed"] = current.processed
-        data["toExtract"] = current.to_extract
-    elif crawler.last is not None and crawler.last.error:
-        data["lastError"] = crawler.last.error
-    return data
+
+
+def crawler_status(svc: Service) -> CrawlerStatus:
+    """The crawler's state, its folders and a running crawl's progress."""
+    return CrawlerStatus(**status_fields(svc))
 
 
 def _progress_token(ctx: Context) -> Any:
@@ -131,17 +196,14 @@ def _progress_token(ctx: Context) -> Any:
 def register_crawler(tools: Registry, svc: Service) -> None:
     """Records the crawler tools on ``tools``."""
 
-    def status() -> StatusOut:
-        return crawler_status(svc)
-
     @tools.tool("crawler", "Start a crawl", read_only=False, idempotent=False)
-    @answers(StartOut)
+    @answers(CrawlStarted)
     async def startCrawl(
         ctx: Context,
         fullReindex: bool = False,
         directories: Annotated[list[str] | None, Field(max_length=100)] = None,
         wait: bool = False,
-    ) -> StartOut:
+    ) -> dict[str, Any]:
         """Crawl the configured directories (or some of them) into the index: new files are
         added, changed ones updated, deleted ones removed; unchanged files are skipped unless
         fullReindex. Returns at once; follow it with getCrawlerStatus/getCrawlerStats. With
@@ -155,98 +217,98 @@ def register_crawler(tools: Registry, svc: Service) -> None:
 
         report = await anyio.to_thread.run_sync(begin)
         if not follow:
-            return {**status(), "message": "crawl started"}  # type: ignore[typeddict-item]
+            started: dict[str, Any] = to_dict(
+                CrawlStarted(**status_fields(svc), message="crawl started")
+            )
+            return started
         crawler = svc.crawler()
         while crawler.current is report:
             await ctx.report_progress(report.processed, max(report.to_extract, 1))
             await anyio.sleep(0.25)
         await ctx.report_progress(report.processed, max(report.to_extract, 1))
         message = f"crawl failed: {report.error}" if report.error else "crawl finished"
-        finished = {**status(), "message": message, "report": _report(report) or {}}
-        return fit_failures(finished)  # type: ignore[return-value]
+        finished = CrawlStarted(
+            **status_fields(svc), message=message, report=CrawlSummary.of(report)
+        )
+        return fit_failures(to_dict(finished))
 
     @tools.tool("crawler", "Pause the crawler", read_only=False)
-    @answers(StatusOut)
-    def pauseCrawler() -> StatusOut:
+    @answers(CrawlerStatus)
+    def pauseCrawler() -> CrawlerStatus:
         """Pause the running crawl and the live updates (files in flight finish)."""
         svc.crawler().pause()
-        return status()
+        return crawler_status(svc)
 
     @tools.tool("crawler", "Resume the crawler", read_only=False)
-    @answers(StatusOut)
-    def resumeCrawler() -> StatusOut:
+    @answers(CrawlerStatus)
+    def resumeCrawler() -> CrawlerStatus:
         """Resume a paused crawl and the live updates."""
         svc.crawler().resume()
-        return status()
+        return crawler_status(svc)
 
     @tools.tool("crawler", "Stop the crawl", read_only=False)
-    @answers(StatusOut)
-    def stopCrawler() -> StatusOut:
+    @answers(CrawlerStatus)
+    def stopCrawler() -> CrawlerStatus:
         """Stop the running crawl after the files in flight; what was done stays indexed.
         Answers within a second: "stopping" means files in flight are still being finished;
         getCrawlerStatus shows IDLE or WATCHING once the crawl has stopped."""
         crawler = svc.crawler()
         crawler.stop()
         stopped = crawler.wait(STOP_WAIT_S)
-        data = status()
-        if not stopped:
-            data["stopping"] = True
-        return data
+        return CrawlerStatus(**status_fields(svc), stopping=None if stopped else True)
 
     @tools.tool("crawler", "Crawler status", read_only=True)
-    @answers(StatusOut)
-    def getCrawlerStatus() -> StatusOut:
+    @answers(CrawlerStatus)
+    def getCrawlerStatus() -> CrawlerStatus:
         """IDLE, CRAWLING, PAUSED or WATCHING (live updates after a crawl), and the progress
         of a running crawl."""
-        return status()
+        return crawler_status(svc)
 
     @tools.tool("crawler", "Crawler statistics", read_only=True)
-    @answers(StatsOut)
-    def getCrawlerStats() -> StatsOut:
+    @answers(CrawlerStats)
+    def getCrawlerStats() -> dict[str, Any]:
         """Figures of the running and the last crawl: files found, indexed, skipped, deleted,
         failed (with reasons), bytes, files/s, per directory, the files being processed now."""
         crawler = svc.crawler()
         tika = svc.tika()
-        stats: dict[str, Any] = {
-            **status(),
-            "processingNow": sorted(crawler.in_progress)[:20],
-            "tikaServer": {"running": tika.pid is not None, "restarts": tika.restarts},
-        }
-        for key, report in (("current", crawler.current), ("last", crawler.last)):
-            if report is not None:
-                stats[key] = _report(report)
-        return fit_failures(stats)  # type: ignore[return-value]
+        current, last = crawler.current, crawler.last
+        stats = CrawlerStats(
+            **status_fields(svc),
+            processing_now=sorted(crawler.in_progress)[:20],
+            tika_server=TikaServer(running=tika.pid is not None, restarts=tika.restarts),
+            current=CrawlSummary.of(current) if current is not None else None,
+            last=CrawlSummary.of(last) if last is not None else None,
+        )
+        return fit_failures(to_dict(stats))
 
     @tools.tool("crawler", "List crawled folders", read_only=True)
-    @answers(DirectoriesOut)
-    def listCrawlableDirectories() -> DirectoriesOut:
+    @answers(CrawledFolders)
+    def listCrawlableDirectories() -> CrawledFolders:
         """The folders the crawler indexes and watches, with the include/exclude patterns."""
         patterns = svc.patterns()
-        return {
-            "directories": [
-                {"path": d, "exists": os.path.isdir(d)} for d in svc.settings.directories
-            ],
-            "fromEnvironment": svc.settings.directories_from_env,
-            "include": list(patterns.include),
-            "exclude": list(patterns.exclude),
-        }
+        return CrawledFolders(
+            directories=[CrawledFolder(d, os.path.isdir(d)) for d in svc.settings.directories],
+            from_environment=svc.settings.directories_from_env,
+            include=list(patterns.include),
+            exclude=list(patterns.exclude),
+        )
 
     @tools.tool("crawler", "Add a crawled folder", read_only=False, idempotent=True)
-    @answers(AddOut)
+    @answers(FolderAdded)
     def addCrawlableDirectory(
         path: Annotated[str, Field(min_length=1, max_length=4096)], crawlNow: bool = True
-    ) -> AddOut:
+    ) -> FolderAdded:
         """Add a folder to the crawled ones (saved in the config file) and, by default, crawl it
         now."""
-        directories = svc.add_directory(path, crawl_now=crawlNow)
-        return {"directories": directories, "crawling": crawlNow}
+        return FolderAdded(svc.add_directory(path, crawl_now=crawlNow), crawlNow)
 
     @tools.tool("crawler", "Remove a crawled folder", read_only=False, destructive=True)
-    @answers(RemoveOut)
+    @answers(FolderRemoved)
     def removeCrawlableDirectory(
         path: Annotated[str, Field(min_length=1, max_length=4096)], dropDocuments: bool = True
-    ) -> RemoveOut:
+    ) -> FolderRemoved:
         """Stop crawling and watching a folder (saved in the config file); by default also
         remove its documents from the index."""
-        directories = svc.remove_directory(path, drop_documents=dropDocuments)
-        return {"directories": directories, "droppedDocuments": dropDocuments}
+        return FolderRemoved(
+            svc.remove_directory(path, drop_documents=dropDocuments), dropDocuments
+        )
