@@ -122,7 +122,7 @@ def _windows_system_folders(environ: Mapping[str, str]) -> tuple[list[str], list
 
 
 #: Folders no one keeps documents in, or that hold the system: never crawled, nor any folder in
-#: them. /proc and /sys alone made a watcher block for 22 s and print 1.3 MB of warnings.
+#: them. /proc and /sys alone made a watcher block for seconds and flood the log.
 _POSIX_TREES = (
     "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/proc", "/run",
     "/sbin", "/sys", "/usr",

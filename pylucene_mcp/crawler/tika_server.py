@@ -73,10 +73,9 @@ def _free_port() -> int:
 
 
 #: The worker JVM (the one that parses) beside its heap: the serial collector, whose own
-#: structures are small, and the client compiler only. Measured with ``bench/crawl.py`` (546
-#: files, 0 failed each time; Tika's process tree at its peak): heap 1g and G1 1,316 MB; 1g and
-#: serial 1,226 MB; 512m 751 MB; 384m 630 MB, 37 s; 384m with C1 only 577 MB, 45 s; 256m 511
-#: MB but 83 s (the collector thrashes).
+#: structures are small, and the client compiler only, which keep Tika's process tree within
+#: its memory target; a smaller heap makes the collector thrash (``bench/crawl.py``; the
+#: figures of each choice: docs/performance.md).
 WORKER_JVM_ARGS: tuple[str, ...] = ("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
 #: The watchdog JVM only starts, watches and restarts the worker.
 WATCHDOG_JVM_ARGS: tuple[str, ...] = ("-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")

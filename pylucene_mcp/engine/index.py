@@ -36,8 +36,8 @@ log = logging.getLogger(__name__)
 #: the threads a batch of documents is analysed and indexed on (``Writer.add_many``)
 INDEXING_THREADS = min(os.cpu_count() or 1, 8)
 #: the memory the writer buffers new documents in before it writes a segment: Lucene's default
-#: (16 MB) makes many small segments that merges then rewrite; 128 MB indexed 100k documents of
-#: 2–5 KB 12–17 % faster (docs/performance.md). Used only while documents are being added, and
+#: (16 MB) makes many small segments that merges then rewrite, and this indexes faster
+#: (``bench/indexing.py``; docs/performance.md). Used only while documents are being added, and
 #: at most a quarter of the JVM's heap (``max_heap``).
 INDEXING_BUFFER_MB = 128.0
 

@@ -15,18 +15,16 @@ from pylucene_mcp.basics.shapes import camel, field_names
 from pylucene_mcp.engine import analysis, documents
 from pylucene_mcp.engine.results import Hit
 
-#: fields that unfielded words and phrases also match, with their weight. The title at 1:
-#: known items with titles only in metadata, success@1 0.302 → 0.774 (bench/known_item.py), and
-#: CACM MAP 0.2737 → 0.2950 with titles also in the text (bench/relevance.py; ×2 lowered it to
-#: 0.2463). The file name (split into words) at 1: the 530 pages of the Python documentation
-#: searched by their file names' words, success@1 0.591 → 0.870 (bench/file_names.py; 0.904 at
-#: ×2, which would weigh a name above the text for every query).
+#: fields that unfielded words and phrases also match, with their weight. The title at 1: it
+#: finds known items whose title is only in the metadata and raises CACM's MAP, where ×2 lowers
+#: it (bench/known_item.py, bench/relevance.py). The file name (split into words) at 1: known
+#: pages found by their file names' words, and ×2 would weigh a name above the text for every
+#: query (bench/file_names.py). The figures: docs/relevance.md.
 ALSO_SEARCHED = {"title": 1.0, "file_name": 1.0}
 
 #: the weight of a word's other forms (the lemma fields) beside the word itself: below 1, so
-#: that "lock" ranks a page that says "lock" above one that says only "locks". CACM MAP
-#: (bench/relevance.py): 0.2737 without, 0.2811 at 0.3, 0.2839 at 0.5, 0.2883 at 0.7, 0.2905
-#: at 1; with the title: 0.2950 → 0.3139 at 0.7 (0.3155 at 1, where the forms weigh as much).
+#: that "lock" ranks a page that says "lock" above one that says only "locks"; CACM's MAP rises
+#: with the weight and 0.7 keeps most of the gain (bench/relevance.py; docs/relevance.md).
 LEMMA_WEIGHT = 0.7
 
 

@@ -154,7 +154,7 @@ class Service:
                 if self._closing:  # closed meanwhile: nothing more to start
                     return
                 # a search already waiting warms the code itself: a priming search beside it
-                # would only take the cores from it (spawn → first search on 100k: 2.30 → 2.05 s)
+                # would only take the cores from it (bench/startup.py; docs/performance.md)
                 self._prime(index, search=not self._asked)
                 self._archive_later()
                 if then_crawl and not self._closing:
@@ -199,7 +199,7 @@ class Service:
         except Exception:  # priming is an optimization; the real search reports real errors
             log.debug("priming search failed", exc_info=True)
         # Everything alive now (modules, the SDK, pydantic models) lives as long as the process:
-        # keep it out of the collector's traversals, which otherwise cost ~0.2 ms a search.
+        # keep it out of the collector's traversals, which otherwise cost each search time.
         gc.collect()
         gc.freeze()
 

@@ -407,8 +407,8 @@ public final class ContentQueryParser extends QueryParser {
       }
       Query every = MultiTermQuery.CONSTANT_SCORE_BLENDED_REWRITE.rewrite(searcher, query);
       // a disjunction, not a filter beside the scoring clause: the every-term clause scores 0,
-      // so collecting the best hits skips the documents it alone matches (1M documents, *tion:
-      // 52 ms, where the conjunction scored every match, 254 ms; the best terms alone 18 ms)
+      // so collecting the best hits skips the documents it alone matches, where a conjunction
+      // scored every match (bench/pattern_cost.py; docs/performance.md)
       return new BooleanQuery.Builder()
           .add(best.rewrite(searcher, query), BooleanClause.Occur.SHOULD)
           .add(new BoostQuery(every, 0f), BooleanClause.Occur.SHOULD)
@@ -448,8 +448,7 @@ public final class ContentQueryParser extends QueryParser {
   /**
    * A prefix of four letters or more ({@code sign*}) matches every term it expands to and ranks by
    * the statistics of its best terms ({@link #ALL_TERMS_RANKED}); a shorter one keeps Lucene's
-   * constant score. Measured on CACM with the product's analysis: MAP 0.1735 with constant-score
-   * prefixes, 0.2743 ranked.
+   * constant score, which ranks CACM's title queries far worse (bench/relevance.py; docs/query.md).
    */
   @Override
   protected Query newPrefixQuery(Term prefix) {

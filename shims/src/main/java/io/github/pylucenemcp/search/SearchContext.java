@@ -111,8 +111,8 @@ public final class SearchContext {
   private final Set<String> matchFields;
   private final Map<IndexReader, ReaderState> readers = new WeakHashMap<>();
   // the texts parsed last, by operator, word forms and text: a search parses its text (for
-  // searching, highlighting and each field also searched, each a run of the parser: 0.1-1 ms
-  // for a pattern) only the first time; paging, filtering, counting and profiling it again
+  // searching, highlighting and each field also searched, each a run of the parser) only the
+  // first time; paging, filtering, counting and profiling it again
   // take the queries as they are (immutable, so shared by threads)
   private final Map<String, Parsed> parsedTexts =
       Collections.synchronizedMap(
@@ -482,7 +482,7 @@ public final class SearchContext {
   /**
    * The facets of a search for all documents within chosen facet values ({@code drilled}) and
    * nothing else: what {@link DrillSideways} answers, without its cost. DrillSideways visits every
-   * document the base query matches, here every document of the index (1M documents: 41 ms), to
+   * document the base query matches, here every document of the index (docs/performance.md), to
    * count each chosen dimension sideways. Here a chosen dimension is counted over the documents of
    * the other chosen dimensions (a search of their values alone), or over all documents when it is
    * the only one (counted once per reader); the other dimensions over the hits ({@code collected}).
@@ -517,7 +517,7 @@ public final class SearchContext {
 
   /**
    * The facet counts of {@code hits}: on the search threads when there are many (a term in most of
-   * 1M documents: counting took 42 % of the search on one thread).
+   * 1M documents, counting took a large part of the search on one thread: docs/performance.md).
    */
   static Facets count(SortedSetDocValuesReaderState state, FacetsCollector hits)
       throws IOException {
