@@ -152,7 +152,9 @@ def test_there_is_no_cycle() -> None:
 
 def test_the_server_starts_without_the_crawler_or_the_jvm() -> None:
     """Building the server (what stands between spawn and the answer to tools/list) imports
-    no crawler module and no JPype: they load when a crawl or the first search needs them."""
+    no crawler module and no JPype: they load when a crawl or the first search needs them. (The
+    crawl report's shape, ``crawler/report.py``, which only the standard library backs, is the
+    one the crawler tools' output schemas are made of.)"""
     import subprocess
     import sys
 
@@ -172,4 +174,6 @@ def test_the_server_starts_without_the_crawler_or_the_jvm() -> None:
         timeout=120,
         check=True,
     )
-    assert done.stdout.strip() == "[]", done.stdout
+    assert done.stdout.strip() == "['pylucene_mcp.crawler', 'pylucene_mcp.crawler.report']", (
+        done.stdout
+    )
