@@ -10,7 +10,9 @@ Lucene's automata count a transposition) and phrases by positions, and evaluates
 boolean meaning by sets. Patterns run with word forms on (they have no other forms); words and
 phrases with ``wordForms: false`` (the lemma dictionaries are not the oracle's to know).
 Queries whose words German normalization would change (ae, oe, ue) are not generated: they
-also search the transliterated twin, which the oracle does not model."""
+also search the transliterated twin, which the oracle does not model. A camel-cased word
+(``ElementTree``) is also its parts (``element``, ``tree``) at its position, as the index
+keeps names (the oracle splits them by the rule docs/query.md states, in its own code)."""
 
 from __future__ import annotations
 
@@ -38,10 +40,39 @@ def fold(word: str) -> str:
     return word.casefold().replace("ä", "a").replace("ö", "o").replace("ü", "u")
 
 
+def camel_parts(word: str) -> list[str]:
+    """The camel-case words of ``word`` (of letters only) that the index also keeps: a new word
+    starts at a capital after a small letter, and at the last capital of a run of capitals
+    followed by a small letter; words of one letter are left out, and so is the whole."""
+    starts = [0]
+    for i in range(1, len(word)):
+        capital_after_small = word[i].isupper() and word[i - 1].islower()
+        end_of_run = (
+            word[i].isupper()
+            and word[i - 1].isupper()
+            and i + 1 < len(word)
+            and word[i + 1].islower()
+        )
+        if capital_after_small or end_of_run:
+            starts.append(i)
+    if len(starts) == 1:
+        return []
+    pieces = [word[a:b] for a, b in zip(starts, [*starts[1:], len(word)], strict=True)]
+    seen = {fold(word)}
+    parts = []
+    for piece in pieces:
+        if len(piece) >= 2 and fold(piece) not in seen:
+            seen.add(fold(piece))
+            parts.append(fold(piece))
+    return parts
+
+
 @dataclass
 class Doc:
     path: str
     tokens: list[str]
+    #: each position's camel-case parts (see camel_parts)
+    parts: list[list[str]]
     language: str
     author: str
     extension: str
@@ -58,8 +89,9 @@ class Oracle:
         for n, doc in enumerate(docs):
             where: dict[str, list[int]] = defaultdict(list)
             for position, token in enumerate(doc.tokens):
-                self.postings[token].add(n)
-                where[token].append(position)
+                for term in dict.fromkeys([token, *doc.parts[position]]):
+                    self.postings[term].add(n)
+                    where[term].append(position)
             self.positions.append(where)
         self.vocabulary = sorted(self.postings)
 
@@ -135,6 +167,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Index, Or
         doc = Doc(
             path=f"/exact/{n:05}",
             tokens=[fold(w) for w in text],
+            parts=[camel_parts(w) for w in text],
             language=language,
             author=AUTHORS[(n * 7) % len(AUTHORS)],
             extension=EXTENSIONS[n % len(EXTENSIONS)],

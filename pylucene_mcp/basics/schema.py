@@ -12,8 +12,9 @@ from typing import Literal, get_args
 
 # 3: keyword fields lowercased; 4: lemma fields content_lemma_en/_de, file_name split into words;
 # 5: file_path has sorted doc values (a cursor breaks ties by it); 6: German compounds outside
-# the dictionary take their tail's forms in content_lemma_de
-SCHEMA_VERSION = 6
+# the dictionary take their tail's forms in content_lemma_de; 7: joined names (ElementTree.write,
+# dhua.sty, file_name, getIndexStats) also give their parts in the content, its twins and titles
+SCHEMA_VERSION = 7
 
 CONTENT = "content"
 CONTENT_REVERSED = "content_reversed"

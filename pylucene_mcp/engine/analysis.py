@@ -22,8 +22,11 @@ class Token:
 
 
 @functools.cache
-def schema_analyzer() -> Any:
-    """The per-field ``Analyzer`` of the whole schema (a Java object)."""
+def schema_analyzer(name_parts: bool = True) -> Any:
+    """The per-field ``Analyzer`` of the whole schema (a Java object), as the index analyses
+    documents; ``name_parts=False``: as a query's words are analysed (a joined name such as
+    ``ElementTree.write`` stays whole instead of also giving its parts; see the shim's
+    ``NamePartsFilter``)."""
     analyzers = jvm.jclass("io.github.pylucenemcp.analysis.Analyzers")
     exact = [f for f in schema.KEYWORD_FIELDS if f not in schema.CASELESS_FIELDS]
     return analyzers.perField(
@@ -33,6 +36,7 @@ def schema_analyzer() -> Any:
         jvm.jset(schema.CASELESS_FIELDS),
         jvm.jmap(schema.LEMMA_FIELDS),
         schema.FILE_NAME,
+        name_parts,
     )
 
 

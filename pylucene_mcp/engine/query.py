@@ -54,7 +54,10 @@ def field_schema() -> Any:
 def context() -> Any:
     """The Java ``SearchContext``: schema, analyzer and facets shared by every search."""
     return jvm.jclass("io.github.pylucenemcp.search.SearchContext")(
-        field_schema(), analysis.schema_analyzer(), documents.make_facets_config()
+        field_schema(),
+        analysis.schema_analyzer(),
+        analysis.schema_analyzer(name_parts=False),
+        documents.make_facets_config(),
     )
 
 

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import morfologik.stemming.Dictionary;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.LowerCaseFilter;
@@ -17,17 +18,22 @@ import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.analysis.custom.CustomAnalyzer;
 import org.apache.lucene.analysis.de.GermanNormalizationFilter;
 import org.apache.lucene.analysis.icu.ICUNormalizer2CharFilter;
+import org.apache.lucene.analysis.icu.ICUNormalizer2Filter;
 import org.apache.lucene.analysis.miscellaneous.ASCIIFoldingFilter;
 import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
 import org.apache.lucene.analysis.reverse.ReverseStringFilter;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
 
 /**
- * The analysis chains of the index schema, built with {@link CustomAnalyzer}.
+ * The analysis chains of the index schema (the keyword and file-name ones built with {@link
+ * CustomAnalyzer}).
  *
  * <ul>
- *   <li>{@code content}: ICU NFKC char filter (ligatures, full-width forms), standard tokenizer,
- *       lowercase, ASCII folding (diacritics, ß → ss).
+ *   <li>{@code content}: ICU NFKC char filter (ligatures, full-width forms; case kept), standard
+ *       tokenizer, name parts ({@link NamePartsFilter}: {@code ElementTree.write} also gives {@code
+ *       elementtree}, {@code element}, {@code tree}, {@code write}), NFKC case folding, lowercase,
+ *       ASCII folding (diacritics, ß → ss). A query's words are analysed without the name parts
+ *       ({@link #content(boolean)}).
  *   <li>{@code content_reversed}: the same, then every token reversed, so a leading wildcard
  *       becomes a prefix query.
  *   <li>{@code content_translit_de}: lowercase, then German normalization before folding, so that
@@ -41,40 +47,76 @@ import org.apache.lucene.analysis.standard.StandardTokenizer;
 public final class Analyzers {
   private Analyzers() {}
 
-  private static CustomAnalyzer.Builder base() throws IOException {
-    // NFKC with case folding (ICU's nfkc_cf, the char filter's default: "name" was never its
-    // parameter, "form" is), as the content has been indexed from the start
-    return CustomAnalyzer.builder()
-        .addCharFilter("icuNormalizer2", "form", "nfkc_cf", "mode", "compose")
-        .withTokenizer("standard")
-        .addTokenFilter("lowercase");
+  /** The analyzer of {@code content} and of the other analyzed text fields, names split. */
+  public static Analyzer content() {
+    return content(true);
   }
 
-  /** The analyzer of {@code content} and of the other analyzed text fields. */
-  public static Analyzer content() {
-    try {
-      return base().addTokenFilter("asciiFolding").build();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+  /**
+   * The analyzer of {@code content}; {@code nameParts}: names also give their parts ({@link
+   * NamePartsFilter}), as the index has them; a query's words are analysed without (a query for the
+   * whole name matches the whole name).
+   */
+  public static Analyzer content(boolean nameParts) {
+    return chain(t -> contentChain(t, nameParts), Analyzers::contentNormalization);
   }
 
   /** The analyzer of {@code content_reversed}: content's chain, each token reversed. */
   public static Analyzer reversed() {
-    try {
-      return base().addTokenFilter("asciiFolding").addTokenFilter("reverseString").build();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return reversed(true);
+  }
+
+  /** {@link #reversed()}, names split or not (see {@link #content(boolean)}). */
+  public static Analyzer reversed(boolean nameParts) {
+    return chain(
+        t -> new ReverseStringFilter(contentChain(t, nameParts)), Analyzers::contentNormalization);
   }
 
   /** The analyzer of {@code content_translit_de}: German digraphs and umlauts meet. */
   public static Analyzer translitDe() {
-    try {
-      return base().addTokenFilter("germanNormalization").addTokenFilter("asciiFolding").build();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return translitDe(true);
+  }
+
+  /** {@link #translitDe()}, names split or not (see {@link #content(boolean)}). */
+  public static Analyzer translitDe(boolean nameParts) {
+    return chain(
+        t -> translitChain(t, nameParts),
+        t -> new ASCIIFoldingFilter(new GermanNormalizationFilter(contentFolded(t))));
+  }
+
+  /**
+   * An analyzer of the content's text: {@link #normalized} (NFKC, case kept), the standard
+   * tokenizer and {@code chain}; a pattern's or fuzzy word's text is normalized by {@code
+   * normalization} (NFKC, case folded, and the chain's other per-character filters).
+   */
+  private static Analyzer chain(
+      UnaryOperator<TokenStream> chain, UnaryOperator<TokenStream> normalization) {
+    return new Analyzer() {
+      @Override
+      protected Reader initReader(String fieldName, Reader reader) {
+        return normalized(reader);
+      }
+
+      @Override
+      protected Reader initReaderForNormalization(String fieldName, Reader reader) {
+        return normalized(reader);
+      }
+
+      @Override
+      protected TokenStreamComponents createComponents(String fieldName) {
+        StandardTokenizer tokenizer = new StandardTokenizer();
+        return new TokenStreamComponents(tokenizer, chain.apply(tokenizer));
+      }
+
+      @Override
+      protected TokenStream normalize(String fieldName, TokenStream in) {
+        return normalization.apply(in);
+      }
+    };
+  }
+
+  private static TokenStream contentNormalization(TokenStream tokens) {
+    return new ASCIIFoldingFilter(contentFolded(tokens));
   }
 
   /** The languages that have a lemma dictionary: ISO 639-1 code → its LanguageTool resource. */
@@ -141,13 +183,26 @@ public final class Analyzers {
     };
   }
 
-  /** NFKC with case folding, as every chain of the content starts (the text fields' too). */
+  /** NFKC, case kept: the content's char filter (ligatures, full-width forms). */
+  private static final Normalizer2 NFKC =
+      Normalizer2.getInstance(null, "nfkc", Normalizer2.Mode.COMPOSE);
+
+  /**
+   * NFKC with case folding, as every chain of the content folds its tokens (after {@link
+   * NamePartsFilter}, which needs the case); the same tokens as the char filter of NFKC with case
+   * folding gave before the tokenizer (folding NFKC text is folding the text).
+   */
   private static final Normalizer2 NFKC_CF =
       Normalizer2.getInstance(null, "nfkc_cf", Normalizer2.Mode.COMPOSE);
 
-  /** {@code reader} through the content's char filter (NFKC with case folding). */
+  /** {@code reader} through the content's char filter (NFKC, case kept). */
   public static Reader normalized(Reader reader) {
-    return new ICUNormalizer2CharFilter(reader, NFKC_CF);
+    return new ICUNormalizer2CharFilter(reader, NFKC);
+  }
+
+  /** Tokens of NFKC text case folded as NFKC_Casefold, then lowercase. */
+  private static TokenStream contentFolded(TokenStream tokens) {
+    return new LowerCaseFilter(new ICUNormalizer2Filter(tokens, NFKC_CF));
   }
 
   /*
@@ -158,7 +213,11 @@ public final class Analyzers {
 
   /** {@link #content()}'s filters. */
   public static TokenStream contentChain(TokenStream tokens) {
-    return new ASCIIFoldingFilter(new LowerCaseFilter(tokens));
+    return contentChain(tokens, true);
+  }
+
+  private static TokenStream contentChain(TokenStream tokens, boolean nameParts) {
+    return new ASCIIFoldingFilter(contentFolded(nameParts ? new NamePartsFilter(tokens) : tokens));
   }
 
   /** {@link #reversed()}'s filters. */
@@ -168,7 +227,12 @@ public final class Analyzers {
 
   /** {@link #translitDe()}'s filters. */
   public static TokenStream translitChain(TokenStream tokens) {
-    return new ASCIIFoldingFilter(new GermanNormalizationFilter(new LowerCaseFilter(tokens)));
+    return translitChain(tokens, true);
+  }
+
+  private static TokenStream translitChain(TokenStream tokens, boolean nameParts) {
+    TokenStream split = nameParts ? new NamePartsFilter(tokens) : tokens;
+    return new ASCIIFoldingFilter(new GermanNormalizationFilter(contentFolded(split)));
   }
 
   /** {@link #lemma}'s filters for {@code language}. */
@@ -180,7 +244,7 @@ public final class Analyzers {
   private static TokenStream lemmaChain(
       TokenStream tokens, Dictionary dictionary, boolean compounds) {
     return new ASCIIFoldingFilter(
-        new LowerCaseFilter(new LemmaFilter(tokens, dictionary, compounds)));
+        new LowerCaseFilter(new LemmaFilter(contentFolded(tokens), dictionary, compounds)));
   }
 
   /**
@@ -273,13 +337,35 @@ public final class Analyzers {
       Set<String> caselessFields,
       Map<String, String> lemmaFields,
       String fileNameField) {
+    return perField(
+        reversedField,
+        translitField,
+        keywordFields,
+        caselessFields,
+        lemmaFields,
+        fileNameField,
+        true);
+  }
+
+  /**
+   * As above; {@code nameParts}: the content's chains split names ({@link NamePartsFilter}), as the
+   * index analyses them; without, as a query's words are analysed.
+   */
+  public static Analyzer perField(
+      String reversedField,
+      String translitField,
+      Set<String> keywordFields,
+      Set<String> caselessFields,
+      Map<String, String> lemmaFields,
+      String fileNameField,
+      boolean nameParts) {
     Map<String, Analyzer> fields = new HashMap<>();
     if (fileNameField != null) {
       fields.put(fileNameField, fileName());
     }
     lemmaFields.forEach((field, language) -> fields.put(field, lemma(language)));
-    fields.put(reversedField, reversed());
-    fields.put(translitField, translitDe());
+    fields.put(reversedField, reversed(nameParts));
+    fields.put(translitField, translitDe(nameParts));
     Analyzer keyword = keyword();
     for (String field : keywordFields) {
       fields.put(field, keyword);
@@ -288,6 +374,6 @@ public final class Analyzers {
     for (String field : caselessFields) {
       fields.put(field, caseless);
     }
-    return new PerFieldAnalyzerWrapper(content(), fields);
+    return new PerFieldAnalyzerWrapper(content(nameParts), fields);
   }
 }

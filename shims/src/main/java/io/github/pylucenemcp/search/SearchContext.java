@@ -107,6 +107,7 @@ public final class SearchContext {
 
   private final FieldSchema schema;
   private final Analyzer analyzer;
+  private final Analyzer queryAnalyzer;
   private final FacetsConfig facetsConfig;
   private final Set<String> matchFields;
   private final Map<IndexReader, ReaderState> readers = new WeakHashMap<>();
@@ -130,8 +131,19 @@ public final class SearchContext {
   private final Map<SortedSetDocValuesReaderState, Facets> allCounts = new WeakHashMap<>();
 
   public SearchContext(FieldSchema schema, Analyzer analyzer, FacetsConfig facetsConfig) {
+    this(schema, analyzer, analyzer, facetsConfig);
+  }
+
+  /**
+   * {@code analyzer}: the index's (the highlighter analyses a document's text with it); {@code
+   * queryAnalyzer}: a query's words' (names kept whole: {@code Analyzers.perField} without name
+   * parts).
+   */
+  public SearchContext(
+      FieldSchema schema, Analyzer analyzer, Analyzer queryAnalyzer, FacetsConfig facetsConfig) {
     this.schema = schema;
     this.analyzer = analyzer;
+    this.queryAnalyzer = queryAnalyzer;
     this.facetsConfig = facetsConfig;
     Set<String> fields = new HashSet<>(schema.lemmaFields.keySet());
     fields.add(schema.content);
@@ -149,7 +161,7 @@ public final class SearchContext {
 
   /** A parser; {@code wordForms}: words and phrases also match their lemmas (see there). */
   public ContentQueryParser parser(boolean and, boolean highlight, boolean wordForms) {
-    ContentQueryParser parser = new ContentQueryParser(schema, analyzer, highlight);
+    ContentQueryParser parser = new ContentQueryParser(schema, queryAnalyzer, highlight);
     parser.setDefaultOperator(and ? QueryParser.Operator.AND : QueryParser.Operator.OR);
     parser.setWordForms(wordForms);
     return parser;
@@ -217,7 +229,8 @@ public final class SearchContext {
     BooleanQuery.Builder any = new BooleanQuery.Builder().add(query, Occur.SHOULD);
     boolean added = false;
     for (Map.Entry<String, Float> field : schema.alsoSearched.entrySet()) {
-      ContentQueryParser parser = new ContentQueryParser(schema, analyzer, false, field.getKey());
+      ContentQueryParser parser =
+          new ContentQueryParser(schema, queryAnalyzer, false, field.getKey());
       parser.setDefaultOperator(and ? QueryParser.Operator.AND : QueryParser.Operator.OR);
       Query other = parser.parse(text);
       if (other != null && !other.equals(query)) { // a query without unfielded words is the same
