@@ -157,30 +157,16 @@ public final class Analyzers {
   }
 
   /**
-   * The analyzer of a lemma field: NFKC with case folding, the standard tokenizer (a word is looked
-   * up lowercased, then capitalized: German nouns), each word's lemmas from the dictionary of
-   * {@code language} ("en" or "de"), lowercase, ASCII folding.
+   * The analyzer of a lemma field: NFKC, the standard tokenizer, case folding (a word is looked up
+   * lowercased, then capitalized: German nouns), each word's lemmas from the dictionary of {@code
+   * language} ("en" or "de"), lowercase, ASCII folding.
    */
   public static Analyzer lemma(String language) {
     Dictionary dictionary = dictionary(language);
     boolean compounds = "de".equals(language);
-    return new Analyzer() {
-      @Override
-      protected Reader initReader(String fieldName, Reader reader) {
-        return normalized(reader);
-      }
-
-      @Override
-      protected TokenStreamComponents createComponents(String fieldName) {
-        StandardTokenizer tokenizer = new StandardTokenizer();
-        return new TokenStreamComponents(tokenizer, lemmaChain(tokenizer, dictionary, compounds));
-      }
-
-      @Override
-      protected TokenStream normalize(String fieldName, TokenStream in) {
-        return new ASCIIFoldingFilter(new LowerCaseFilter(in));
-      }
-    };
+    return chain(
+        t -> lemmaChain(t, dictionary, compounds),
+        t -> new ASCIIFoldingFilter(new LowerCaseFilter(t)));
   }
 
   /** NFKC, case kept: the content's char filter (ligatures, full-width forms). */
