@@ -55,10 +55,15 @@ public final class Highlighting {
                 .withMaskedFieldsFunc(f -> f.equals(field) ? masked : Set.of())
                 .withHighlightPhrasesStrictly(true)
                 .withHandleMultiTermQuery(true)
-                .withMaxNoHighlightPassages(1));
+                .withMaxNoHighlightPassages(1)
+                .withBreakIterator(IcuSentences::new)
+                .withScorer(new LeanPassageScorer()));
     Map<String, Object[]> result =
         highlighter.highlightAsObjects(
-            new String[] {field}, highlightQuery, docIds, new int[] {maxPassages});
+            new String[] {field},
+            PageTerms.expand(searcher, highlightQuery, docIds),
+            docIds,
+            new int[] {maxPassages});
     return result.get(field);
   }
 

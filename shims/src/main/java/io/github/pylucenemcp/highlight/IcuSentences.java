@@ -1,0 +1,130 @@
+package io.github.pylucenemcp.highlight;
+
+import java.text.BreakIterator;
+import java.text.CharacterIterator;
+import java.text.StringCharacterIterator;
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * ICU's sentence boundaries (UAX #29: a line break ends a sentence too) as the {@link
+ * BreakIterator} the highlighter takes, found in one pass. The highlighter asks for the boundaries
+ * around each match, in the order of the matches; the JDK's sentence iterator re-read the text
+ * character by character for each of them (on a long document with many matches, most of a page's
+ * highlighting), ICU's own re-scans from a safe point for each jump. Here ICU walks forward once,
+ * as far as the last match asked for, and the boundaries it passed are kept and looked up.
+ */
+public final class IcuSentences extends BreakIterator {
+  private final com.ibm.icu.text.BreakIterator icu =
+      com.ibm.icu.text.BreakIterator.getSentenceInstance(Locale.ROOT);
+  private CharacterIterator text = new StringCharacterIterator("");
+  // the boundaries found so far, ascending; complete once ICU reached the end
+  private int[] found = {0};
+  private int size = 1;
+  private boolean complete;
+  private int current;
+
+  @Override
+  public void setText(String newText) {
+    setText(new StringCharacterIterator(newText));
+  }
+
+  @Override
+  public void setText(CharacterIterator newText) {
+    text = newText;
+    icu.setText(newText);
+    found[0] = icu.first();
+    size = 1;
+    complete = false;
+    current = found[0];
+  }
+
+  @Override
+  public CharacterIterator getText() {
+    return text;
+  }
+
+  /** Walks ICU forward until a boundary above {@code offset} is known (or the text ends). */
+  private void reach(int offset) {
+    while (!complete && found[size - 1] <= offset) {
+      int next = icu.next();
+      if (next == DONE) {
+        complete = true;
+      } else {
+        if (size == found.length) {
+          found = Arrays.copyOf(found, size * 2);
+        }
+        found[size++] = next;
+      }
+    }
+  }
+
+  /** The index of the first known boundary above {@code offset} ({@code size}: none). */
+  private int above(int offset) {
+    reach(offset);
+    int at = Arrays.binarySearch(found, 0, size, offset);
+    return at >= 0 ? at + 1 : -at - 1;
+  }
+
+  private int at(int index) {
+    current = index >= 0 && index < size ? found[index] : DONE;
+    return current;
+  }
+
+  @Override
+  public int first() {
+    return at(0);
+  }
+
+  @Override
+  public int last() {
+    reach(Integer.MAX_VALUE - 1);
+    return at(size - 1);
+  }
+
+  @Override
+  public int next() {
+    return current == DONE ? DONE : at(above(current));
+  }
+
+  @Override
+  public int next(int n) {
+    int result = current();
+    for (int i = 0; i < n && result != DONE; i++) {
+      result = next();
+    }
+    for (int i = 0; i > n && result != DONE; i--) {
+      result = previous();
+    }
+    return result;
+  }
+
+  @Override
+  public int previous() {
+    return current == DONE ? DONE : preceding(current);
+  }
+
+  @Override
+  public int following(int offset) {
+    return at(above(offset));
+  }
+
+  @Override
+  public int preceding(int offset) {
+    int above = above(offset - 1); // the first boundary at or above offset
+    return at(above - 1);
+  }
+
+  @Override
+  public boolean isBoundary(int offset) {
+    reach(offset);
+    boolean boundary = Arrays.binarySearch(found, 0, size, offset) >= 0;
+    following(offset - 1);
+    return boundary;
+  }
+
+  @Override
+  public int current() {
+    return current;
+  }
+}
