@@ -58,13 +58,23 @@ public final class Highlighting {
                 .withMaxNoHighlightPassages(1)
                 .withBreakIterator(IcuSentences::new)
                 .withScorer(new LeanPassageScorer()));
-    Map<String, Object[]> result =
-        highlighter.highlightAsObjects(
-            new String[] {field},
-            PageTerms.expand(searcher, highlightQuery, docIds),
-            docIds,
-            new int[] {maxPassages});
-    return result.get(field);
+    Query[] perDocument = PageTerms.perDocument(searcher, highlightQuery, docIds);
+    if (perDocument == null) {
+      return highlighter
+          .highlightAsObjects(new String[] {field}, highlightQuery, docIds, new int[] {maxPassages})
+          .get(field);
+    }
+    Object[] passages = new Object[docIds.length];
+    for (int i = 0; i < docIds.length; i++) {
+      passages[i] =
+          highlighter.highlightAsObjects(
+                  new String[] {field},
+                  perDocument[i],
+                  new int[] {docIds[i]},
+                  new int[] {maxPassages})
+              .get(field)[0];
+    }
+    return passages;
   }
 
   /**

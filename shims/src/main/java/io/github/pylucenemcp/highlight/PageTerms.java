@@ -3,9 +3,10 @@ package io.github.pylucenemcp.highlight;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.ReaderUtil;
@@ -24,13 +25,14 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * A highlight query with each pattern (wildcard, prefix, fuzzy word, regular expression) replaced
- * by the words it matches in the documents of the page, so that the highlighter takes their offsets
- * from the postings. Given a pattern, Lucene's highlighter instead analyses each hit's whole text
- * again (with every masked field's analyzer: the lemma chains), which was most of a page's time on
- * long documents; and it would test every word of the index against the pattern for each hit. Here
- * the pattern's words are enumerated once per page, as the search enumerated them, and a word is
- * kept when a document of the page has it.
+ * A highlight query for each document of a page, with each pattern (wildcard, prefix, fuzzy word,
+ * regular expression) replaced by the words it matches in that document, so that the highlighter
+ * takes their offsets from the postings. Given a pattern, Lucene's highlighter instead analyses
+ * each hit's whole text again (with every masked field's analyzer: the lemma chains), which was
+ * most of a page's time on long documents; and it would test every word of the index against the
+ * pattern for each hit. Here the pattern's words are enumerated once per page, as the search
+ * enumerated them, and each document gets the words it has (one query of the page's words would
+ * make the highlighter look each of them up in every document).
  */
 final class PageTerms {
   /** A pattern's words become clauses of boolean queries of at most this many. */
@@ -39,17 +41,19 @@ final class PageTerms {
   private final IndexSearcher searcher;
   // the page's documents, by leaf: their ids within the leaf, ascending
   private final int[][] byLeaf;
+  // each pattern's words by document of the page, found once per pattern
+  private final Map<MultiTermQuery, Map<Integer, List<BytesRef>>> found = new IdentityHashMap<>();
 
   private PageTerms(IndexSearcher searcher, int[] docIds) {
     this.searcher = searcher;
     List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-    int[][] local = new int[leaves.size()][];
     int[] counts = new int[leaves.size()];
     int[] leafOf = new int[docIds.length];
     for (int i = 0; i < docIds.length; i++) {
       leafOf[i] = ReaderUtil.subIndex(docIds[i], leaves);
       counts[leafOf[i]]++;
     }
+    int[][] local = new int[leaves.size()][];
     for (int l = 0; l < local.length; l++) {
       local[l] = new int[counts[l]];
       counts[l] = 0;
@@ -64,74 +68,97 @@ final class PageTerms {
     this.byLeaf = local;
   }
 
-  /** {@code query} with its patterns replaced by their words in the documents {@code docIds}. */
-  static Query expand(IndexSearcher searcher, Query query, int[] docIds) throws IOException {
-    return new PageTerms(searcher, docIds).rewrite(query);
+  /**
+   * For each of {@code docIds}, {@code query} with its patterns replaced by their words in that
+   * document; null when {@code query} has no pattern (it serves every document as it is).
+   */
+  static Query[] perDocument(IndexSearcher searcher, Query query, int[] docIds) throws IOException {
+    if (!hasPattern(query)) {
+      return null;
+    }
+    PageTerms page = new PageTerms(searcher, docIds);
+    Query[] each = new Query[docIds.length];
+    for (int i = 0; i < docIds.length; i++) {
+      each[i] = page.rewrite(query, docIds[i]);
+    }
+    return each;
   }
 
-  private Query rewrite(Query query) throws IOException {
+  private static boolean hasPattern(Query query) {
+    if (query instanceof BooleanQuery bool) {
+      return bool.clauses().stream().anyMatch(c -> hasPattern(c.query()));
+    }
+    if (query instanceof BoostQuery boost) {
+      return hasPattern(boost.getQuery());
+    }
+    return query instanceof MultiTermQuery;
+  }
+
+  private Query rewrite(Query query, int doc) throws IOException {
     if (query instanceof BooleanQuery bool) {
       BooleanQuery.Builder rebuilt =
           new BooleanQuery.Builder()
               .setMinimumNumberShouldMatch(bool.getMinimumNumberShouldMatch());
       for (BooleanClause clause : bool.clauses()) {
-        rebuilt.add(rewrite(clause.query()), clause.occur());
+        rebuilt.add(rewrite(clause.query(), doc), clause.occur());
       }
       return rebuilt.build();
     }
     if (query instanceof BoostQuery boost) {
-      return new BoostQuery(rewrite(boost.getQuery()), boost.getBoost());
+      return new BoostQuery(rewrite(boost.getQuery(), doc), boost.getBoost());
     }
     if (query instanceof MultiTermQuery pattern) {
-      return words(pattern);
+      List<BytesRef> words = words(pattern).get(doc);
+      if (words == null) {
+        return new MatchNoDocsQuery("no word of " + pattern + " in this document");
+      }
+      List<Query> clauses = new ArrayList<>(words.size());
+      for (BytesRef word : words) {
+        clauses.add(new TermQuery(new Term(pattern.getField(), word)));
+      }
+      return any(clauses);
     }
     return query;
   }
 
-  /** The words of {@code pattern} that a document of the page has, as one query. */
-  private Query words(MultiTermQuery pattern) throws IOException {
-    Set<BytesRef> kept = new LinkedHashSet<>();
+  /** The words of {@code pattern} in each document of the page that has one. */
+  private Map<Integer, List<BytesRef>> words(MultiTermQuery pattern) throws IOException {
+    Map<Integer, List<BytesRef>> known = found.get(pattern);
+    if (known == null) {
+      known = find(pattern);
+      found.put(pattern, known);
+    }
+    return known;
+  }
+
+  private Map<Integer, List<BytesRef>> find(MultiTermQuery pattern) throws IOException {
+    Map<Integer, List<BytesRef>> byDoc = new HashMap<>();
     List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
     for (int l = 0; l < leaves.size(); l++) {
       int[] docs = byLeaf[l];
-      if (docs.length == 0) {
-        continue;
-      }
-      Terms terms = leaves.get(l).reader().terms(pattern.getField());
+      Terms terms = docs.length == 0 ? null : leaves.get(l).reader().terms(pattern.getField());
       if (terms == null) {
         continue;
       }
+      int docBase = leaves.get(l).docBase;
       TermsEnum each = pattern.getTermsEnum(terms);
       PostingsEnum postings = null;
       for (BytesRef term = each.next(); term != null; term = each.next()) {
         postings = each.postings(postings, PostingsEnum.NONE);
-        if (inAny(postings, docs)) {
-          kept.add(BytesRef.deepCopyOf(term));
+        BytesRef copy = null;
+        for (int doc : docs) {
+          int at = postings.docID() < doc ? postings.advance(doc) : postings.docID();
+          if (at == DocIdSetIterator.NO_MORE_DOCS) {
+            break;
+          }
+          if (at == doc) {
+            copy = copy == null ? BytesRef.deepCopyOf(term) : copy;
+            byDoc.computeIfAbsent(docBase + doc, d -> new ArrayList<>()).add(copy);
+          }
         }
       }
     }
-    if (kept.isEmpty()) {
-      return new MatchNoDocsQuery("no word of " + pattern + " on this page");
-    }
-    List<Query> clauses = new ArrayList<>(kept.size());
-    for (BytesRef term : kept) {
-      clauses.add(new TermQuery(new Term(pattern.getField(), term)));
-    }
-    return any(clauses);
-  }
-
-  /** Whether {@code postings} has one of {@code docs} (ascending). */
-  private static boolean inAny(PostingsEnum postings, int[] docs) throws IOException {
-    for (int doc : docs) {
-      int at = postings.docID() < doc ? postings.advance(doc) : postings.docID();
-      if (at == doc) {
-        return true;
-      }
-      if (at == DocIdSetIterator.NO_MORE_DOCS) {
-        return false;
-      }
-    }
-    return false;
+    return byDoc;
   }
 
   /** The clauses ORed, nested so that no boolean query has more than {@link #CLAUSES}. */
