@@ -215,6 +215,23 @@ def test_the_profile_benchmark_runs_short(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
+def test_the_passage_cost_benchmark_runs_short(tmp_path: Path) -> None:
+    """bench/passage_cost.py on the test corpus, one round (the bench crawls 190 real files)."""
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "passage_cost.py", "--files", str(root / "tests/fixtures/corpus"),
+         "--index-dir", str(tmp_path), "--rounds", "1"],
+        cwd=root / "bench",
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    (worst,) = [line for line in done.stdout.splitlines() if line.startswith("worst ratio")]
+    FIGURES["passages ÷ none through MCP, test corpus (bench/passage_cost.py)"] = worst
+
+
 def test_a_regular_expression_and_the_word_forms_note_read_as_written(contracts: Index) -> None:
     profile = profile_query(contracts, "/contr.ct/")
     (leaf,) = [
