@@ -15,7 +15,13 @@ import java.util.Locale;
  * as far as the last match asked for, and the boundaries it passed are kept and looked up.
  */
 public final class IcuSentences extends BreakIterator {
+  /** Farther than this past the boundaries found, ICU jumps instead of walking there. */
+  static final int GAP = 4096;
+
   private final com.ibm.icu.text.BreakIterator icu =
+      com.ibm.icu.text.BreakIterator.getSentenceInstance(Locale.ROOT);
+  // for an offset before the boundaries found (after a jump): ICU asked directly
+  private final com.ibm.icu.text.BreakIterator direct =
       com.ibm.icu.text.BreakIterator.getSentenceInstance(Locale.ROOT);
   private CharacterIterator text = new StringCharacterIterator("");
   // the boundaries found so far, ascending; complete once ICU reached the end
@@ -33,6 +39,7 @@ public final class IcuSentences extends BreakIterator {
   public void setText(CharacterIterator newText) {
     text = newText;
     icu.setText(newText);
+    direct.setText((CharacterIterator) newText.clone());
     found[0] = icu.first();
     size = 1;
     complete = false;
@@ -44,9 +51,20 @@ public final class IcuSentences extends BreakIterator {
     return text;
   }
 
-  /** Walks ICU forward until a boundary above {@code offset} is known (or the text ends). */
+  /**
+   * Walks ICU forward until a boundary above {@code offset} is known (or the text ends); to an
+   * offset far ahead ICU jumps (its boundary before the offset, found from a safe point) and the
+   * boundaries found start again there.
+   */
   private void reach(int offset) {
     while (!complete && found[size - 1] <= offset) {
+      if (offset - found[size - 1] > GAP) {
+        int before = icu.preceding(offset); // at or after the last boundary found
+        if (before > found[size - 1]) {
+          found[0] = before;
+          size = 1;
+        }
+      }
       int next = icu.next();
       if (next == DONE) {
         complete = true;
@@ -73,7 +91,7 @@ public final class IcuSentences extends BreakIterator {
 
   @Override
   public int first() {
-    return at(0);
+    return current = direct.first();
   }
 
   @Override
@@ -84,7 +102,7 @@ public final class IcuSentences extends BreakIterator {
 
   @Override
   public int next() {
-    return current == DONE ? DONE : at(above(current));
+    return current == DONE ? DONE : following(current);
   }
 
   @Override
@@ -106,17 +124,28 @@ public final class IcuSentences extends BreakIterator {
 
   @Override
   public int following(int offset) {
+    if (offset < found[0]) {
+      return current = direct.following(offset);
+    }
     return at(above(offset));
   }
 
   @Override
   public int preceding(int offset) {
+    if (offset <= found[0]) {
+      return current = direct.preceding(offset);
+    }
     int above = above(offset - 1); // the first boundary at or above offset
     return at(above - 1);
   }
 
   @Override
   public boolean isBoundary(int offset) {
+    if (offset < found[0]) {
+      boolean boundary = direct.isBoundary(offset);
+      current = direct.current();
+      return boundary;
+    }
     reach(offset);
     boolean boundary = Arrays.binarySearch(found, 0, size, offset) >= 0;
     following(offset - 1);

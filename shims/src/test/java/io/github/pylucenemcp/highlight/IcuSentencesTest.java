@@ -14,14 +14,33 @@ public class IcuSentencesTest {
 
   @Test
   public void theBoundariesAreIcusInAnyOrderOfQuestions() {
+    sameAsIcu(TEXT, new Random(7));
+  }
+
+  @Test
+  public void aLongTextWithJumpsFarAheadAndBackHasIcusBoundariesToo() {
+    // far more than IcuSentences.GAP: questions jump ahead, and back before the jump
+    sameAsIcu(TEXT.repeat(400), new Random(11));
+    String ascending = TEXT.repeat(400);
+    IcuSentences sentences = new IcuSentences();
+    sentences.setText(ascending);
     com.ibm.icu.text.BreakIterator icu =
         com.ibm.icu.text.BreakIterator.getSentenceInstance(Locale.ROOT);
-    icu.setText(TEXT);
+    icu.setText(ascending);
+    for (int offset = 0; offset < ascending.length(); offset += 997) { // as the highlighter asks
+      assertEquals(icu.preceding(offset + 1), sentences.preceding(offset + 1));
+      assertEquals(icu.following(offset), sentences.following(offset));
+    }
+  }
+
+  private static void sameAsIcu(String text, Random random) {
+    com.ibm.icu.text.BreakIterator icu =
+        com.ibm.icu.text.BreakIterator.getSentenceInstance(Locale.ROOT);
+    icu.setText(text);
     IcuSentences sentences = new IcuSentences();
-    sentences.setText(TEXT);
-    Random random = new Random(7);
+    sentences.setText(text);
     for (int i = 0; i < 2000; i++) {
-      int offset = random.nextInt(TEXT.length() + 1);
+      int offset = random.nextInt(text.length() + 1);
       switch (random.nextInt(3)) {
         case 0 ->
             assertEquals("following " + offset, icu.following(offset), sentences.following(offset));
