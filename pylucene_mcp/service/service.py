@@ -84,6 +84,9 @@ class Service:
         self._admin: Admin | None = None
         self._closing = False
         self._asked = False  # a tool has asked for the index (see warm_up)
+        # folders added while the index was opening or a crawl ran: crawled next (add_directory)
+        self._queued: list[str] = []
+        self._queue_runner: threading.Thread | None = None
 
     # -- the index ------------------------------------------------------------------------------
 
@@ -337,7 +340,9 @@ class Service:
     # -- directories ----------------------------------------------------------------------------
 
     def add_directory(self, path: str, crawl_now: bool = True) -> list[str]:
-        """Adds a folder to the crawled ones (persisted), and crawls it now by default.
+        """Adds a folder to the crawled ones (persisted), and crawls it now by default. It
+        answers at once: while the index is still opening, or a crawl runs, the folder's crawl
+        is queued and starts as soon as it can (:meth:`crawl_queued` says whether it waits).
 
         Raises:
             InvalidRequestError: when it is not a readable folder.
@@ -354,8 +359,13 @@ class Service:
             if absolute not in before:
                 self.settings = save_directories(self.settings, (*before, absolute))
         if crawl_now:
+            if self._index is None or self.crawler().current is not None:
+                self._queue_crawl(absolute)
+                return list(self.settings.directories)
             try:
                 self.start_crawl([absolute])
+            except errors.CrawlerBusyError:  # a crawl began meanwhile: this one follows it
+                self._queue_crawl(absolute)
             except Exception:  # a refused call changes nothing
                 with self._lock:
                     self.settings = save_directories(self.settings, before)
@@ -366,6 +376,46 @@ class Service:
                 target=self._restart_watcher, name="pylucene-mcp-watch-setup", daemon=True
             ).start()
         return list(self.settings.directories)
+
+    def crawl_queued(self) -> bool:
+        """Whether a folder added by :meth:`add_directory` waits for its crawl."""
+        with self._lock:
+            return bool(self._queued)
+
+    def _queue_crawl(self, folder: str) -> None:
+        """Crawls ``folder`` once the index is open and no crawl runs (one background thread
+        for all that wait; the folders queued meanwhile go into the same crawl)."""
+        with self._lock:
+            if folder not in self._queued:
+                self._queued.append(folder)
+            if self._queue_runner is not None and self._queue_runner.is_alive():
+                return
+            self._queue_runner = threading.Thread(
+                target=self._run_queued, name="pylucene-mcp-queued-crawl", daemon=True
+            )
+            self._queue_runner.start()
+
+    def _run_queued(self) -> None:
+        try:
+            self.index()
+            crawler = self.crawler()
+            while not self._closing:
+                crawler.wait(1.0)
+                if crawler.current is not None:
+                    continue
+                with self._lock:
+                    folders = [f for f in self._queued if f in self.settings.directories]
+                    self._queued = []
+                if not folders:
+                    return
+                try:
+                    self.start_crawl(folders)
+                    return
+                except errors.CrawlerBusyError:  # another crawl won the race: after it, then
+                    with self._lock:
+                        self._queued = folders + self._queued
+        except Exception:  # reported again by the next call that needs the index or crawler
+            log.exception("the crawl of the added folders could not start")
 
     def remove_directory(self, path: str, drop_documents: bool = True) -> list[str]:
         """Stops crawling a folder (persisted); drops its documents by default.

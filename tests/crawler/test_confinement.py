@@ -12,7 +12,6 @@ import pytest
 
 from pylucene_mcp import InvalidRequestError
 from pylucene_mcp.basics.config import Settings
-from pylucene_mcp.basics.errors import CrawlerBusyError
 from pylucene_mcp.crawler.pipeline import Crawler
 from pylucene_mcp.crawler.walk import Patterns
 from pylucene_mcp.service.service import Service
@@ -108,20 +107,47 @@ def test_a_folder_of_documents_is_added_at_once_and_watched_in_the_background(
     )
 
 
-def test_a_call_whose_crawl_cannot_start_changes_nothing(
+def test_a_folder_added_while_a_crawl_runs_is_crawled_after_it(
     service: Service, own: Path, tmp_path: Path
 ) -> None:
     first, second = tmp_path / "first", tmp_path / "second"
     for folder in (first, second):
         folder.mkdir()
         for n in range(30):
-            (folder / f"{n}.txt").write_text(f"note {n}")
+            (folder / f"{n}.txt").write_text(f"note {n} of {folder.name}")
+    service.index()  # open: the first crawl starts at once
     service.add_directory(str(first))  # crawls in the background: Tika is starting
     assert service.crawler().current is not None
-    with pytest.raises(CrawlerBusyError):
-        service.add_directory(str(second))
-    assert service.settings.directories == (str(first),)
-    assert str(second) not in (own / "config.yaml").read_text()
+    assert service.add_directory(str(second)) == [str(first), str(second)]  # no error: queued
+    assert service.crawl_queued()
+    assert str(second) in (own / "config.yaml").read_text()
+
+    def indexed(name: str) -> int:
+        return service.index().search(name, max_passages=0).total_hits
+
+    until(lambda: indexed("second") == 30 and not service.crawl_queued(), 120, "the second crawl")
+    assert indexed("first") == 30
+
+
+def test_a_folder_added_while_the_index_opens_answers_at_once_and_is_crawled(
+    service: Service, tmp_path: Path
+) -> None:
+    docs = tmp_path / "early"
+    docs.mkdir()
+    (docs / "a.txt").write_text("an early note about puffins")
+    assert not service.index_is_open()
+    assert service.add_directory(str(docs)) == [str(docs)]  # before the index is open
+    until(lambda: service.index().search("puffins").total_hits == 1, 120, "the queued crawl")
+
+
+def test_a_call_whose_crawl_cannot_start_changes_nothing(
+    service: Service, own: Path, tmp_path: Path
+) -> None:
+    missing = tmp_path / "missing"
+    with pytest.raises(InvalidRequestError):
+        service.add_directory(str(missing))
+    assert service.settings.directories == ()
+    assert str(missing) not in (own / "config.yaml").read_text()
 
 
 def test_the_config_is_written_for_the_user_alone(

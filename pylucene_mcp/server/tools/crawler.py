@@ -142,6 +142,8 @@ class CrawledFolders:
 class FolderAdded:
     directories: list[str]
     crawling: bool
+    #: True when its crawl waits for the running one (or for the index to open) and follows it
+    queued: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -299,8 +301,9 @@ def register_crawler(tools: Registry, svc: Service) -> None:
         path: Annotated[str, Field(min_length=1, max_length=4096)], crawlNow: bool = True
     ) -> FolderAdded:
         """Add a folder to the crawled ones (saved in the config file) and, by default, crawl it
-        now."""
-        return FolderAdded(svc.add_directory(path, crawl_now=crawlNow), crawlNow)
+        now. Answers at once; while another crawl runs, this folder's crawl follows it (queued)."""
+        directories = svc.add_directory(path, crawl_now=crawlNow)
+        return FolderAdded(directories, crawlNow, queued=(crawlNow and svc.crawl_queued()) or None)
 
     @tools.tool("crawler", "Remove a crawled folder", read_only=False, destructive=True)
     @answers(FolderRemoved)
