@@ -5,6 +5,8 @@ warm-up, then ROUNDS rounds over a mix of queries, each sent through MCP and run
 after the other (interleaved). Prints, per query, the median round trip seen by the client, the
 server's own ``searchTimeMs``, the in-process ``search()`` with its ``to_dict()`` (what a Python
 caller gets), and the answer's size; then the ratio of the medians (target ≤ 1.5×, issue 13).
+Each query also runs through MCP with ``maxPassages: 0``: what its passages cost, with ÷ without
+(target ≤ 3×, issue 23; on real files: ``bench/passage_cost.py``).
 
 The index: the test corpus (``--docs 0``) or ``--docs N`` documents of the stream of
 ``bench/scale.py``, built once and kept in ``--index-dir``.
@@ -62,7 +64,8 @@ def measure(index_path: Path, queries: list[dict[str, Any]], rounds: int) -> dic
 
     index = Index.open(index_path, read_only=True)
     rows: dict[str, dict[str, list[float]]] = {
-        label(q): {"mcp": [], "server": [], "python": [], "bytes": []} for q in queries
+        label(q): {"mcp": [], "server": [], "python": [], "bytes": [], "mcp_bare": []}
+        for q in queries
     }
     with tempfile.TemporaryDirectory() as home:
         peer = StdioPeer(index_path, Path(home))
@@ -85,13 +88,19 @@ def measure(index_path: Path, queries: list[dict[str, Any]], rounds: int) -> dic
                     started = time.perf_counter()
                     search(index, **arguments).to_dict()
                     row["python"].append((time.perf_counter() - started) * 1000)
+                    bare = {**arguments, "maxPassages": 0}  # the same search without passages
+                    started = time.perf_counter()
+                    peer.request("tools/call", {"name": "search", "arguments": bare})
+                    row["mcp_bare"].append((time.perf_counter() - started) * 1000)
         finally:
             peer.close()
             index.close()
     figures: dict[str, Any] = {}
     for name, row in rows.items():
         figures[name] = {key: round(statistics.median(values), 2) for key, values in row.items()}
-    every = {key: [v for row in rows.values() for v in row[key]] for key in ("mcp", "python")}
+    every = {
+        key: [v for row in rows.values() for v in row[key]] for key in ("mcp", "python", "mcp_bare")
+    }
     figures["all"] = {key: round(statistics.median(values), 2) for key, values in every.items()}
     return figures
 
@@ -112,12 +121,19 @@ def main() -> None:
         figures = measure(index_path, queries, args.rounds)
         results[name] = figures
         print(f"{name} ({args.rounds} rounds; medians in ms)")
-        print(f"  {'query':34}{'MCP':>8}{'server':>8}{'Python':>8}{'ratio':>7}{'bytes':>8}")
+        print(
+            f"  {'query':34}{'MCP':>8}{'server':>8}{'Python':>8}{'ratio':>7}{'bytes':>8}"
+            f"{'no pass.':>9}{'passages':>9}"
+        )
         for query, row in figures.items():
             ratio = row["mcp"] / row["python"]
-            size = f"{row['bytes']:8.0f}" if "bytes" in row else ""
+            size = f"{row['bytes']:8.0f}" if "bytes" in row else " " * 8
             server = f"{row['server']:8.2f}" if "server" in row else " " * 8
-            print(f"  {query:34}{row['mcp']:8.2f}{server}{row['python']:8.2f}{ratio:6.2f}×{size}")
+            passages = row["mcp"] / row["mcp_bare"]  # the MCP search with passages ÷ without
+            print(
+                f"  {query:34}{row['mcp']:8.2f}{server}{row['python']:8.2f}{ratio:6.2f}×{size}"
+                f"{row['mcp_bare']:9.2f}{passages:8.2f}×"
+            )
         ratio = figures["all"]["mcp"] / figures["all"]["python"]
         print(f"  MCP round trip: {ratio:.2f}× the in-process search (target ≤ 1.5×)")
     write_json(args.json, results)
