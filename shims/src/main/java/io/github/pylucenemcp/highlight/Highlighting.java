@@ -1,14 +1,19 @@
 package io.github.pylucenemcp.highlight;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FieldInfos;
 import org.apache.lucene.index.IndexOptions;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
@@ -39,6 +44,37 @@ public final class Highlighting {
       int maxPassages,
       int maxChars)
       throws IOException {
+    return passages(
+        searcher,
+        analyzer,
+        field,
+        matchFields,
+        maskedFields,
+        highlightQuery,
+        units,
+        docIds,
+        null,
+        maxPassages,
+        maxChars);
+  }
+
+  /**
+   * As above; {@code texts}: each document's stored {@code field}, already read (null: the
+   * highlighter reads them).
+   */
+  public static Object[] passages(
+      IndexSearcher searcher,
+      Analyzer analyzer,
+      String field,
+      Set<String> matchFields,
+      Set<String> maskedFields,
+      Query highlightQuery,
+      List<Query> units,
+      int[] docIds,
+      String[] texts,
+      int maxPassages,
+      int maxChars)
+      throws IOException {
     if (docIds.length == 0 || maxPassages <= 0) {
       return new Object[docIds.length];
     }
@@ -46,8 +82,15 @@ public final class Highlighting {
         new StructuredPassageFormatter(
             new QueryUnits(units, matchFields, analyzer, field, maskedFields), maxChars);
     Set<String> masked = withOffsets(searcher, maskedFields);
+    // the texts read already, when every document has one (else Lucene reads them all)
+    Map<Integer, String> known = new HashMap<>();
+    boolean all = texts != null && Arrays.stream(texts).allMatch(Objects::nonNull);
+    for (int i = 0; all && i < docIds.length; i++) {
+      known.put(docIds[i], texts[i]);
+    }
     ObjectHighlighter highlighter =
         new ObjectHighlighter(
+            known,
             UnifiedHighlighter.builder(searcher, analyzer)
                 .withMaxLength(Integer.MAX_VALUE - 1)
                 .withFormatter(formatter)
@@ -98,8 +141,28 @@ public final class Highlighting {
 
   /** Opens up the formatter-object API, which UnifiedHighlighter keeps protected. */
   private static final class ObjectHighlighter extends UnifiedHighlighter {
-    ObjectHighlighter(UnifiedHighlighter.Builder builder) {
+    // the texts of the page's documents that were read already, by doc id
+    private final Map<Integer, String> known;
+
+    ObjectHighlighter(Map<Integer, String> known, UnifiedHighlighter.Builder builder) {
       super(builder);
+      this.known = known;
+    }
+
+    /** The texts read already, else as Lucene reads them (one field: see passages). */
+    @Override
+    protected List<CharSequence[]> loadFieldValues(
+        String[] fields, DocIdSetIterator docIter, int cacheCharsThreshold) throws IOException {
+      if (known.isEmpty() || fields.length != 1) {
+        return super.loadFieldValues(fields, docIter, cacheCharsThreshold);
+      }
+      List<CharSequence[]> values = new ArrayList<>();
+      for (int doc = docIter.nextDoc();
+          doc != DocIdSetIterator.NO_MORE_DOCS;
+          doc = docIter.nextDoc()) {
+        values.add(new CharSequence[] {known.get(doc)});
+      }
+      return values;
     }
 
     Map<String, Object[]> highlightAsObjects(

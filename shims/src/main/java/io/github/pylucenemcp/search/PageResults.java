@@ -49,6 +49,22 @@ public final class PageResults {
       int maxPassages,
       int maxChars)
       throws IOException {
+    // each hit's stored fields read once (a document's fields are decompressed together): the
+    // hit fields, and the text that the passages come from when there are passages
+    StoredFields stored = searcher.storedFields();
+    Set<String> load = new HashSet<>(schema.hitFields.keySet());
+    if (schema.pageOffsets != null) {
+      load.add(schema.pageOffsets);
+    }
+    if (highlightQuery != null) {
+      load.add(schema.content);
+    }
+    Document[] docs = new Document[docIds.length];
+    String[] texts = new String[docIds.length];
+    for (int i = 0; i < docIds.length; i++) {
+      docs[i] = stored.document(docIds[i], load);
+      texts[i] = docs[i].get(schema.content);
+    }
     Object[] passages =
         highlightQuery == null
             ? new Object[docIds.length]
@@ -61,16 +77,12 @@ public final class PageResults {
                 highlightQuery,
                 units,
                 docIds,
+                texts,
                 maxPassages,
                 maxChars);
-    StoredFields stored = searcher.storedFields();
-    Set<String> load = new HashSet<>(schema.hitFields.keySet());
-    if (schema.pageOffsets != null) {
-      load.add(schema.pageOffsets);
-    }
     json.array();
     for (int i = 0; i < docIds.length; i++) {
-      Document doc = stored.document(docIds[i], load);
+      Document doc = docs[i];
       json.object();
       for (Map.Entry<String, String> field : schema.hitFields.entrySet()) {
         IndexableField[] values = doc.getFields(field.getKey());
