@@ -30,37 +30,8 @@ public final class Highlighting {
    * Returns, for each doc id, a {@code List<PassageInfo>} (best first). A document that matched on
    * other fields only gets one passage from its start, without highlights. The matches of {@code
    * maskedFields} (twins of {@code field} with offsets of their own: the lemma fields) mark {@code
-   * field}'s text too, so "expressions" is marked for the word "expression".
-   */
-  public static Object[] passages(
-      IndexSearcher searcher,
-      Analyzer analyzer,
-      String field,
-      Set<String> matchFields,
-      Set<String> maskedFields,
-      Query highlightQuery,
-      List<Query> units,
-      int[] docIds,
-      int maxPassages,
-      int maxChars)
-      throws IOException {
-    return passages(
-        searcher,
-        analyzer,
-        field,
-        matchFields,
-        maskedFields,
-        highlightQuery,
-        units,
-        docIds,
-        null,
-        maxPassages,
-        maxChars);
-  }
-
-  /**
-   * As above; {@code texts}: each document's stored {@code field}, already read (null: the
-   * highlighter reads them).
+   * field}'s text too, so "expressions" is marked for the word "expression". {@code texts}: each
+   * document's stored {@code field}, already read (null: the highlighter reads them).
    */
   public static Object[] passages(
       IndexSearcher searcher,

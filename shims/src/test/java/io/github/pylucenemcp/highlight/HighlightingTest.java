@@ -73,6 +73,7 @@ public class HighlightingTest {
             parser.parse(query),
             parser.getUnits(),
             ids,
+            null,
             3,
             maxChars);
       }
