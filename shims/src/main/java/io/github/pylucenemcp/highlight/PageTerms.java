@@ -79,9 +79,34 @@ final class PageTerms {
     PageTerms page = new PageTerms(searcher, docIds);
     Query[] each = new Query[docIds.length];
     for (int i = 0; i < docIds.length; i++) {
-      each[i] = page.rewrite(query, docIds[i]);
+      // a document whose words would pass the clauses a query may have (which the
+      // highlighter's weight counts) keeps the patterns: Lucene's highlighter analyses it again
+      boolean tooMany = page.leaves(query, docIds[i]) > IndexSearcher.getMaxClauseCount();
+      each[i] = tooMany ? query : page.rewrite(query, docIds[i]);
     }
     return each;
+  }
+
+  /**
+   * The leaf queries of {@code query} rewritten for document {@code doc}: a pattern counts its
+   * words in the document, any other leaf one.
+   */
+  private int leaves(Query query, int doc) throws IOException {
+    if (query instanceof BooleanQuery bool) {
+      int sum = 0;
+      for (BooleanClause clause : bool.clauses()) {
+        sum += leaves(clause.query(), doc);
+      }
+      return sum;
+    }
+    if (query instanceof BoostQuery boost) {
+      return leaves(boost.getQuery(), doc);
+    }
+    if (query instanceof MultiTermQuery pattern) {
+      List<BytesRef> found = words(pattern).get(doc);
+      return found == null ? 0 : found.size();
+    }
+    return 1;
   }
 
   private static boolean hasPattern(Query query) {
