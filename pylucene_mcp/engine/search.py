@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 MAX_PAGE_SIZE = 100
 MAX_FACET_LIMIT = 100
 _HEADER = json.JSONDecoder()
-QUERY = "org.apache.lucene.search.Query"
 # where a page ended, as the shim writes it: doc:score, and :value under a sort
 #: a cursor's position: the last hit's score (and sort value before it) and its file path
 _SCORE_POSITION = re.compile(r"(-?[\d.Ee+-]+|NaN):.+", re.DOTALL)
