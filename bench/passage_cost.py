@@ -30,7 +30,7 @@ from typing import Any
 from _common import ROOT, write_json
 
 from tests.real_text import german_lines
-from tests.stdio_peer import StdioPeer, handshake
+from tests.stdio_peer import StdioPeer, handshake, server_env
 
 QUERIES = [
     "encod*", "comput*", "*tion", "encoding", "hyphenation OR Silbentrennung", "written",
@@ -69,16 +69,10 @@ def crawl(files: Path, index: Path) -> None:
         subprocess.run(
             [sys.executable, "-m", "pylucene_mcp", "crawl", "--index", str(index), str(files)],
             cwd=ROOT,
-            env={"PYLUCENE_MCP_HOME": home, **_path_env()},
+            env=server_env(Path(home)),
             check=True,
             stdout=subprocess.DEVNULL,
         )
-
-
-def _path_env() -> dict[str, str]:
-    import os
-
-    return {k: v for k, v in os.environ.items() if not k.startswith("PYLUCENE_MCP_")}
 
 
 def measure(

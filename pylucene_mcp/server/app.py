@@ -198,10 +198,8 @@ def fingerprint(settings: Settings, enabled: Iterable[str]) -> str:
     size and time), the SDK's and pydantic's versions, the enabled tools and the settings that
     the tools' signatures take as defaults."""
     package = Path(__file__).resolve().parents[1]
-    files = sorted(
-        (str(path.relative_to(package)), path.stat().st_size, path.stat().st_mtime_ns)
-        for path in package.rglob("*.py")
-    )
+    stats = {str(path.relative_to(package)): path.stat() for path in package.rglob("*.py")}
+    files = sorted((name, st.st_size, st.st_mtime_ns) for name, st in stats.items())
     sdk = Path(inspect.getfile(MCPServer))
     parts = [
         __version__,

@@ -68,8 +68,7 @@ public final class Analyzers {
 
   /** {@link #reversed()}, names split or not (see {@link #content(boolean)}). */
   public static Analyzer reversed(boolean nameParts) {
-    return chain(
-        t -> new ReverseStringFilter(contentChain(t, nameParts)), Analyzers::contentNormalization);
+    return chain(t -> reversedChain(t, nameParts), Analyzers::contentNormalization);
   }
 
   /** The analyzer of {@code content_translit_de}: German digraphs and umlauts meet. */
@@ -208,7 +207,11 @@ public final class Analyzers {
 
   /** {@link #reversed()}'s filters. */
   public static TokenStream reversedChain(TokenStream tokens) {
-    return new ReverseStringFilter(contentChain(tokens));
+    return reversedChain(tokens, true);
+  }
+
+  private static TokenStream reversedChain(TokenStream tokens, boolean nameParts) {
+    return new ReverseStringFilter(contentChain(tokens, nameParts));
   }
 
   /** {@link #translitDe()}'s filters. */

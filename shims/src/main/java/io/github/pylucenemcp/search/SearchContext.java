@@ -211,6 +211,9 @@ public final class SearchContext {
 
   /** What a search of {@code text} matches and scores ({@link Parsed#matchQuery}) alone. */
   private Query matchQuery(String text, boolean and, boolean wordForms) throws ParseException {
+    if (matchAll(text)) {
+      return MatchAllDocsQuery.INSTANCE;
+    }
     String key = (and ? "a" : "o") + (wordForms ? "F" : "X") + text;
     Parsed known = parsedTexts.get(key);
     if (known == null) {
@@ -273,14 +276,14 @@ public final class SearchContext {
    */
   public byte[] run(ReferenceManager<IndexSearcher> searchers, SearchRequest request)
       throws IOException, ParseException {
-    Parsed parsed = parseText(request.queryText, request.and, request.wordForms, false);
+    Parsed parsed = parseText(request.queryText, request.and, request.wordForms);
     if (parsed.query == null) {
       throw new ParseException("the query has no searchable words");
     }
     Query[] counted = new Query[request.countedQueries.size()];
     for (int i = 0; i < counted.length; i++) {
       String text = request.countedQueries.get(i);
-      counted[i] = parseText(text, request.and, request.wordForms, true).matchQuery;
+      counted[i] = countedQuery(text, request.and, request.wordForms);
       if (counted[i] == null) {
         throw new ParseException("the counted query " + text + " has no searchable words");
       }
@@ -297,26 +300,34 @@ public final class SearchContext {
     }
   }
 
-  /**
-   * {@link #parse}, or for a counted query only its match query; what the text can cause is a
-   * ParseException. Only that counts: a regular expression that does not parse is an
-   * IllegalArgumentException; too many clauses and a too complex automaton keep their own types
-   * (each has its message); any other RuntimeException is a bug of this code, and must not reach
-   * the user as "bad syntax".
-   */
-  private Parsed parseText(String text, boolean and, boolean wordForms, boolean matchOnly)
-      throws ParseException {
+  /** {@link #parse}, with the errors of {@link #syntaxError}. */
+  private Parsed parseText(String text, boolean and, boolean wordForms) throws ParseException {
     try {
-      if (!matchOnly) {
-        return parse(text, and, wordForms);
-      }
-      Query match = matchAll(text) ? MatchAllDocsQuery.INSTANCE : matchQuery(text, and, wordForms);
-      return new Parsed(match, match, null, List.of(), false);
+      return parse(text, and, wordForms);
     } catch (ParseException | IllegalArgumentException e) {
-      ParseException failed = new ParseException("cannot parse the query: " + e.getMessage());
-      failed.initCause(e);
-      throw failed;
+      throw syntaxError(e);
     }
+  }
+
+  /** A counted query: its {@link #matchQuery}, with the errors of {@link #syntaxError}. */
+  private Query countedQuery(String text, boolean and, boolean wordForms) throws ParseException {
+    try {
+      return matchQuery(text, and, wordForms);
+    } catch (ParseException | IllegalArgumentException e) {
+      throw syntaxError(e);
+    }
+  }
+
+  /**
+   * What the text can cause, as the ParseException that the caller answers as a syntax error. Only
+   * that counts: a regular expression that does not parse is an IllegalArgumentException; too many
+   * clauses and a too complex automaton keep their own types (each has its message); any other
+   * RuntimeException is a bug of this code, and must not reach the user as "bad syntax".
+   */
+  private static ParseException syntaxError(Exception e) {
+    ParseException failed = new ParseException("cannot parse the query: " + e.getMessage());
+    failed.initCause(e);
+    return failed;
   }
 
   /**
