@@ -13,8 +13,9 @@ from typing import Literal, get_args
 # 3: keyword fields lowercased; 4: lemma fields content_lemma_en/_de, file_name split into words;
 # 5: file_path has sorted doc values (a cursor breaks ties by it); 6: German compounds outside
 # the dictionary take their tail's forms in content_lemma_de; 7: joined names (ElementTree.write,
-# dhua.sty, file_name, getIndexStats) also give their parts in the content, its twins and titles
-SCHEMA_VERSION = 7
+# dhua.sty, file_name, getIndexStats) also give their parts in the content, its twins and titles;
+# 8: the content's sentence boundaries kept as doc values (content_sentences)
+SCHEMA_VERSION = 8
 
 CONTENT = "content"
 CONTENT_REVERSED = "content_reversed"
@@ -48,6 +49,9 @@ PAGE_OFFSETS = "page_offsets"
 #: updated in place when a file is touched (Lucene updates doc values only of fields that have
 #: no points), so a touched file is neither rewritten nor read again.
 SEEN_MTIME = "file_mtime_seen"
+#: Internal, doc values only: the content's sentence boundaries, found by ICU when the document is
+#: indexed, so that the passages of a search need not find them again (docs/performance.md).
+CONTENT_SENTENCES = "content_sentences"
 
 
 def lemma_fields_of(language: str) -> tuple[str, ...]:

@@ -35,6 +35,7 @@ def field_schema() -> Any:
     builder = jvm.jclass("io.github.pylucenemcp.schema.FieldSchema").builder()
     builder.content(schema.CONTENT, schema.CONTENT_REVERSED, schema.CONTENT_TRANSLIT_DE)
     builder.pageOffsets(schema.PAGE_OFFSETS)
+    builder.sentences(schema.CONTENT_SENTENCES)
     builder.text(jvm.jset(schema.TEXT_FIELDS))
     builder.keyword(jvm.jset(schema.KEYWORD_FIELDS))
     builder.longs(jvm.jset(schema.LONG_FIELDS))

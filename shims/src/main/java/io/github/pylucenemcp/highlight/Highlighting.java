@@ -1,21 +1,24 @@
 package io.github.pylucenemcp.highlight;
 
+import io.github.pylucenemcp.schema.FieldSchema;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FieldInfos;
 import org.apache.lucene.index.IndexOptions;
+import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
 
 /**
@@ -24,71 +27,90 @@ import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
  * content} and its translit twin against content's postings.
  */
 public final class Highlighting {
-  private Highlighting() {}
+  private final IndexSearcher searcher;
+  private final Analyzer analyzer;
+  private final FieldSchema schema;
+  private final int[] docIds;
+  private final int maxPassages;
+  private final StructuredPassageFormatter formatter;
+  private final Set<String> masked;
+  private final Map<String, Predicate<String>> matchers;
+  private final Query query;
+  // the query of each document, its patterns replaced by its words (null: query serves them all)
+  private final Query[] perDocument;
 
   /**
-   * Returns, for each doc id, a {@code List<PassageInfo>} (best first). A document that matched on
-   * other fields only gets one passage from its start, without highlights. The matches of {@code
-   * maskedFields} (twins of {@code field} with offsets of their own: the lemma fields) mark {@code
-   * field}'s text too, so "expressions" is marked for the word "expression". {@code texts}: each
-   * document's stored {@code field}, already read (null: the highlighter reads them).
+   * A page's passages, prepared once for its documents: the query's patterns resolved into each
+   * document's words ({@link PageTerms}), the lemma fields to mark, the formatter. Then {@link
+   * #passages(int, String)} highlights one document; it may be called on several threads.
    */
-  public static Object[] passages(
+  public Highlighting(
       IndexSearcher searcher,
       Analyzer analyzer,
-      String field,
+      FieldSchema schema,
       Set<String> matchFields,
-      Set<String> maskedFields,
       Query highlightQuery,
       List<Query> units,
       int[] docIds,
-      String[] texts,
       int maxPassages,
       int maxChars)
       throws IOException {
-    if (docIds.length == 0 || maxPassages <= 0) {
-      return new Object[docIds.length];
-    }
-    StructuredPassageFormatter formatter =
+    this.searcher = searcher;
+    this.analyzer = analyzer;
+    this.schema = schema;
+    this.docIds = docIds.clone();
+    this.maxPassages = maxPassages;
+    this.query = highlightQuery;
+    Set<String> lemmaFields = schema.lemmaFields.keySet();
+    this.formatter =
         new StructuredPassageFormatter(
-            new QueryUnits(units, matchFields, analyzer, field, maskedFields), maxChars);
-    Set<String> masked = withOffsets(searcher, maskedFields);
-    // the texts read already, when every document has one (else Lucene reads them all)
-    Map<Integer, String> known = new HashMap<>();
-    boolean all = texts != null && Arrays.stream(texts).allMatch(Objects::nonNull);
-    for (int i = 0; all && i < docIds.length; i++) {
-      known.put(docIds[i], texts[i]);
+            new QueryUnits(units, matchFields, analyzer, schema.content, lemmaFields), maxChars);
+    this.masked = withOffsets(searcher, named(highlightQuery, lemmaFields));
+    this.matchers = matchers(schema.content, matchFields, lemmaFields);
+    this.perDocument =
+        maxPassages <= 0
+            ? null
+            : PageTerms.perDocument(
+                searcher, highlightQuery, docIds, Map.of(schema.content, schema.reversed));
+  }
+
+  /**
+   * The passages of the page's {@code i}-th document, a {@code List<PassageInfo>} (best first) from
+   * the schema's content; null without passages. A document that matched on other fields only gets
+   * one passage from its start, without highlights. The matches of the schema's lemma fields (twins
+   * of the content with offsets of their own) mark the content too, so "expressions" is marked for
+   * the word "expression". {@code text}: the document's stored content, already read (null: the
+   * highlighter reads it). Its sentence boundaries are read from the schema's {@code sentences} doc
+   * values ({@link SentenceIndex}; none: ICU finds them). Thread-safe.
+   */
+  public Object passages(int i, String text) throws IOException {
+    if (maxPassages <= 0) {
+      return null;
     }
+    int doc = docIds[i];
+    int[] boundaries =
+        text == null ? null : SentenceIndex.read(searcher, schema.sentences, doc, text);
+    String field = schema.content;
     ObjectHighlighter highlighter =
         new ObjectHighlighter(
-            known,
+            doc,
+            text,
+            matchers,
             UnifiedHighlighter.builder(searcher, analyzer)
                 .withMaxLength(Integer.MAX_VALUE - 1)
                 .withFormatter(formatter)
-                .withFieldMatcher(matchFields::contains)
                 .withMaskedFieldsFunc(f -> f.equals(field) ? masked : Set.of())
                 .withHighlightPhrasesStrictly(true)
                 .withHandleMultiTermQuery(true)
                 .withMaxNoHighlightPassages(1)
-                .withBreakIterator(IcuSentences::new)
+                .withBreakIterator(() -> new IcuSentences(text, boundaries))
                 .withScorer(new LeanPassageScorer()));
-    Query[] perDocument = PageTerms.perDocument(searcher, highlightQuery, docIds);
-    if (perDocument == null) {
-      return highlighter
-          .highlightAsObjects(new String[] {field}, highlightQuery, docIds, new int[] {maxPassages})
-          .get(field);
-    }
-    Object[] passages = new Object[docIds.length];
-    for (int i = 0; i < docIds.length; i++) {
-      passages[i] =
-          highlighter.highlightAsObjects(
-                  new String[] {field},
-                  perDocument[i],
-                  new int[] {docIds[i]},
-                  new int[] {maxPassages})
-              .get(field)[0];
-    }
-    return passages;
+    return highlighter.highlightAsObjects(
+            new String[] {field},
+            perDocument == null ? query : perDocument[i],
+            new int[] {doc},
+            new int[] {maxPassages})
+        .get(field)[0];
   }
 
   /**
@@ -110,28 +132,84 @@ public final class Highlighting {
         .collect(Collectors.toUnmodifiableSet());
   }
 
+  /**
+   * The fields of {@code fields} that {@code query} has a clause on: a masked field the query does
+   * not name would only look its other clauses up in that field's postings again.
+   */
+  static Set<String> named(Query query, Set<String> fields) {
+    Set<String> named = new HashSet<>();
+    query.visit(
+        new QueryVisitor() {
+          @Override
+          public boolean acceptField(String field) {
+            if (fields.contains(field)) {
+              named.add(field);
+            }
+            return false;
+          }
+
+          @Override
+          public QueryVisitor getSubVisitor(BooleanClause.Occur occur, Query parent) {
+            return occur == BooleanClause.Occur.MUST_NOT ? QueryVisitor.EMPTY_VISITOR : this;
+          }
+        });
+    return named;
+  }
+
+  /**
+   * Whose clauses each field's highlighting marks: a lemma field its own, the content the others of
+   * {@code matchFields} (the translit twin's terms are looked up in the content's postings). With
+   * one matcher for every field, each field's pass looked every clause up in its own postings and a
+   * word that is its own lemma was marked, and scored, once for each field.
+   */
+  static Map<String, Predicate<String>> matchers(
+      String content, Set<String> matchFields, Set<String> lemmaFields) {
+    Map<String, Predicate<String>> matchers = new HashMap<>();
+    matchers.put(content, f -> matchFields.contains(f) && !lemmaFields.contains(f));
+    for (String lemma : lemmaFields) {
+      matchers.put(lemma, lemma::equals);
+    }
+    return matchers;
+  }
+
   /** Opens up the formatter-object API, which UnifiedHighlighter keeps protected. */
   private static final class ObjectHighlighter extends UnifiedHighlighter {
-    // the texts of the page's documents that were read already, by doc id
-    private final Map<Integer, String> known;
+    // the one document highlighted and its text, read already (null: Lucene reads it)
+    private final int doc;
+    private final String text;
+    // whose clauses each highlighted field marks (see matchers)
+    private final Map<String, Predicate<String>> matchers;
 
-    ObjectHighlighter(Map<Integer, String> known, UnifiedHighlighter.Builder builder) {
+    ObjectHighlighter(
+        int doc,
+        String text,
+        Map<String, Predicate<String>> matchers,
+        UnifiedHighlighter.Builder builder) {
       super(builder);
-      this.known = known;
+      this.doc = doc;
+      this.text = text;
+      this.matchers = matchers;
     }
 
-    /** The texts read already, else as Lucene reads them (one field: see passages). */
+    @Override
+    protected Predicate<String> getFieldMatcher(String field) {
+      Predicate<String> matcher = matchers.get(field);
+      return matcher != null ? matcher : super.getFieldMatcher(field);
+    }
+
+    /** The text read already, else as Lucene reads it (one field of one document). */
     @Override
     protected List<CharSequence[]> loadFieldValues(
         String[] fields, DocIdSetIterator docIter, int cacheCharsThreshold) throws IOException {
-      if (known.isEmpty() || fields.length != 1) {
+      if (text == null || fields.length != 1) {
         return super.loadFieldValues(fields, docIter, cacheCharsThreshold);
       }
       List<CharSequence[]> values = new ArrayList<>();
-      for (int doc = docIter.nextDoc();
-          doc != DocIdSetIterator.NO_MORE_DOCS;
-          doc = docIter.nextDoc()) {
-        values.add(new CharSequence[] {known.get(doc)});
+      for (int d = docIter.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = docIter.nextDoc()) {
+        if (d != doc) {
+          throw new IllegalStateException("asked for document " + d + ", not " + doc);
+        }
+        values.add(new CharSequence[] {text});
       }
       return values;
     }

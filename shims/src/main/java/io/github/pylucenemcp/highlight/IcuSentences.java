@@ -12,7 +12,8 @@ import java.util.Locale;
  * around each match, in the order of the matches; the JDK's sentence iterator re-read the text
  * character by character for each of them (on a long document with many matches, most of a page's
  * highlighting), ICU's own re-scans from a safe point for each jump. Here ICU walks forward once,
- * as far as the last match asked for, and the boundaries it passed are kept and looked up.
+ * as far as the last match asked for, and the boundaries it passed are kept and looked up. A text
+ * whose boundaries were found when it was indexed ({@link SentenceIndex}) is not read at all.
  */
 public final class IcuSentences extends BreakIterator {
   /** Farther than this past the boundaries found, ICU jumps instead of walking there. */
@@ -23,6 +24,9 @@ public final class IcuSentences extends BreakIterator {
   // for an offset before the boundaries found (after a jump): ICU asked directly
   private final com.ibm.icu.text.BreakIterator direct =
       com.ibm.icu.text.BreakIterator.getSentenceInstance(Locale.ROOT);
+  // a text whose boundaries are known (SentenceIndex.read), and them; else null
+  private final String knownText;
+  private final int[] knownBoundaries;
   private CharacterIterator text = new StringCharacterIterator("");
   // the boundaries found so far, ascending; complete once ICU reached the end
   private int[] found = {0};
@@ -30,9 +34,28 @@ public final class IcuSentences extends BreakIterator {
   private boolean complete;
   private int current;
 
+  /** Finds every text's boundaries. */
+  public IcuSentences() {
+    this(null, null);
+  }
+
+  /**
+   * Takes {@code boundaries} (ascending, 0 to the end; null: none known) for {@code text} (the very
+   * string) instead of finding them.
+   */
+  IcuSentences(String text, int[] boundaries) {
+    this.knownText = boundaries == null ? null : text;
+    this.knownBoundaries = boundaries;
+  }
+
   @Override
   public void setText(String newText) {
     setText(new StringCharacterIterator(newText));
+    if (knownText != null && newText == knownText) {
+      found = knownBoundaries; // never written to: complete, so reach() adds nothing
+      size = knownBoundaries.length;
+      complete = true;
+    }
   }
 
   @Override
@@ -40,7 +63,7 @@ public final class IcuSentences extends BreakIterator {
     text = newText;
     icu.setText(newText);
     direct.setText((CharacterIterator) newText.clone());
-    found[0] = icu.first();
+    found = new int[] {icu.first()};
     size = 1;
     complete = false;
     current = found[0];

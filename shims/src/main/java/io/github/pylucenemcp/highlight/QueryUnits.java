@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.lucene.analysis.Analyzer;
@@ -25,6 +27,10 @@ public final class QueryUnits {
   private final List<Predicate<BytesRef>> units = new ArrayList<>();
   private final Analyzer analyzer;
   private final List<String> analyzedAs = new ArrayList<>();
+  // the terms each word makes in each field of analyzedAs, by field and word: a page's passages
+  // match the same few words again and again (the lemma chains were a tenth of a page's time)
+  // (the page's documents are highlighted on several threads)
+  private final Map<String, Map<String, List<BytesRef>>> analyses = new ConcurrentHashMap<>();
 
   public QueryUnits(List<Query> queries, Set<String> fields) {
     this(queries, fields, null, null);
@@ -120,6 +126,12 @@ public final class QueryUnits {
   }
 
   private List<BytesRef> analyzed(String field, String text) {
+    return analyses
+        .computeIfAbsent(field, f -> new ConcurrentHashMap<>())
+        .computeIfAbsent(text, t -> analyze(field, t));
+  }
+
+  private List<BytesRef> analyze(String field, String text) {
     List<BytesRef> out = new ArrayList<>();
     try (TokenStream stream = analyzer.tokenStream(field, text)) {
       CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);

@@ -1,20 +1,20 @@
 package io.github.pylucenemcp.index;
 
 import io.github.pylucenemcp.analysis.Analyzers;
+import io.github.pylucenemcp.highlight.SentenceIndex;
 import io.github.pylucenemcp.schema.FieldSchema;
+import io.github.pylucenemcp.util.Parallel;
 import java.io.IOException;
 import java.io.StringReader;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.sinks.TeeSinkTokenFilter;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
+import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
@@ -141,38 +141,11 @@ public final class SchemaWriter implements AutoCloseable {
       addRows(strings, numbers, 0, rows);
       return rows;
     }
-    List<Future<?>> parts = new ArrayList<>();
     int per = (rows + threads - 1) / threads;
-    for (int start = 0; start < rows; start += per) {
-      int from = start;
-      int to = Math.min(rows, start + per);
-      parts.add(
-          pool.submit(
-              () -> {
-                addRows(strings, numbers, from, to);
-                return null;
-              }));
-    }
-    for (Future<?> part : parts) {
-      try {
-        part.get();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted while indexing", e);
-      } catch (ExecutionException e) {
-        Throwable cause = e.getCause();
-        if (cause instanceof IOException io) {
-          throw io;
-        }
-        if (cause instanceof UncheckedIOException io) {
-          throw io.getCause();
-        }
-        if (cause instanceof RuntimeException runtime) {
-          throw runtime;
-        }
-        throw new IOException(cause);
-      }
-    }
+    new Parallel(pool, threads)
+        .each(
+            (rows + per - 1) / per,
+            part -> addRows(strings, numbers, part * per, Math.min(rows, (part + 1) * per)));
     return rows;
   }
 
@@ -252,8 +225,9 @@ public final class SchemaWriter implements AutoCloseable {
 
   /**
    * The content's fields: the text stored, and indexed with offsets; its reversed and translit
-   * twins; the lemma fields named in {@code lemmaFields} (comma-separated, null: none). The text is
-   * normalized and tokenized once, and each field's filters run on those tokens (a {@link
+   * twins; the lemma fields named in {@code lemmaFields} (comma-separated, null: none); its
+   * sentence boundaries, when the schema keeps them ({@link SentenceIndex}). The text is normalized
+   * and tokenized once, and each field's filters run on those tokens (a {@link
    * TeeSinkTokenFilter}): the chains of {@link Analyzers} after their tokenizer, so that each field
    * gets the tokens its analyzer makes. The first field must be indexed first: the others replay
    * what it read.
@@ -266,6 +240,9 @@ public final class SchemaWriter implements AutoCloseable {
     List<IndexableField> fields = new ArrayList<>();
     fields.add(new Field(schema.content, Analyzers.contentChain(tee), INDEXED_WITH_OFFSETS));
     fields.add(new StoredField(schema.content, text));
+    if (schema.sentences != null) {
+      fields.add(new BinaryDocValuesField(schema.sentences, SentenceIndex.encode(text)));
+    }
     fields.add(new TextField(schema.reversed, Analyzers.reversedChain(tee.newSinkTokenStream())));
     fields.add(new TextField(schema.translit, Analyzers.translitChain(tee.newSinkTokenStream())));
     if (lemmaFields != null) {

@@ -18,6 +18,10 @@ public final class FieldSchema {
   public final String reversed;
   public final String translit;
   public final String pageOffsets;
+
+  /** The content's sentence boundaries, as doc values (null: none; passages find them). */
+  public final String sentences;
+
   public final Set<String> text;
   public final Set<String> keyword;
   public final Set<String> longs;
@@ -44,6 +48,7 @@ public final class FieldSchema {
     reversed = require(b.reversed, "reversed");
     translit = require(b.translit, "translit");
     pageOffsets = b.pageOffsets;
+    sentences = b.sentences;
     text = Set.copyOf(b.text);
     keyword = Set.copyOf(b.keyword);
     longs = Set.copyOf(b.longs);
@@ -83,6 +88,7 @@ public final class FieldSchema {
     private String reversed;
     private String translit;
     private String pageOffsets;
+    private String sentences;
     private final Set<String> text = new HashSet<>();
     private final Set<String> keyword = new HashSet<>();
     private final Set<String> longs = new HashSet<>();
@@ -127,6 +133,15 @@ public final class FieldSchema {
     /** The stored field of comma-separated character offsets at which pages start. */
     public Builder pageOffsets(String field) {
       this.pageOffsets = field;
+      return this;
+    }
+
+    /**
+     * The binary doc values field that keeps the content's sentence boundaries, found once when a
+     * document is indexed ({@code SentenceIndex}), so that passages need not find them again.
+     */
+    public Builder sentences(String field) {
+      this.sentences = field;
       return this;
     }
 

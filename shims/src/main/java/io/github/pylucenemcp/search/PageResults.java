@@ -3,6 +3,7 @@ package io.github.pylucenemcp.search;
 import io.github.pylucenemcp.highlight.Highlighting;
 import io.github.pylucenemcp.highlight.PassageInfo;
 import io.github.pylucenemcp.schema.FieldSchema;
+import io.github.pylucenemcp.util.Parallel;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -17,7 +18,6 @@ import org.apache.lucene.facet.FacetResult;
 import org.apache.lucene.facet.Facets;
 import org.apache.lucene.facet.LabelAndValue;
 import org.apache.lucene.index.IndexableField;
-import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 
@@ -28,6 +28,9 @@ import org.apache.lucene.search.Query;
  * has nothing to reshape.
  */
 public final class PageResults {
+  /** A page's documents, worked on by the search threads. */
+  private static final Parallel PAGE = new Parallel(Deadline.EXECUTOR, Deadline.SEARCH_THREADS);
+
   private PageResults() {}
 
   /**
@@ -50,8 +53,8 @@ public final class PageResults {
       int maxChars)
       throws IOException {
     // each hit's stored fields read once (a document's fields are decompressed together): the
-    // hit fields, and the text that the passages come from when there are passages
-    StoredFields stored = searcher.storedFields();
+    // hit fields, and the text that the passages come from when there are passages (decompressing
+    // long texts was a third of a page's passages)
     Set<String> load = new HashSet<>(schema.hitFields.keySet());
     if (schema.pageOffsets != null) {
       load.add(schema.pageOffsets);
@@ -60,26 +63,31 @@ public final class PageResults {
       load.add(schema.content);
     }
     Document[] docs = new Document[docIds.length];
-    String[] texts = new String[docIds.length];
-    for (int i = 0; i < docIds.length; i++) {
-      docs[i] = stored.document(docIds[i], load);
-      texts[i] = docs[i].get(schema.content);
-    }
-    Object[] passages =
+    Object[] passages = new Object[docIds.length];
+    Highlighting page =
         highlightQuery == null
-            ? new Object[docIds.length]
-            : Highlighting.passages(
+            ? null
+            : new Highlighting(
                 searcher,
                 analyzer,
-                schema.content,
+                schema,
                 matchFields,
-                schema.lemmaFields.keySet(),
                 highlightQuery,
                 units,
                 docIds,
-                texts,
                 maxPassages,
                 maxChars);
+    // with passages, a document at a time on the page's threads: its fields read, its passages
+    (page == null ? Parallel.SERIAL : PAGE)
+        .each(
+            docIds.length,
+            i -> {
+              // StoredFields is not thread-safe: one a document (a few clones of file handles)
+              docs[i] = searcher.storedFields().document(docIds[i], load);
+              if (page != null) {
+                passages[i] = page.passages(i, docs[i].get(schema.content));
+              }
+            });
     json.array();
     for (int i = 0; i < docIds.length; i++) {
       Document doc = docs[i];

@@ -6,9 +6,13 @@ import static org.junit.Assert.assertTrue;
 import io.github.pylucenemcp.analysis.Analyzers;
 import io.github.pylucenemcp.queryparser.ContentQueryParser;
 import io.github.pylucenemcp.schema.FieldSchema;
+import io.github.pylucenemcp.util.Parallel;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ForkJoinPool;
+import java.util.function.Function;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
@@ -20,6 +24,7 @@ import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
+import org.apache.lucene.util.BytesRef;
 import org.junit.Test;
 
 public class HighlightingTest {
@@ -33,6 +38,13 @@ public class HighlightingTest {
           java.util.Map.of("content_lemma_en", "en"));
 
   static Object[] highlight(List<String> texts, String query, int maxChars) throws Exception {
+    return highlight(texts, query, maxChars, null);
+  }
+
+  /** {@code sentences}: each text's kept sentence boundaries (null: none kept). */
+  static Object[] highlight(
+      List<String> texts, String query, int maxChars, Function<String, BytesRef> sentences)
+      throws Exception {
     FieldType content = new FieldType(TextField.TYPE_STORED);
     content.setIndexOptions(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS_AND_OFFSETS);
     try (Directory dir = new ByteBuffersDirectory();
@@ -45,37 +57,49 @@ public class HighlightingTest {
         FieldType lemma = new FieldType(TextField.TYPE_NOT_STORED);
         lemma.setIndexOptions(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS_AND_OFFSETS);
         doc.add(new Field("content_lemma_en", text, lemma));
+        if (sentences != null) {
+          doc.add(new BinaryDocValuesField("content_sentences", sentences.apply(text)));
+        }
         writer.addDocument(doc);
       }
       writer.commit();
       try (DirectoryReader reader = DirectoryReader.open(dir)) {
-        ContentQueryParser parser =
-            new ContentQueryParser(
-                FieldSchema.builder()
-                    .content("content", "content_reversed", "content_translit_de")
-                    .text(Set.of("content"))
-                    .keyword(KEYWORDS)
-                    .lemma("content_lemma_en", "en", 0.5f)
-                    .build(),
-                ANALYZER,
-                true);
+        FieldSchema schema =
+            FieldSchema.builder()
+                .content("content", "content_reversed", "content_translit_de")
+                .text(Set.of("content"))
+                .keyword(KEYWORDS)
+                .lemma("content_lemma_en", "en", 0.5f)
+                .sentences(sentences == null ? null : "content_sentences")
+                .build();
+        ContentQueryParser parser = new ContentQueryParser(schema, ANALYZER, true);
         int[] ids = new int[texts.size()];
         for (int i = 0; i < ids.length; i++) {
           ids[i] = i;
         }
-        return Highlighting.passages(
-            new IndexSearcher(reader),
-            ANALYZER,
-            "content",
-            Set.of("content", "content_translit_de", "content_lemma_en"),
-            // no document has content_lemma_de: the highlighter leaves it out
-            Set.of("content_lemma_en", "content_lemma_de"),
-            parser.parse(query),
-            parser.getUnits(),
-            ids,
-            null,
-            3,
-            maxChars);
+        IndexSearcher searcher = new IndexSearcher(reader);
+        String[] stored = new String[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+          stored[i] = searcher.storedFields().document(i).get("content");
+        }
+        Highlighting page =
+            new Highlighting(
+                searcher,
+                ANALYZER,
+                schema,
+                Set.of("content", "content_translit_de", "content_lemma_en"),
+                parser.parse(query),
+                parser.getUnits(),
+                ids,
+                3,
+                maxChars);
+        Object[] passages = new Object[ids.length];
+        // on two threads, as a search's page
+        new Parallel(ForkJoinPool.commonPool(), 2)
+            .each(
+                ids.length,
+                i -> passages[i] = page.passages(i, sentences == null ? null : stored[i]));
+        return passages;
       }
     }
   }
@@ -104,6 +128,26 @@ public class HighlightingTest {
   @SuppressWarnings("unchecked")
   static List<PassageInfo> first(Object[] result) {
     return (List<PassageInfo>) result[0];
+  }
+
+  @Test
+  public void theSentencesKeptInTheIndexAreThePassagesBoundaries() throws Exception {
+    String text = "First words here. Then the needle. And more.";
+    assertEquals(
+        "Then the <em>needle</em>.", first(highlight(List.of(text), "needle", 200)).get(0).text);
+    // ICU's own boundaries, kept: the same passage
+    assertEquals(
+        "Then the <em>needle</em>.",
+        first(highlight(List.of(text), "needle", 200, SentenceIndex::encode)).get(0).text);
+    // kept boundaries that make the text one sentence (those of the text with commas for its
+    // periods): the passage is the whole text, so they were read, not found again
+    assertEquals(
+        "First words here. Then the <em>needle</em>. And more.",
+        first(
+                highlight(
+                    List.of(text), "needle", 200, t -> SentenceIndex.encode(t.replace('.', ','))))
+            .get(0)
+            .text);
   }
 
   @Test

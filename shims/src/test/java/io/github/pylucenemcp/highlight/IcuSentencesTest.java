@@ -1,10 +1,12 @@
 package io.github.pylucenemcp.highlight;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
 
 import java.text.BreakIterator;
 import java.util.Locale;
 import java.util.Random;
+import org.apache.lucene.util.BytesRef;
 import org.junit.Test;
 
 public class IcuSentencesTest {
@@ -33,11 +35,40 @@ public class IcuSentencesTest {
     }
   }
 
-  private static void sameAsIcu(String text, Random random) {
+  @Test
+  public void boundariesKeptWhenTheTextWasIndexedAnswerAsIcuDoes() {
+    String text = TEXT.repeat(400);
+    int[] kept = SentenceIndex.decode(SentenceIndex.encode(text), text.length());
+    IcuSentences sentences = new IcuSentences(text, kept);
+    sameAsIcu(text, new Random(13), sentences);
+    // the kept ones are ICU's own, walked forward from the start
     com.ibm.icu.text.BreakIterator icu =
         com.ibm.icu.text.BreakIterator.getSentenceInstance(Locale.ROOT);
     icu.setText(text);
-    IcuSentences sentences = new IcuSentences();
+    int i = 0;
+    for (int b = icu.first(); b != BreakIterator.DONE; b = icu.next()) {
+      assertEquals(b, kept[i++]);
+    }
+    assertEquals(kept.length, i);
+  }
+
+  @Test
+  public void keptBoundariesThatCannotBeTheTextsAreNotUsed() {
+    assertNull(SentenceIndex.decode(SentenceIndex.encode(TEXT), TEXT.length() + 1));
+    BytesRef value = SentenceIndex.encode(TEXT);
+    value.length -= 1; // cut short
+    assertNull(SentenceIndex.decode(value, TEXT.length()));
+    assertNull(SentenceIndex.decode(new BytesRef(new byte[] {(byte) 0xff}), TEXT.length()));
+  }
+
+  private static void sameAsIcu(String text, Random random) {
+    sameAsIcu(text, random, new IcuSentences());
+  }
+
+  private static void sameAsIcu(String text, Random random, IcuSentences sentences) {
+    com.ibm.icu.text.BreakIterator icu =
+        com.ibm.icu.text.BreakIterator.getSentenceInstance(Locale.ROOT);
+    icu.setText(text);
     sentences.setText(text);
     for (int i = 0; i < 2000; i++) {
       int offset = random.nextInt(text.length() + 1);

@@ -18,13 +18,13 @@ import org.apache.lucene.index.IndexableField;
 import org.junit.Test;
 
 public class SchemaWriterTest {
-  static final FieldSchema SCHEMA =
+  public static final FieldSchema SCHEMA =
       FieldSchema.builder()
           .content("content", "content_reversed", "content_translit_de")
           .lemma("content_lemma_en", "en", 0.7f)
           .lemma("content_lemma_de", "de", 0.7f)
           .build();
-  static final Analyzer ANALYZER =
+  public static final Analyzer ANALYZER =
       Analyzers.perField(
           "content_reversed",
           "content_translit_de",
