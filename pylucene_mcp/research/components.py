@@ -58,11 +58,29 @@ class Analyzer:
             raise errors.InvalidRequestError(
                 f"no product chain {name!r}; there are {', '.join([*chains, *lemmas])}"
             )
-        analyzers = jvm.jclass("io.github.pylucenemcp.analysis.Analyzers")
-        with jvm.java_errors():
-            if name in lemmas:
-                return analyzers.lemma(lemmas[name])
-            return getattr(analyzers, chains[name])()
+        known = _PRODUCTS.get(name)
+        if known is None:
+            analyzers = jvm.jclass("io.github.pylucenemcp.analysis.Analyzers")
+            with jvm.java_errors():
+                if name in lemmas:
+                    known = analyzers.lemma(lemmas[name])
+                else:
+                    known = getattr(analyzers, chains[name])()
+            _PRODUCTS[name] = known
+        return known
+
+    @staticmethod
+    def product_name(analyzer: Any) -> str | None:
+        """The name ``analyzer`` has as one of the product's chains (:meth:`product` gives one
+        instance a name), or None."""
+        for name, known in _PRODUCTS.items():
+            if known.equals(analyzer):  # Lucene's analyzers are equal only to themselves
+                return name
+        return None
+
+
+# one analyzer for each of the product's chains (an analyzer is thread-safe and reusable)
+_PRODUCTS: dict[str, Any] = {}
 
 
 def _factory(spec: Spec) -> tuple[str, Any]:
@@ -74,25 +92,37 @@ def _factory(spec: Spec) -> tuple[str, Any]:
 
 
 class Similarity:
-    """Lucene similarities, chosen per index."""
+    """Lucene similarities, chosen per index or per search.
+
+    Raises (each):
+        InvalidRequestError: for a parameter Lucene refuses (``bm25(k1=-1)``) or one that is not
+            a number.
+    """
 
     @staticmethod
     def bm25(k1: float = 1.2, b: float = 0.75) -> Any:
-        return jvm.jclass("org.apache.lucene.search.similarities.BM25Similarity")(k1, b)
+        return _similarity("BM25Similarity", k1=k1, b=b)
 
     @staticmethod
     def lm_dirichlet(mu: float = 2000.0) -> Any:
-        return jvm.jclass("org.apache.lucene.search.similarities.LMDirichletSimilarity")(mu)
+        return _similarity("LMDirichletSimilarity", mu=mu)
 
     @staticmethod
     def lm_jelinek_mercer(lambda_: float = 0.7) -> Any:
-        return jvm.jclass("org.apache.lucene.search.similarities.LMJelinekMercerSimilarity")(
-            lambda_
-        )
+        return _similarity("LMJelinekMercerSimilarity", **{"lambda": lambda_})
 
     @staticmethod
     def classic() -> Any:
-        return jvm.jclass("org.apache.lucene.search.similarities.ClassicSimilarity")()
+        return _similarity("ClassicSimilarity")
+
+
+def _similarity(name: str, **params: Any) -> Any:
+    for param, value in params.items():
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise errors.InvalidRequestError(f"{param} of {name} must be a number, not {value!r}")
+    java = jvm.jclass(f"org.apache.lucene.search.similarities.{name}")
+    with jvm.java_errors(caller_input=True):
+        return java(*[float(v) for v in params.values()])
 
 
 @dataclass(frozen=True)
@@ -115,6 +145,20 @@ class FieldSpec:
     def text(
         cls, analyzer: Any = None, stored: bool = False, term_vectors: bool = False
     ) -> FieldSpec:
+        """An analyzed field; ``analyzer`` is a Java ``Analyzer`` (:meth:`Analyzer.custom`,
+        :meth:`Analyzer.product`, or one of your own), None for Lucene's ``StandardAnalyzer``.
+
+        Raises:
+            InvalidRequestError: for anything else (a name such as ``"english"``).
+        """
+        if analyzer is not None and not isinstance(
+            analyzer, jvm.jclass("org.apache.lucene.analysis.Analyzer")
+        ):
+            raise errors.InvalidRequestError(
+                f"FieldSpec.text takes a Java Analyzer, not {analyzer!r}: build one with "
+                "Analyzer.custom('standard', ['lowercase', 'porterStem']) or "
+                "Analyzer.product('content'), or leave it out for Lucene's StandardAnalyzer"
+            )
         return cls("text", stored, analyzer, term_vectors=term_vectors)
 
     @classmethod

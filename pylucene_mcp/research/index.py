@@ -3,6 +3,7 @@ deletes by query or id, stored documents and term vectors."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sized
@@ -14,6 +15,7 @@ from typing import Any
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors
 from pylucene_mcp.engine.explain import Explanation
+from pylucene_mcp.research import schema
 from pylucene_mcp.research.components import FieldSpec, Similarity
 
 QUERY = "org.apache.lucene.search.Query"
@@ -59,39 +61,104 @@ class ResearchResults:
 
 
 class ResearchIndex:
-    """A Lucene index with a schema of your own and one similarity."""
+    """A Lucene index with a schema of your own and one similarity. The schema (fields,
+    analyzers, similarity) is kept in the index's commit data: :meth:`open` builds it again."""
 
-    def __init__(self, path: Path, fields: Mapping[str, FieldSpec], similarity: Any) -> None:
+    def __init__(
+        self,
+        path: Path,
+        fields: Mapping[str, FieldSpec],
+        similarity: Any,
+        *,
+        read_only: bool = False,
+    ) -> None:
         self.path = path
         self.fields = dict(fields)
         self.similarity = similarity
+        self.read_only = read_only
+        self._closed = False
+        self._reader: Any = None
+        self._schema = schema.to_json(self.fields, similarity)
         j = jvm.jclass
-        per_field = {n: s.analyzer for n, s in fields.items() if s.analyzer is not None}
         java_map = j("java.util.HashMap")()
-        for name, analyzer in per_field.items():
-            java_map.put(name, analyzer)
-        with jvm.java_errors():
+        for name, spec in fields.items():
+            if spec.analyzer is not None:
+                java_map.put(name, spec.analyzer)
+        with _opening(path, read_only):
             self.analyzer = j("org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper")(
                 j("org.apache.lucene.analysis.standard.StandardAnalyzer")(), java_map
             )
-            directory = j("org.apache.lucene.store.FSDirectory").open(
-                j("java.nio.file.Paths").get(str(path), jvm.jarray("String", []))
-            )
-            config = j("org.apache.lucene.index.IndexWriterConfig")(self.analyzer)
-            config.setSimilarity(similarity)
-            self.java = j("org.apache.lucene.index.IndexWriter")(directory, config)
-        self._directory = directory
-        self._reader: Any = None
+            self._directory = _directory(path)
+            self.java: Any = None
+            if not read_only:
+                config = j("org.apache.lucene.index.IndexWriterConfig")(self.analyzer)
+                config.setSimilarity(similarity)
+                self.java = j("org.apache.lucene.index.IndexWriter")(self._directory, config)
+                self.java.setLiveCommitData(jvm.jmap({schema.KEY: self._schema}).entrySet())
 
     @classmethod
     def create(
         cls, path: str | Path, fields: Mapping[str, FieldSpec], similarity: Any = None
     ) -> ResearchIndex:
-        """Creates (or opens) the index at ``path``; BM25 with Lucene's defaults unless
-        ``similarity`` says otherwise."""
+        """Creates the index at ``path`` with this schema (BM25 with Lucene's defaults unless
+        ``similarity`` says otherwise), or opens the one there if it has the same schema.
+
+        Raises:
+            InvalidRequestError: when the index at ``path`` has another schema (the message
+                shows both; :meth:`open` opens it as it is).
+            IndexLockedError: when the index is open for writing elsewhere.
+        """
         folder = Path(path).expanduser()
         folder.mkdir(parents=True, exist_ok=True)
-        return cls(folder, fields, similarity or Similarity.bm25())
+        similarity = similarity or Similarity.bm25()
+        given = schema.to_json(fields, similarity)
+        kept = _kept_schema_at(folder)  # before a writer: closing one commits its schema
+        if kept is not None and kept != given:
+            raise errors.InvalidRequestError(
+                f"the index at {folder} has another schema: it has {schema.describe(kept)}; "
+                f"create was given {schema.describe(given)}. Open it as it is with "
+                "ResearchIndex.open(path), or create the new one in another folder"
+            )
+        index = cls(folder, fields, similarity)
+        if kept is None:
+            with jvm.java_errors():
+                index.java.commit()  # the schema is kept from the start
+        return index
+
+    @classmethod
+    def open(
+        cls,
+        path: str | Path,
+        read_only: bool = False,
+        *,
+        analyzers: Mapping[str, Any] | None = None,
+        similarity: Any = None,
+    ) -> ResearchIndex:
+        """The index at ``path`` with the schema it keeps; ``read_only``: without a writer (no
+        lock: several may be open, beside one that writes), adding and deleting refused.
+        ``analyzers`` gives a field an analyzer the index could not build again (one of your own
+        Java classes); ``similarity`` replaces the kept one.
+
+        Raises:
+            IndexAccessError: when there is no index at ``path``, or one without a research
+                schema (the product's own index: ``pylucene_mcp.Index.open``).
+            IndexLockedError: when not ``read_only`` and it is open for writing elsewhere.
+        """
+        folder = Path(path).expanduser()
+        if not folder.is_dir():
+            raise errors.IndexAccessError(
+                f"no research index at {folder}: the folder does not exist; create one with "
+                "ResearchIndex.create(path, fields)"
+            )
+        kept = _kept_schema_at(folder)
+        if kept is None:
+            raise errors.IndexAccessError(
+                f"the index at {folder} keeps no research schema: it was not made by "
+                "ResearchIndex.create (the crawler's index opens with pylucene_mcp.Index.open); "
+                "give its fields with ResearchIndex.create(path, fields)"
+            )
+        fields, kept_similarity = schema.from_json(kept, analyzers)
+        return cls(folder, fields, similarity or kept_similarity, read_only=read_only)
 
     def add_many(
         self, documents: Iterable[Mapping[str, str]], batch: int = 2_000, progress: bool = False
@@ -113,12 +180,18 @@ class ResearchIndex:
                             bar.update(task, completed=n)
 
                 return self.add_many(counted(), batch)
+        if isinstance(documents, Mapping):
+            raise errors.InvalidRequestError(
+                "add_many takes an iterable of documents (dicts of field to text), not one "
+                "document: wrap it in a list, add_many([document])"
+            )
+        writer = self._writer("add documents")
         names = list(self.fields)
         position = {name: i for i, name in enumerate(names)}
         with jvm.java_errors(caller_input=True):
             specs = [self.fields[n] for n in names]
             bulk = jvm.jclass("io.github.pylucenemcp.research.BulkWriter")(
-                self.java,
+                writer,
                 jvm.jarray("String", names),
                 jvm.jarray("String", [spec.kind for spec in specs]),
                 jvm.jarray("boolean", [spec.stored for spec in specs]),
@@ -128,8 +201,14 @@ class ResearchIndex:
             count = 0
             row: list[str | None] = []
             for document in documents:
+                if not isinstance(document, Mapping):
+                    raise errors.InvalidRequestError(
+                        f"a document is a dict of field to text, not {document!r}"
+                    )
                 values: list[str | None] = [None] * len(names)
                 for name, value in document.items():
+                    if value is None:
+                        continue  # no value: the field is absent, not the text "None"
                     if name not in position:
                         raise errors.UnknownFieldError(
                             f"unknown field '{name}'; this index has: {', '.join(names)}",
@@ -148,11 +227,12 @@ class ResearchIndex:
                     row = []
             if row:
                 bulk.add(jvm.jarray("String", row))
-            self.java.commit()
+            writer.commit()
         return count
 
     def __len__(self) -> int:
-        return int(self.java.getDocStats().numDocs)
+        with jvm.java_errors():
+            return int(self._searcher(None).getIndexReader().numDocs())
 
     def terms(self, text: str, field: str) -> list[str]:
         """``text`` as ``field``'s analyzer makes it into terms."""
@@ -257,8 +337,9 @@ class ResearchIndex:
         lucene_query = self.query(query, field) if isinstance(query, str) else query
         with jvm.java_errors(caller_input=True):
             count = int(self._searcher(None).count(lucene_query))
-            self.java.deleteDocuments(jvm.jarray(QUERY, [lucene_query]))
-            self.java.commit()
+            writer = self._writer("delete documents")
+            writer.deleteDocuments(jvm.jarray(QUERY, [lucene_query]))
+            writer.commit()
         return count
 
     def delete_ids(self, ids: Iterable[str], field: str = "id") -> int:
@@ -287,8 +368,9 @@ class ResearchIndex:
         with jvm.java_errors(caller_input=True):
             terms_query = jvm.jclass("org.apache.lucene.search.TermInSetQuery")(field, values)
             count = int(self._searcher(None).count(terms_query))
-            self.java.deleteDocuments(jvm.jarray("org.apache.lucene.index.Term", terms))
-            self.java.commit()
+            writer = self._writer("delete documents")
+            writer.deleteDocuments(jvm.jarray("org.apache.lucene.index.Term", terms))
+            writer.commit()
         return count
 
     def __iter__(self) -> Iterator[dict[str, str]]:
@@ -316,15 +398,38 @@ class ResearchIndex:
                     term = iterator.next()
             return found
 
+    def _writer(self, what: str) -> Any:
+        """The index writer, for ``what`` the caller does."""
+        self._check_open()
+        if self.java is None:
+            raise errors.InvalidRequestError(
+                f"the index at {self.path} is open read-only: it cannot {what}; open it with "
+                "ResearchIndex.open(path) to write"
+            )
+        return self.java
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise errors.IndexAccessError(
+                f"the research index at {self.path} is closed; open it again with "
+                "ResearchIndex.open(path)"
+            )
+
     def _searcher(self, similarity: Any) -> Any:
-        """A searcher over the writer's latest changes, with its own similarity: setting one
-        never changes another search's scoring."""
+        """A searcher over the latest changes (the writer's, or the last commit read-only),
+        with its own similarity: setting one never changes another search's scoring."""
+        self._check_open()
         j = jvm.jclass
         reader = self._reader
+        source = self.java if self.java is not None else self._directory
         if reader is None:
-            reader = j("org.apache.lucene.index.DirectoryReader").open(self.java)
+            reader = j("org.apache.lucene.index.DirectoryReader").open(source)
         else:
-            newer = j("org.apache.lucene.index.DirectoryReader").openIfChanged(reader, self.java)
+            opener = j("org.apache.lucene.index.DirectoryReader")
+            if self.java is not None:
+                newer = opener.openIfChanged(reader, self.java)
+            else:
+                newer = opener.openIfChanged(reader)
             if newer is not None:
                 reader.decRef()
                 reader = newer
@@ -342,8 +447,62 @@ class ResearchIndex:
         return out
 
     def close(self) -> None:
+        """Commits nothing more and lets the index go; closing twice is no error."""
+        if self._closed:
+            return
+        self._closed = True
         with jvm.java_errors():
             if self._reader is not None:
                 self._reader.decRef()
-            self.java.close()
+                self._reader = None
+            if self.java is not None:
+                self.java.close()
             self._directory.close()
+
+    def __enter__(self) -> ResearchIndex:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _directory(path: Path) -> Any:
+    j = jvm.jclass
+    return j("org.apache.lucene.store.FSDirectory").open(
+        j("java.nio.file.Paths").get(str(path), jvm.jarray("String", []))
+    )
+
+
+def _kept_schema_at(path: Path) -> str | None:
+    """The schema kept in the latest commit of the index at ``path`` (None: no index yet, or
+    one without a kept schema)."""
+    with _opening(path, True):
+        directory = _directory(path)
+        try:
+            return _kept_schema(directory)
+        finally:
+            directory.close()
+
+
+def _kept_schema(directory: Any) -> str | None:
+    j = jvm.jclass
+    with jvm.java_errors():
+        if not j("org.apache.lucene.index.DirectoryReader").indexExists(directory):
+            return None
+        data = j("org.apache.lucene.index.SegmentInfos").readLatestCommit(directory).getUserData()
+        value = data.get(schema.KEY)
+        return None if value is None else str(value)
+
+
+@contextlib.contextmanager
+def _opening(path: Path, read_only: bool) -> Iterator[None]:
+    """Java's errors on opening an index, said for a research index."""
+    try:
+        with jvm.java_errors():
+            yield
+    except errors.IndexLockedError as exc:
+        raise errors.IndexLockedError(
+            f"the research index at {path} is open for writing elsewhere (another ResearchIndex "
+            "in this process, or another process): close that one, or open this one with "
+            "ResearchIndex.open(path, read_only=True)"
+        ) from exc
