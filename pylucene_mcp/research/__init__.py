@@ -12,17 +12,22 @@ crawler and the MCP tools keep using; every wrapper has a ``java`` attribute for
 not cover.
 
 Its parts: :mod:`.components` (:class:`Analyzer`, :class:`Similarity`, :class:`FieldSpec`),
-:mod:`.index` (:class:`ResearchIndex` and its results) and :mod:`.trec` (topics, qrels, runs,
-:func:`evaluate`).
+:mod:`.index` (:class:`ResearchIndex` and its results), :mod:`.schema` (the schema an index
+keeps), :mod:`.pyserini` (pyserini's :class:`LuceneSearcher` and :class:`LuceneIndexReader` over
+a research index) and :mod:`.trec` (topics, qrels, runs, :func:`evaluate`).
 """
 
 from pylucene_mcp.research.components import Analyzer, FieldSpec, Similarity, Spec
 from pylucene_mcp.research.index import ResearchHit, ResearchIndex, ResearchResults
+from pylucene_mcp.research.pyserini import Document, LuceneIndexReader, LuceneSearcher
 from pylucene_mcp.research.trec import evaluate, html_text, read_qrels, read_topics, write_run
 
 __all__ = [
     "Analyzer",
+    "Document",
     "FieldSpec",
+    "LuceneIndexReader",
+    "LuceneSearcher",
     "ResearchHit",
     "ResearchIndex",
     "ResearchResults",

@@ -1,0 +1,530 @@
+"""pyserini's searcher and index reader over a research index, method for method, so that a
+pyserini script runs with its import changed::
+
+    from pylucene_mcp.research import LuceneSearcher, LuceneIndexReader
+
+Retrieval is Anserini's: a query is a bag of its analysed words (each once, boosted by its
+count), BM25 (0.9, 0.4) by default, equal scores ordered by the collection id, scores rounded
+to four decimals with ties lowered by 1e-6 each, RM3 as Anserini's ``Rm3Reranker``. Where
+pyserini assumes Anserini's field names, these use the index's own: ``contents`` (else the
+first text field) is searched, ``id`` (else the first keyword field) is the collection's id,
+``raw`` the raw document when the index has one. Where pyserini's default analyzer is its
+English one, ours is the index's analyzer for the field. docs/repl.md, "Coming from pyserini",
+lists the differences.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pylucene_mcp import jvm
+from pylucene_mcp.basics import errors
+from pylucene_mcp.research.components import Similarity
+from pylucene_mcp.research.index import ResearchIndex
+
+#: ``analyzer=`` left out: the index's own analyzer for the field
+DEFAULT: Any = object()
+
+
+class Document:
+    """A stored document, as pyserini's ``Document`` reads it."""
+
+    def __init__(self, java: Any, id_field: str, contents_field: str) -> None:
+        self._java = java
+        self._id = id_field
+        self._contents = contents_field
+
+    def docid(self) -> str | None:
+        return self.get(self._id)
+
+    def id(self) -> str | None:
+        return self.docid()
+
+    def contents(self) -> str | None:
+        return self.get(self._contents)
+
+    def raw(self) -> str | None:
+        """The stored ``raw`` field, or the contents when the index has no such field."""
+        raw = self.get("raw")
+        return raw if raw is not None else self.contents()
+
+    def get(self, field: str) -> str | None:
+        value = self._java.get(field)
+        return None if value is None else str(value)
+
+    def lucene_document(self) -> Any:
+        return self._java
+
+
+@dataclass(frozen=True)
+class ScoredDoc:
+    """One hit, as pyserini's ``JScoredDoc``: the collection's id, Lucene's id, the score."""
+
+    docid: str
+    lucene_docid: int
+    score: float
+    _searcher: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def lucene_document(self) -> Any:
+        """The stored Lucene ``Document`` (read when asked for)."""
+        with jvm.java_errors():
+            return self._searcher.storedFields().document(self.lucene_docid)
+
+
+class _Fields:
+    """Which fields of a research index play pyserini's ``contents``, ``id`` and ``raw``."""
+
+    def __init__(self, index: ResearchIndex) -> None:
+        text = [n for n, s in index.fields.items() if s.kind == "text"]
+        keyword = [n for n, s in index.fields.items() if s.kind == "keyword"]
+        if not text or not keyword:
+            raise errors.InvalidRequestError(
+                f"the index at {index.path} needs a text field to search and a keyword field "
+                f"for the collection's ids; it has {', '.join(index.fields) or 'no fields'}"
+            )
+        self.contents = "contents" if "contents" in text else text[0]
+        self.id = "id" if "id" in keyword else keyword[0]
+
+
+def _open(index_dir: str | Path | ResearchIndex) -> tuple[ResearchIndex, bool]:
+    if isinstance(index_dir, ResearchIndex):
+        return index_dir, False
+    return ResearchIndex.open(index_dir, read_only=True), True
+
+
+class LuceneSearcher:
+    """pyserini's ``LuceneSearcher`` over a research index (opened read-only)."""
+
+    def __init__(self, index_dir: str | Path | ResearchIndex) -> None:
+        self._index, self._owned = _open(index_dir)
+        self.index_dir = str(self._index.path)
+        self._fields = _Fields(self._index)
+        self.index_reader = LuceneIndexReader(self._index)
+        self._similarity = Similarity.bm25(0.9, 0.4)
+        self._rm3: tuple[int, int, float, bool] | None = None
+        self._retrieval: Any = None
+        self._reader: Any = None
+
+    @property
+    def num_docs(self) -> int:
+        return len(self._index)
+
+    def _java(self) -> Any:
+        """The Java retrieval over the latest commit, with this searcher's settings."""
+        reader = self._index._searcher(None).getIndexReader()
+        if self._retrieval is None or not reader.equals(self._reader):
+            with jvm.java_errors():
+                retrieval = jvm.jclass("io.github.pylucenemcp.research.Retrieval")(
+                    reader,
+                    self._similarity,
+                    self._index.analyzer,
+                    self._fields.contents,
+                    self._fields.id,
+                )
+                if self._rm3 is not None:
+                    retrieval.setRm3(*self._rm3)
+            self._retrieval, self._reader = retrieval, reader
+        return self._retrieval
+
+    def search(
+        self,
+        q: str | Any,
+        k: int = 10,
+        query_generator: Any = None,
+        fields: Mapping[str, float] | None = None,
+        strip_segment_id: bool = False,
+        remove_dups: bool = False,
+    ) -> list[ScoredDoc]:
+        """The ``k`` best documents for ``q``: a text (a bag of its words, with RM3 when set) or
+        a Lucene ``Query``.
+
+        Raises:
+            InvalidRequestError: for a ``query_generator`` or ``fields`` (not supported here:
+                build a Lucene query instead), or a Lucene query with RM3 set.
+        """
+        _check_k(k)
+        if query_generator is not None or fields:
+            raise errors.InvalidRequestError(
+                "query_generator and fields are not supported: search a Lucene Query built "
+                "with ResearchIndex.query(text, field) instead"
+            )
+        if isinstance(q, str):
+            hits = self._batch([q], k, 1)[0]
+        else:
+            if self._rm3 is not None:
+                raise errors.InvalidRequestError(
+                    "RM3 needs the query's text, not a Lucene query: unset_rm3() first"
+                )
+            hits = self._query(q, k)
+        return _filtered(hits, strip_segment_id, remove_dups)
+
+    def _query(self, query: Any, k: int) -> list[ScoredDoc]:
+        found = self._index.search(query, k=k, similarity=self._similarity)
+        searcher = self._index._searcher(None)
+        return [
+            ScoredDoc(hit.fields.get(self._fields.id, ""), hit.doc, hit.score, searcher)
+            for hit in found
+        ]
+
+    def batch_search(
+        self,
+        queries: Sequence[str],
+        qids: Sequence[str],
+        k: int = 10,
+        threads: int = 1,
+        query_generator: Any = None,
+        fields: Mapping[str, float] | None = None,
+    ) -> dict[str, list[ScoredDoc]]:
+        """Each query's ``k`` best documents, by its id, searched on ``threads`` threads."""
+        _check_k(k)
+        if query_generator is not None or fields:
+            raise errors.InvalidRequestError(
+                "query_generator and fields are not supported: search each Lucene Query"
+            )
+        if isinstance(queries, str) or isinstance(qids, str):
+            raise errors.InvalidRequestError("queries and qids are lists of strings")
+        if len(queries) != len(qids):
+            raise errors.InvalidRequestError(
+                f"{len(queries)} queries but {len(qids)} qids: give one id for each query"
+            )
+        if not isinstance(threads, int) or threads < 1:
+            raise errors.InvalidRequestError(f"threads is a whole number ≥ 1, not {threads!r}")
+        found = self._batch(list(queries), k, threads)
+        return dict(zip(qids, found, strict=True))
+
+    def _batch(self, texts: list[str], k: int, threads: int) -> list[list[ScoredDoc]]:
+        for text in texts:
+            if not isinstance(text, str):
+                raise errors.InvalidRequestError(f"a query is a text, not {text!r}")
+        retrieval = self._java()
+        with jvm.java_errors(caller_input=True):
+            answer = retrieval.batch(jvm.jarray("String", texts), k, threads)
+        searcher = self._index._searcher(None)
+        return [
+            [ScoredDoc(str(d), int(n), float(s), searcher) for d, n, s in hits]
+            for hits in json.loads(memoryview(answer).tobytes())
+        ]
+
+    def get_feedback_terms(self, q: str) -> dict[str, float]:
+        """RM3's expansion terms of ``q`` and their weights (with its settings, or its defaults
+        when RM3 is not set)."""
+        self._need_term_vectors()
+        with jvm.java_errors(caller_input=True):
+            terms = self._java().feedbackTerms(q)
+        return {str(t): float(w) for t, w in dict(terms).items()}
+
+    def set_rm3(
+        self,
+        fb_terms: int = 10,
+        fb_docs: int = 10,
+        original_query_weight: float = 0.5,
+        debug: bool = False,
+        filter_terms: bool = True,
+    ) -> None:
+        """RM3 feedback from now on (Anserini's ``Rm3Reranker``: the 50 first hits, of which
+        ``fb_docs`` give their ``fb_terms`` best terms).
+
+        Raises:
+            InvalidRequestError: when the searched field has no term vectors (pyserini's
+                TypeError), or for parameters out of range.
+        """
+        self._need_term_vectors()
+        settings = (int(fb_terms), int(fb_docs), float(original_query_weight), bool(filter_terms))
+        with jvm.java_errors(caller_input=True):
+            self._java().setRm3(*settings)
+        self._rm3 = settings
+
+    def _need_term_vectors(self) -> None:
+        if not self._index.fields[self._fields.contents].term_vectors:
+            raise errors.InvalidRequestError(
+                f"RM3 reads the feedback documents' term vectors, and field "
+                f"{self._fields.contents!r} has none: index it with "
+                "FieldSpec.text(analyzer, term_vectors=True)"
+            )
+
+    def unset_rm3(self) -> None:
+        self._rm3 = None
+        if self._retrieval is not None:
+            self._retrieval.unsetRm3()
+
+    def is_using_rm3(self) -> bool:
+        return self._rm3 is not None
+
+    def set_bm25(self, k1: float = 0.9, b: float = 0.4) -> None:
+        self._similarity = Similarity.bm25(k1, b)
+        self._retrieval = None
+
+    def set_qld(self, mu: float = 1000.0) -> None:
+        self._similarity = Similarity.lm_dirichlet(mu)
+        self._retrieval = None
+
+    def get_similarity(self) -> Any:
+        return self._similarity
+
+    def doc(self, docid: str | int) -> Document | None:
+        """The document with the collection id ``docid`` (a ``str``) or the Lucene id
+        ``docid`` (an ``int``); None when there is none."""
+        return self.index_reader._document(docid)
+
+    def doc_by_field(self, field: str, q: str) -> Document | None:
+        """The first document whose keyword ``field`` is ``q``."""
+        return self.index_reader._document(q, field)
+
+    def batch_doc(self, docids: Sequence[str], threads: int = 1) -> dict[str, Document]:
+        found = {docid: self.doc(docid) for docid in docids}
+        return {docid: doc for docid, doc in found.items() if doc is not None}
+
+    def close(self) -> None:
+        if self._owned:
+            self._index.close()
+
+    def __enter__(self) -> LuceneSearcher:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _check_k(k: Any) -> None:
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise errors.InvalidRequestError(f"k is a whole number ≥ 1, not {k!r}")
+
+
+def _filtered(hits: list[ScoredDoc], strip: bool, dedupe: bool) -> list[ScoredDoc]:
+    """pyserini's ``strip_segment_id`` and ``remove_dups``."""
+    seen: set[str] = set()
+    out = []
+    for hit in hits:
+        if strip:
+            hit = ScoredDoc(hit.docid.split(".")[0], hit.lucene_docid, hit.score, hit._searcher)
+        if hit.docid in seen:
+            continue
+        out.append(hit)
+        if dedupe:
+            seen.add(hit.docid)
+    return out
+
+
+@dataclass(frozen=True)
+class IndexTerm:
+    """A term of the index with its document frequency and collection frequency."""
+
+    term: str
+    df: int
+    cf: int
+
+
+@dataclass(frozen=True)
+class Posting:
+    """A document's entry in a term's postings: Lucene id, term frequency, positions."""
+
+    docid: int
+    tf: int
+    positions: list[int]
+
+
+class LuceneIndexReader:
+    """pyserini's ``LuceneIndexReader`` over a research index (opened read-only): statistics,
+    terms, postings, document vectors, BM25 term weights, the two docid conversions."""
+
+    def __init__(self, index_dir: str | Path | ResearchIndex) -> None:
+        self._index, self._owned = _open(index_dir)
+        self._fields = _Fields(self._index)
+
+    def _reader(self) -> Any:
+        return self._index._searcher(None).getIndexReader()
+
+    def _field(self, field: str | None) -> str:
+        name = field or self._fields.contents
+        if name not in self._index.fields:
+            raise errors.UnknownFieldError(
+                f"unknown field {name!r}; this index has: {', '.join(self._index.fields)}",
+                name,
+                list(self._index.fields),
+            )
+        return name
+
+    def analyze(self, text: str, analyzer: Any = None) -> list[str]:
+        """``text`` as terms: by ``analyzer`` (a Java ``Analyzer``), else as the searched
+        field's analyzer makes them (pyserini: its English analyzer)."""
+        if analyzer is None or analyzer is DEFAULT:
+            return self._index.terms(text, self._fields.contents)
+        with jvm.java_errors(caller_input=True):
+            tokens = jvm.jclass("io.github.pylucenemcp.research.Retrieval").tokens(
+                analyzer, self._fields.contents, text
+            )
+        return [str(t) for t in tokens]
+
+    def _term(self, term: str, analyzer: Any) -> str | None:
+        """``term`` as the index has it: analysed (None when analysis leaves nothing)."""
+        if analyzer is None:
+            return term
+        tokens = self.analyze(term, analyzer)
+        if len(tokens) > 1:
+            raise errors.InvalidRequestError(
+                f"{term!r} is {len(tokens)} terms once analysed ({', '.join(tokens)}): give one "
+                "word, or analyzer=None for a term exactly as the index has it"
+            )
+        return tokens[0] if tokens else None
+
+    def stats(self, field: str | None = None) -> dict[str, int]:
+        """``total_terms``, ``documents``, ``non_empty_documents`` and ``unique_terms`` of the
+        searched field, over every segment of the index."""
+        stats = jvm.jclass("io.github.pylucenemcp.research.ReaderStats")
+        with jvm.java_errors():
+            answer = stats.stats(self._reader(), self._field(field))
+        return {k: int(v) for k, v in json.loads(memoryview(answer).tobytes()).items()}
+
+    def terms(self, field: str | None = None) -> Iterator[IndexTerm]:
+        """Every term of the searched field, in term order, with its df and cf."""
+        with jvm.java_errors():
+            pages = jvm.jclass("io.github.pylucenemcp.research.ReaderStats$TermPages")(
+                self._reader(), self._field(field)
+            )
+        while True:
+            with jvm.java_errors():
+                page = json.loads(memoryview(pages.next(10_000)).tobytes())
+            if not page:
+                return
+            for term, df, cf in page:
+                yield IndexTerm(term, int(df), int(cf))
+
+    def get_term_counts(
+        self, term: str, analyzer: Any = DEFAULT, field: str | None = None
+    ) -> tuple[int, int]:
+        """``(df, cf)`` of ``term`` (analysed by the field's analyzer unless ``analyzer`` is
+        another, or None for the term as it is)."""
+        name = self._field(field)
+        analysed = self._term(term, analyzer)
+        if analysed is None:
+            return 0, 0
+        t = jvm.jclass("org.apache.lucene.index.Term")(name, analysed)
+        with jvm.java_errors():
+            reader = self._reader()
+            return int(reader.docFreq(t)), int(reader.totalTermFreq(t))
+
+    def get_postings_list(
+        self, term: str, analyzer: Any = DEFAULT, field: str | None = None
+    ) -> list[Posting] | None:
+        """The live documents that have ``term``, with its frequency and positions in each;
+        None when no document has it."""
+        name = self._field(field)
+        analysed = self._term(term, analyzer)
+        if analysed is None:
+            return None
+        stats = jvm.jclass("io.github.pylucenemcp.research.ReaderStats")
+        with jvm.java_errors():
+            answer = stats.postings(self._reader(), name, analysed)
+        if answer is None:
+            return None
+        return [Posting(d, tf, p) for d, tf, p in json.loads(memoryview(answer).tobytes())]
+
+    def _vector(self, docid: str) -> dict[str, list[Any]]:
+        lucene = self.convert_collection_docid_to_internal_docid(docid)
+        if lucene is None:
+            raise errors.DocumentNotFoundError(f"no document with the id {docid!r}")
+        stats = jvm.jclass("io.github.pylucenemcp.research.ReaderStats")
+        with jvm.java_errors():
+            answer = stats.vector(self._reader(), lucene, self._fields.contents)
+        if answer is None:
+            raise errors.InvalidRequestError(
+                f"field {self._fields.contents!r} has no term vectors: index it with "
+                "FieldSpec.text(analyzer, term_vectors=True)"
+            )
+        return dict(json.loads(memoryview(answer).tobytes()))
+
+    def get_document_vector(self, docid: str) -> dict[str, int]:
+        """The terms of document ``docid``'s searched field with their frequencies."""
+        return {term: int(tf) for term, (tf, _) in self._vector(docid).items()}
+
+    def get_term_positions(self, docid: str) -> dict[str, list[int]]:
+        """The terms of document ``docid``'s searched field with their positions."""
+        return {term: list(positions) for term, (_, positions) in self._vector(docid).items()}
+
+    def _document(self, docid: str | int, field: str | None = None) -> Document | None:
+        if isinstance(docid, bool) or not isinstance(docid, str | int):
+            raise errors.InvalidRequestError(
+                f"a docid is the collection's id (a str) or Lucene's (an int), not {docid!r}"
+            )
+        if isinstance(docid, int) and field is None:
+            lucene: int | None = docid
+            reader = self._reader()
+            live = jvm.jclass("org.apache.lucene.index.MultiBits").getLiveDocs(reader)
+            if not 0 <= docid < int(reader.maxDoc()) or (live is not None and not live.get(docid)):
+                return None
+        else:
+            lucene = self._lucene_id(str(docid), field or self._fields.id)
+            if lucene is None:
+                return None
+        with jvm.java_errors():
+            java = self._reader().storedFields().document(lucene)
+        return Document(java, self._fields.id, self._fields.contents)
+
+    def _lucene_id(self, value: str, field: str) -> int | None:
+        spec = self._index.fields.get(field)
+        if spec is None or spec.kind != "keyword":
+            keywords = [n for n, s in self._index.fields.items() if s.kind == "keyword"]
+            raise errors.UnknownFieldError(
+                f"{field!r} is no keyword field of this index (keyword fields: "
+                f"{', '.join(keywords)})",
+                field,
+                keywords,
+            )
+        j = jvm.jclass
+        query = j("org.apache.lucene.search.TermQuery")(
+            j("org.apache.lucene.index.Term")(field, value)
+        )
+        with jvm.java_errors():
+            top = self._index._searcher(None).search(query, 1)
+        return int(top.scoreDocs[0].doc) if len(top.scoreDocs) else None
+
+    def doc(self, docid: str | int) -> Document | None:
+        return self._document(docid)
+
+    def doc_raw(self, docid: str | int) -> str | None:
+        document = self._document(docid)
+        return None if document is None else document.raw()
+
+    def doc_contents(self, docid: str | int) -> str | None:
+        document = self._document(docid)
+        return None if document is None else document.contents()
+
+    def compute_bm25_term_weight(
+        self,
+        docid: str,
+        term: str,
+        analyzer: Any = DEFAULT,
+        k1: float = 0.9,
+        b: float = 0.4,
+    ) -> float:
+        """The BM25 (``k1``, ``b``) score that ``term`` alone gives document ``docid`` (0 when
+        the document does not have it)."""
+        lucene = self.convert_collection_docid_to_internal_docid(docid)
+        if lucene is None:
+            raise errors.DocumentNotFoundError(f"no document with the id {docid!r}")
+        analysed = self._term(term, analyzer)
+        if analysed is None:
+            return 0.0
+        j = jvm.jclass
+        query = j("org.apache.lucene.search.TermQuery")(
+            j("org.apache.lucene.index.Term")(self._fields.contents, analysed)
+        )
+        with jvm.java_errors():
+            searcher = self._index._searcher(Similarity.bm25(k1, b))
+            return float(searcher.explain(query, lucene).getValue().floatValue())
+
+    def convert_internal_docid_to_collection_docid(self, docid: int) -> str | None:
+        document = self._document(int(docid))
+        return None if document is None else document.docid()
+
+    def convert_collection_docid_to_internal_docid(self, docid: str) -> int | None:
+        return self._lucene_id(str(docid), self._fields.id)
+
+    def close(self) -> None:
+        if self._owned:
+            self._index.close()

@@ -1,0 +1,143 @@
+package io.github.pylucenemcp.research;
+
+import io.github.pylucenemcp.search.Json;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.MultiBits;
+import org.apache.lucene.index.MultiTerms;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * What pyserini's {@code LuceneIndexReader} reads, in one Java call each and as UTF-8 JSON: a
+ * field's statistics over the whole index (every segment), a term's postings, a document's term
+ * vector, and the terms of a field page by page.
+ */
+public final class ReaderStats {
+  private ReaderStats() {}
+
+  /**
+   * {@code {"total_terms", "documents", "non_empty_documents", "unique_terms"}} of {@code field}:
+   * the sum of its term frequencies, the live documents, the documents that have the field, and its
+   * distinct terms over all segments (counted by merging the segments' terms).
+   */
+  public static byte[] stats(IndexReader reader, String field) throws IOException {
+    Terms terms = MultiTerms.getTerms(reader, field);
+    long unique = 0;
+    if (terms != null) {
+      TermsEnum each = terms.iterator();
+      while (each.next() != null) {
+        unique++;
+      }
+    }
+    return new Json()
+        .object()
+        .name("total_terms")
+        .number(terms == null ? 0 : terms.getSumTotalTermFreq())
+        .name("documents")
+        .number(reader.numDocs())
+        .name("non_empty_documents")
+        .number(terms == null ? 0 : terms.getDocCount())
+        .name("unique_terms")
+        .number(unique)
+        .end()
+        .toString()
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The postings of {@code term} in {@code field}: {@code [[Lucene id, tf, [positions]], ...]} of
+   * the live documents, or null when no document has the term.
+   */
+  public static byte[] postings(IndexReader reader, String field, String term) throws IOException {
+    Terms terms = MultiTerms.getTerms(reader, field);
+    if (terms == null) {
+      return null;
+    }
+    TermsEnum each = terms.iterator();
+    if (!each.seekExact(new BytesRef(term))) {
+      return null;
+    }
+    Bits live = MultiBits.getLiveDocs(reader);
+    boolean positions = terms.hasPositions();
+    PostingsEnum postings =
+        each.postings(null, positions ? PostingsEnum.POSITIONS : PostingsEnum.FREQS);
+    Json json = new Json().array();
+    for (int doc = postings.nextDoc();
+        doc != DocIdSetIterator.NO_MORE_DOCS;
+        doc = postings.nextDoc()) {
+      if (live != null && !live.get(doc)) {
+        continue;
+      }
+      int freq = postings.freq();
+      json.array().number(doc).number(freq).array();
+      for (int i = 0; positions && i < freq; i++) {
+        json.number(postings.nextPosition());
+      }
+      json.end().end();
+    }
+    return json.end().toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Document {@code doc}'s term vector of {@code field}: {@code {term: [tf, [positions]]}}, or null
+   * when the field has none for it (it was indexed without term vectors).
+   */
+  public static byte[] vector(IndexReader reader, int doc, String field) throws IOException {
+    Terms terms = reader.termVectors().get(doc, field);
+    if (terms == null) {
+      return null;
+    }
+    Json json = new Json().object();
+    TermsEnum each = terms.iterator();
+    PostingsEnum postings = null;
+    for (BytesRef term = each.next(); term != null; term = each.next()) {
+      int freq = (int) each.totalTermFreq();
+      json.name(term.utf8ToString()).array().number(freq).array();
+      if (terms.hasPositions()) {
+        postings = each.postings(postings, PostingsEnum.POSITIONS);
+        postings.nextDoc();
+        for (int i = 0; i < postings.freq(); i++) {
+          json.number(postings.nextPosition());
+        }
+      }
+      json.end().end();
+    }
+    return json.end().toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** A field's terms over the whole index, a page at a time, in term order. */
+  public static final class TermPages {
+    private final TermsEnum each;
+    private boolean done;
+
+    public TermPages(IndexReader reader, String field) throws IOException {
+      Terms terms = MultiTerms.getTerms(reader, field);
+      this.each = terms == null ? null : terms.iterator();
+      this.done = terms == null;
+    }
+
+    /** The next {@code size} terms as {@code [[term, df, cf], ...]}; an empty array at the end. */
+    public byte[] next(int size) throws IOException {
+      Json json = new Json().array();
+      for (int i = 0; i < size && !done; i++) {
+        BytesRef term = each.next();
+        if (term == null) {
+          done = true;
+        } else {
+          json.array()
+              .string(term.utf8ToString())
+              .number(each.docFreq())
+              .number(each.totalTermFreq())
+              .end();
+        }
+      }
+      return json.end().toString().getBytes(StandardCharsets.UTF_8);
+    }
+  }
+}

@@ -1,0 +1,367 @@
+package io.github.pylucenemcp.research;
+
+import io.github.pylucenemcp.search.Json;
+import io.github.pylucenemcp.util.Parallel;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.index.DocValuesType;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.FieldInfos;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.SortedDocValues;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.SortField;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.similarities.Similarity;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * Retrieval as Anserini does it, so that a pyserini script gives the same run: a text is a bag of
+ * words (each analysed term once, boosted by how often it occurs), hits with equal scores are
+ * ordered by their collection id, scores are rounded to four decimals with ties lowered by 1e-6
+ * each (so that no evaluation tool orders them otherwise), and RM3 feedback re-searches with a
+ * query of the best terms of the first hits. Thread-safe once configured.
+ */
+public final class Retrieval {
+  /** RM3 looks at this many first hits, as Anserini's {@code -rerankCutoff} default. */
+  static final int RERANK_CUTOFF = 50;
+
+  private final IndexSearcher searcher;
+  private final Analyzer analyzer;
+  private final String field;
+  private final String idField;
+  private final Sort sort;
+  private volatile Rm3 rm3;
+
+  /** RM3's settings: expansion terms, feedback documents, the original query's weight. */
+  private record Rm3(int fbTerms, int fbDocs, float originalQueryWeight, boolean filterTerms) {}
+
+  /**
+   * Searches {@code field} of {@code reader} with {@code similarity}; {@code idField} holds the
+   * collection's ids (ties are ordered by it when it has sorted doc values, else by Lucene id).
+   */
+  public Retrieval(
+      IndexReader reader, Similarity similarity, Analyzer analyzer, String field, String idField) {
+    this.searcher = new IndexSearcher(reader);
+    this.searcher.setSimilarity(similarity);
+    this.analyzer = analyzer;
+    this.field = field;
+    this.idField = idField;
+    FieldInfo id = FieldInfos.getMergedFieldInfos(reader).fieldInfo(idField);
+    this.sort =
+        id != null && id.getDocValuesType() == DocValuesType.SORTED
+            ? new Sort(SortField.FIELD_SCORE, new SortField(idField, SortField.Type.STRING))
+            : null;
+  }
+
+  /** Whether equal scores are ordered by the collection's id. */
+  public boolean tiesByCollectionId() {
+    return sort != null;
+  }
+
+  /** Feedback with RM3 from now on. */
+  public void setRm3(int fbTerms, int fbDocs, float originalQueryWeight, boolean filterTerms) {
+    if (fbTerms < 1 || fbDocs < 1 || !(originalQueryWeight >= 0 && originalQueryWeight <= 1)) {
+      throw new IllegalArgumentException(
+          "RM3 needs fb_terms and fb_docs of at least 1 and original_query_weight in [0, 1], got "
+              + fbTerms
+              + ", "
+              + fbDocs
+              + ", "
+              + originalQueryWeight);
+    }
+    rm3 = new Rm3(fbTerms, fbDocs, originalQueryWeight, filterTerms);
+  }
+
+  /** No feedback from now on. */
+  public void unsetRm3() {
+    rm3 = null;
+  }
+
+  public boolean usesRm3() {
+    return rm3 != null;
+  }
+
+  /** The terms {@code analyzer} makes of {@code text} for {@code field}, in order. */
+  public static List<String> tokens(Analyzer analyzer, String field, String text)
+      throws IOException {
+    List<String> out = new ArrayList<>();
+    try (TokenStream stream = analyzer.tokenStream(field, text)) {
+      CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
+      stream.reset();
+      while (stream.incrementToken()) {
+        out.add(term.toString());
+      }
+      stream.end();
+    }
+    return out;
+  }
+
+  /** Each distinct term of {@code tokens} once, boosted by how often it occurs (SHOULD). */
+  static Query bagOfWords(String field, List<String> tokens) {
+    Map<String, Long> counts =
+        tokens.stream().collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+    BooleanQuery.Builder bag = new BooleanQuery.Builder();
+    for (String term : counts.keySet()) {
+      bag.add(
+          new BoostQuery(new TermQuery(new Term(field, term)), (float) counts.get(term)),
+          BooleanClause.Occur.SHOULD);
+    }
+    return bag.build();
+  }
+
+  /** One search's hits: Lucene ids and scores, best first. */
+  record Hits(int[] docs, float[] scores) {}
+
+  Hits search(String text, int k) throws IOException {
+    List<String> tokens = tokens(analyzer, field, text);
+    Query query = bagOfWords(field, tokens);
+    Rm3 feedback = rm3;
+    Hits hits = top(query, feedback == null ? k : RERANK_CUTOFF);
+    if (feedback != null) {
+      hits = top(expanded(feedback, tokens, hits), k);
+    }
+    adjustTies(hits.scores);
+    return hits;
+  }
+
+  /** RM3's expansion terms of {@code text} and their weights (before the final search). */
+  public Map<String, Float> feedbackTerms(String text) throws IOException {
+    Rm3 feedback = rm3 == null ? new Rm3(10, 10, 0.5f, true) : rm3;
+    List<String> tokens = tokens(analyzer, field, text);
+    Hits first = top(bagOfWords(field, tokens), RERANK_CUTOFF);
+    return model(feedback, tokens, first);
+  }
+
+  private Hits top(Query query, int k) throws IOException {
+    TopDocs top = sort == null ? searcher.search(query, k) : searcher.search(query, k, sort, true);
+    int[] docs = new int[top.scoreDocs.length];
+    float[] scores = new float[docs.length];
+    for (int i = 0; i < docs.length; i++) {
+      ScoreDoc hit = top.scoreDocs[i];
+      docs[i] = hit.doc;
+      scores[i] = hit.score;
+    }
+    return new Hits(docs, scores);
+  }
+
+  /**
+   * Anserini's score ties adjustment: each score rounded to 1e-4, and each score within 1e-4 of the
+   * one before lowered by 1e-6 for each such score in a row.
+   */
+  static void adjustTies(float[] scores) {
+    int dup = 0;
+    for (int i = 0; i < scores.length; i++) {
+      scores[i] = (float) (Math.round(scores[i] * 1e4d) / 1e4d);
+      if (i == 0 || scores[i - 1] - scores[i] > 1e-4f) {
+        dup = 0;
+      } else {
+        dup++;
+        scores[i] -= 1e-6f * dup;
+      }
+    }
+  }
+
+  private Query expanded(Rm3 feedback, List<String> tokens, Hits first) throws IOException {
+    BooleanQuery.Builder query = new BooleanQuery.Builder();
+    for (Map.Entry<String, Float> term : model(feedback, tokens, first).entrySet()) {
+      query.add(
+          new BoostQuery(new TermQuery(new Term(field, term.getKey())), term.getValue()),
+          BooleanClause.Occur.SHOULD);
+    }
+    return query.build();
+  }
+
+  /**
+   * The relevance model interpolated with the query (Anserini's {@code Rm3Reranker}): each feedback
+   * document's term vector (terms of 2–20 characters, [a-z0-9] only with {@code filterTerms}, in at
+   * most a tenth of the documents) kept to its {@code fbTerms} most frequent terms; each term
+   * weighted by its share of each document times the document's score, summed; the model kept to
+   * its {@code fbTerms} best terms, scaled to sum 1, and mixed with the query's terms (also summing
+   * to 1) by {@code originalQueryWeight}.
+   */
+  private Map<String, Float> model(Rm3 feedback, List<String> tokens, Hits first)
+      throws IOException {
+    IndexReader reader = searcher.getIndexReader();
+    int numDocs = reader.numDocs();
+    int n = Math.min(first.docs.length, feedback.fbDocs);
+    List<Map<String, Float>> vectors = new ArrayList<>();
+    List<Float> scores = new ArrayList<>();
+    Set<String> vocabulary = new HashSet<>();
+    for (int i = 0; i < n; i++) {
+      Terms terms = reader.termVectors().get(first.docs[i], field);
+      if (terms == null) {
+        throw new IllegalArgumentException(
+            "RM3 needs the term vectors of field "
+                + field
+                + ": index it with FieldSpec.text(..., term_vectors=True)");
+      }
+      Map<String, Float> vector = new HashMap<>();
+      TermsEnum each = terms.iterator();
+      for (BytesRef bytes = each.next(); bytes != null; bytes = each.next()) {
+        String term = bytes.utf8ToString();
+        if (term.length() < 2 || term.length() > 20) {
+          continue;
+        }
+        if (feedback.filterTerms && !term.matches("[a-z0-9]+")) {
+          continue;
+        }
+        if ((float) reader.docFreq(new Term(field, term)) / numDocs > 0.1f) {
+          continue;
+        }
+        vector.merge(term, (float) each.totalTermFreq(), Float::sum);
+      }
+      vector = pruned(vector, feedback.fbTerms);
+      vocabulary.addAll(vector.keySet());
+      vectors.add(vector);
+      scores.add(first.scores[i]);
+    }
+    float[] norms = new float[vectors.size()];
+    for (int i = 0; i < norms.length; i++) {
+      norms[i] = (float) l1(vectors.get(i));
+    }
+    Map<String, Float> model = new HashMap<>();
+    for (String term : vocabulary) {
+      float weight = 0f;
+      for (int i = 0; i < vectors.size(); i++) {
+        if (norms[i] > 0.001f) {
+          weight += (vectors.get(i).getOrDefault(term, 0f) / norms[i]) * scores.get(i);
+        }
+      }
+      model.merge(term, weight, Float::sum);
+    }
+    model = scaled(pruned(model, feedback.fbTerms));
+    Map<String, Float> query = new HashMap<>();
+    for (String token : tokens) {
+      query.merge(token, 1f, Float::sum);
+    }
+    query = scaled(query);
+    Set<String> all = new HashSet<>(); // filled as Anserini fills it: the same clause order
+    all.addAll(query.keySet());
+    all.addAll(model.keySet());
+    Map<String, Float> mixed = new HashMap<>();
+    float w = feedback.originalQueryWeight;
+    for (String term : all) {
+      float weight =
+          (float) (w * query.getOrDefault(term, 0f) + (1.0 - w) * model.getOrDefault(term, 0f));
+      mixed.merge(term, weight, Float::sum);
+    }
+    return mixed;
+  }
+
+  /** The {@code k} highest values (equal ones by term), as Anserini's {@code pruneToSize}. */
+  private static Map<String, Float> pruned(Map<String, Float> vector, int k) {
+    List<Map.Entry<String, Float>> pairs = new ArrayList<>(vector.entrySet());
+    Collections.sort(
+        pairs,
+        (x, y) -> {
+          if (x.getValue().floatValue() == y.getValue().floatValue()) {
+            return x.getKey().compareTo(y.getKey());
+          }
+          return x.getValue() > y.getValue() ? -1 : 1;
+        });
+    Map<String, Float> kept = new HashMap<>();
+    for (Map.Entry<String, Float> pair : pairs) {
+      kept.put(pair.getKey(), pair.getValue());
+      if (kept.size() >= k) {
+        break;
+      }
+    }
+    return kept;
+  }
+
+  private static double l1(Map<String, Float> vector) {
+    double norm = 0;
+    for (float value : vector.values()) {
+      norm += Math.abs(value);
+    }
+    return norm;
+  }
+
+  private static Map<String, Float> scaled(Map<String, Float> vector) {
+    double norm = l1(vector);
+    vector.replaceAll((term, value) -> (float) (value / norm));
+    return vector;
+  }
+
+  /**
+   * Each text's hits (see the class), {@code k} a text, on {@code threads} threads: UTF-8 JSON,
+   * {@code [[[collection id, Lucene id, score], ...], ...]} in the order of the texts.
+   */
+  public byte[] batch(String[] texts, int k, int threads) throws IOException {
+    Hits[] found = new Hits[texts.length];
+    String[][] ids = new String[texts.length][];
+    ExecutorService pool = threads > 1 ? Executors.newFixedThreadPool(threads - 1) : null;
+    try {
+      new Parallel(pool, threads)
+          .each(
+              texts.length,
+              i -> {
+                found[i] = search(texts[i], k);
+                ids[i] = ids(found[i].docs);
+              });
+    } finally {
+      if (pool != null) {
+        pool.shutdown();
+      }
+    }
+    Json json = new Json().array();
+    for (int q = 0; q < found.length; q++) {
+      json.array();
+      for (int i = 0; i < found[q].docs.length; i++) {
+        json.array().string(ids[q][i]).number(found[q].docs[i]).decimal(found[q].scores[i]).end();
+      }
+      json.end();
+    }
+    return json.end().toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The collection ids of {@code docs}: from the id field's sorted doc values when it has them (a
+   * lookup each), else from the stored fields (a block decompressed each: most of a search's time
+   * at 1,000 hits).
+   */
+  private String[] ids(int[] docs) throws IOException {
+    String[] ids = new String[docs.length];
+    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+    StoredFields stored = null;
+    for (int i = 0; i < docs.length; i++) {
+      LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(docs[i], leaves));
+      SortedDocValues values = sort == null ? null : leaf.reader().getSortedDocValues(idField);
+      if (values != null && values.advanceExact(docs[i] - leaf.docBase)) {
+        ids[i] = values.lookupOrd(values.ordValue()).utf8ToString();
+      } else {
+        stored = stored == null ? searcher.storedFields() : stored;
+        ids[i] = stored.document(docs[i], Set.of(idField)).get(idField);
+      }
+    }
+    return ids;
+  }
+}

@@ -1,0 +1,240 @@
+"""pyserini's LuceneSearcher and LuceneIndexReader over a research index: bag-of-words search
+with Anserini's tie order and score rounding, QLD, RM3's feedback terms, documents by either id,
+and the reader's statistics, postings and vectors checked against plain Python over the same
+analysed text."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pylucene_mcp import DocumentNotFoundError, InvalidRequestError, UnknownFieldError
+from pylucene_mcp.research import (
+    Analyzer,
+    FieldSpec,
+    LuceneIndexReader,
+    LuceneSearcher,
+    ResearchIndex,
+    Similarity,
+)
+
+# d2 and d4 have the same text: equal scores, which Anserini orders by collection id
+DOCS = [
+    {"id": "d3", "contents": "parallel computing on parallel processors"},
+    {"id": "d4", "contents": "sorting networks for parallel sorting"},
+    {"id": "d1", "contents": "computing the fast fourier transform"},
+    {"id": "d2", "contents": "sorting networks for parallel sorting"},
+    {"id": "d5", "contents": "a survey of compilers"},
+]
+CHAIN = ["lowercase", "stop", "porterStem"]
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("pyserini") / "index"
+    english = Analyzer.custom("standard", CHAIN)
+    fields = {
+        "id": FieldSpec.keyword(doc_values=True),
+        "contents": FieldSpec.text(english, stored=True, term_vectors=True),
+    }
+    with ResearchIndex.create(path, fields, Similarity.bm25(0.9, 0.4)) as index:
+        for doc in DOCS:  # a segment each: statistics over segments
+            index.add_many([doc])
+    return path
+
+
+@pytest.fixture(scope="module")
+def searcher(folder: Path) -> Iterator[LuceneSearcher]:
+    with LuceneSearcher(str(folder)) as s:
+        yield s
+
+
+def analysed(text: str) -> list[str]:
+    """The chain by hand: lowercase, English stop words out, Porter stems of these words."""
+    stems = {"computing": "comput", "processors": "processor", "sorting": "sort",
+             "networks": "network", "transform": "transform", "compilers": "compil",
+             "survey": "survei"}  # fmt: skip
+    stop = {"a", "on", "for", "the", "of"}
+    return [stems.get(w, w) for w in text.lower().split() if w not in stop]
+
+
+def positions(text: str) -> dict[str, list[int]]:
+    """Each analysed term's positions: a stop word is gone but keeps its place."""
+    out: dict[str, list[int]] = {}
+    for place, word in enumerate(text.lower().split()):
+        for term in analysed(word):
+            out.setdefault(term, []).append(place)
+    return out
+
+
+def bm25(term: str, doc: dict[str, str], k1: float = 0.9, b: float = 0.4) -> float:
+    """BM25 of one term for one document, from the analysed texts of all DOCS."""
+    lengths = [len(analysed(d["contents"])) for d in DOCS]
+    df = sum(term in analysed(d["contents"]) for d in DOCS)
+    tf = analysed(doc["contents"]).count(term)
+    dl = len(analysed(doc["contents"]))
+    idf = math.log(1 + (len(DOCS) - df + 0.5) / (df + 0.5))
+    return idf * tf / (tf + k1 * (1 - b + b * dl / (sum(lengths) / len(DOCS))))
+
+
+def test_a_text_is_a_bag_of_its_words_ranked_as_anserini_ranks(searcher: LuceneSearcher) -> None:
+    hits = searcher.search("parallel sorting networks", k=5)
+    by_id = {d["id"]: d for d in DOCS}
+    expected = {d: sum(bm25(t, by_id[d]) for t in ["parallel", "sort", "network"]) for d in by_id}
+    ranked = sorted((d for d in by_id if expected[d] > 0), key=lambda d: (-expected[d], d))
+    assert [h.docid for h in hits] == ranked  # d2 before d4: equal scores, by id
+    assert hits[0].docid == "d2" and hits[1].docid == "d4"
+    # scores rounded to 1e-4, the tie lowered by 1e-6
+    assert hits[0].score == pytest.approx(round(expected["d2"], 4), abs=1e-6)
+    assert hits[1].score == pytest.approx(round(expected["d4"], 4) - 1e-6, abs=1e-7)
+    assert hits[0].score > hits[1].score
+    assert searcher.doc(hits[0].lucene_docid).docid() == "d2"
+    assert hits[0].lucene_document.get("id") == "d2"
+    # a repeated word counts twice (boost 2), as in Anserini's bag of words
+    twice = searcher.search("compilers compilers", k=1)[0]
+    assert twice.score == pytest.approx(round(2 * bm25("compil", by_id["d5"]), 4), abs=1e-6)
+
+
+def test_batch_search_gives_each_query_its_hits_by_id(searcher: LuceneSearcher) -> None:
+    found = searcher.batch_search(["fourier", "compilers", "nothing"], ["q1", "q2", "q3"], k=3)
+    assert {q: [h.docid for h in hits] for q, hits in found.items()} == {
+        "q1": ["d1"],
+        "q2": ["d5"],
+        "q3": [],
+    }
+    assert found == searcher.batch_search(
+        ["fourier", "compilers", "nothing"], ["q1", "q2", "q3"], 3, 2
+    )
+
+
+def test_qld_scores_by_dirichlet_smoothing(searcher: LuceneSearcher) -> None:
+    searcher.set_qld(100)
+    try:
+        hit = searcher.search("fourier", k=1)[0]
+    finally:
+        searcher.set_bm25()
+    tokens = [analysed(d["contents"]) for d in DOCS]
+    total = sum(len(t) for t in tokens)
+    # Lucene's LMDirichlet: ln(1 + tf / (mu · P(t|C))) + ln(mu / (dl + mu)), P(t|C) = (cf+1)/(T+1)
+    p = (1 + 1) / (total + 1)
+    d1 = analysed(DOCS[2]["contents"])
+    expected = math.log(1 + 1 / (100 * p)) + math.log(100 / (len(d1) + 100))
+    assert hit.docid == "d1" and hit.score == pytest.approx(round(expected, 4), abs=1e-6)
+    assert searcher.get_similarity().toString() == "BM25(k1=0.9,b=0.4)"
+
+
+def test_rm3_feedback_terms_come_from_the_first_hits_vectors(searcher: LuceneSearcher) -> None:
+    assert not searcher.is_using_rm3()
+    searcher.set_rm3(fb_terms=3, fb_docs=2, original_query_weight=0.5)
+    try:
+        assert searcher.is_using_rm3()
+        terms = searcher.get_feedback_terms("parallel")
+        hits = searcher.search("parallel", k=5)
+    finally:
+        searcher.unset_rm3()
+    # every word here is in more than a tenth of the documents, which Anserini's RM3 takes for
+    # a stop word: the model is empty, and the query keeps its own half of the weight alone
+    assert terms == {"parallel": 0.5}
+    assert [h.docid for h in hits] == [h.docid for h in searcher.search("parallel", k=5)]
+
+
+def test_documents_by_collection_id_or_lucene_id(searcher: LuceneSearcher) -> None:
+    doc = searcher.doc("d5")
+    assert doc is not None and doc.docid() == doc.id() == "d5"
+    assert doc.contents() == doc.raw() == "a survey of compilers"
+    assert doc.get("contents") == doc.lucene_document().get("contents")
+    assert searcher.doc("nope") is None and searcher.doc(99) is None
+    lucene = searcher.index_reader.convert_collection_docid_to_internal_docid("d5")
+    assert lucene is not None and searcher.doc(lucene).docid() == "d5"
+    assert searcher.index_reader.convert_internal_docid_to_collection_docid(lucene) == "d5"
+    assert searcher.doc_by_field("id", "d1").contents() == DOCS[2]["contents"]
+    assert set(searcher.batch_doc(["d1", "nope", "d2"])) == {"d1", "d2"}
+    assert searcher.num_docs == 5
+
+
+def test_the_readers_statistics_postings_and_vectors_match_plain_python(folder: Path) -> None:
+    reader = LuceneIndexReader(folder)
+    tokens = {d["id"]: analysed(d["contents"]) for d in DOCS}
+    every = Counter(t for ts in tokens.values() for t in ts)
+    assert reader.stats() == {
+        "total_terms": sum(every.values()),
+        "documents": 5,
+        "non_empty_documents": 5,
+        "unique_terms": len(every),  # over five segments (pyserini's says -1)
+    }
+    terms = {t.term: (t.df, t.cf) for t in reader.terms()}
+    assert terms == {t: (sum(t in ts for ts in tokens.values()), every[t]) for t in every}
+    assert reader.get_term_counts("Sorting") == (2, 4)  # analysed as the field is
+    assert reader.get_term_counts("sorting", analyzer=None) == (0, 0)  # as it is: no such term
+    assert reader.get_term_counts("the") == (0, 0)  # a stop word: nothing left
+    postings = reader.get_postings_list("parallel")
+    lucene = {d: reader.convert_collection_docid_to_internal_docid(d) for d in tokens}
+    # positions count the stop words' places too ("on" stands between computing and parallel)
+    expected = sorted(
+        (lucene[d["id"]], len(places), places)
+        for d in DOCS
+        if (places := positions(d["contents"]).get("parallel"))
+    )
+    assert [(p.docid, p.tf, p.positions) for p in postings or []] == expected
+    assert reader.get_postings_list("absent") is None
+    assert reader.get_document_vector("d3") == dict(Counter(tokens["d3"]))
+    assert reader.get_term_positions("d3") == positions(DOCS[0]["contents"])
+    assert reader.compute_bm25_term_weight("d3", "parallel") == pytest.approx(
+        bm25("parallel", DOCS[0]), rel=1e-6
+    )
+    assert reader.compute_bm25_term_weight("d5", "parallel") == 0.0
+    assert reader.analyze("The Sorting Networks") == ["sort", "network"]
+    assert reader.doc_contents("d1") == DOCS[2]["contents"] and reader.doc_raw("nope") is None
+    reader.close()
+
+
+def test_misuse_gets_the_projects_errors(searcher: LuceneSearcher, tmp_path: Path) -> None:
+    with pytest.raises(InvalidRequestError, match="k is a whole number"):
+        searcher.search("x", k=0)
+    with pytest.raises(InvalidRequestError, match="2 queries but 1 qids"):
+        searcher.batch_search(["a", "b"], ["q1"])
+    with pytest.raises(InvalidRequestError, match="a query is a text"):
+        searcher.batch_search([3], ["q1"])  # type: ignore[list-item]
+    with pytest.raises(InvalidRequestError, match="a docid is the collection's id"):
+        searcher.doc(1.5)  # type: ignore[arg-type]
+    with pytest.raises(UnknownFieldError, match="no keyword field"):
+        searcher.doc_by_field("contents", "x")
+    with pytest.raises(UnknownFieldError, match="unknown field 'title'"):
+        searcher.index_reader.stats("title")
+    with pytest.raises(DocumentNotFoundError, match="no document with the id 'nope'"):
+        searcher.index_reader.get_document_vector("nope")
+    with pytest.raises(InvalidRequestError, match="2 terms once analysed"):
+        searcher.index_reader.get_term_counts("parallel sorting")
+    with pytest.raises(InvalidRequestError, match="RM3 needs the query's text"):
+        searcher.set_rm3()
+        try:
+            searcher.search(searcher._index.query("parallel"))
+        finally:
+            searcher.unset_rm3()
+    plain = tmp_path / "plain"
+    with ResearchIndex.create(plain, {"id": FieldSpec.keyword(), "contents": FieldSpec.text()}):
+        pass
+    with (
+        LuceneSearcher(plain) as without,
+        pytest.raises(InvalidRequestError, match="term_vectors=True"),
+    ):
+        without.set_rm3()
+
+
+def test_evaluate_takes_trec_evals_names_and_gives_each_topic() -> None:
+    from pylucene_mcp.research import evaluate
+
+    qrels = {"q1": {"a": 1, "c": 1}, "q2": {"b": 1}}
+    run = {"q1": [("a", 3.0), ("b", 2.0), ("c", 1.0)], "q2": [("a", 2.0), ("b", 1.0)]}
+    # by hand: q1's AP = (1/1 + 2/3) / 2, q2's = (1/2) / 1; P@2: q1 1/2, q2 1/2; RR: 1 and 1/2
+    figures = evaluate(run, qrels, ["map", "P_2", "recip_rank", "nDCG@10"], per_topic=True)
+    assert figures["map"] == pytest.approx(((1 + 2 / 3) / 2 + 1 / 2) / 2)
+    assert figures["P_2"] == pytest.approx(0.5) and figures["recip_rank"] == pytest.approx(0.75)
+    assert figures["per_topic"]["map"] == pytest.approx({"q1": (1 + 2 / 3) / 2, "q2": 0.5})
+    assert set(figures["per_topic"]) == {"map", "P_2", "recip_rank", "nDCG@10"}
+    with pytest.raises(InvalidRequestError, match="unknown measure 'mapp'"):
+        evaluate(run, qrels, ["mapp"])
