@@ -10,7 +10,12 @@ Raw Lucene is one call away: after ``start_jvm()``, ``from org.apache.lucene.sea
 IndexSearcher`` works, with the same class path the package uses.
 """
 
+import logging
 from typing import TYPE_CHECKING
+
+# a library's logger: where no logging is set up (a REPL), nothing is printed of it (an error
+# reaches the caller as one exception); the server and the CLI log to their file and stderr
+logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 if TYPE_CHECKING:  # imported when first used (see __getattr__): a server start needs none
     from pylucene_mcp.api import Index

@@ -4,11 +4,20 @@ beside a writer, and refuse a create with another schema; misuse gets the projec
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from pylucene_mcp import Index, IndexAccessError, IndexLockedError, InvalidRequestError, jvm
+from pylucene_mcp import (
+    Index,
+    IndexAccessError,
+    IndexLockedError,
+    InvalidRequestError,
+    UnknownFieldError,
+    jvm,
+)
 from pylucene_mcp.research import Analyzer, FieldSpec, ResearchIndex, Similarity
 
 DOCS = [
@@ -149,3 +158,42 @@ def test_misuse_raises_the_projects_errors(tmp_path: Path) -> None:
         Similarity.lm_dirichlet("1000")  # type: ignore[arg-type]
     with pytest.raises(InvalidRequestError, match="takes a Java Analyzer, not 'english'"):
         FieldSpec.text("english")
+
+
+def test_searches_name_what_is_wrong_instead_of_finding_nothing(tmp_path: Path) -> None:
+    with ResearchIndex.create(
+        tmp_path / "s", {"id": FieldSpec.keyword(), "body": FieldSpec.text()}
+    ) as index:
+        index.add_many([{"id": "a", "body": "hello world"}])
+        with pytest.raises(UnknownFieldError, match="'title' is no text field.*: body"):
+            index.search("hello", field="title")
+        with pytest.raises(UnknownFieldError, match="'title' is no text field"):
+            index.batch_search({"q": "hello"}, "title", "id")
+        with pytest.raises(UnknownFieldError, match="'nid' is no keyword field.*: id"):
+            index.batch_search({"q": "hello"}, "body", "nid")
+        with pytest.raises(InvalidRequestError, match="a query is a text or a Lucene Query"):
+            index.search(123)
+        with pytest.raises(InvalidRequestError, match="k is a whole number"):
+            index.search("hello", k="3")  # type: ignore[arg-type]
+        with pytest.raises(InvalidRequestError, match="doc is a Lucene document id"):
+            index.explain("hello", "a")  # type: ignore[arg-type]
+
+
+def test_a_missing_word_list_is_the_callers_error_and_the_repl_shows_one_message() -> None:
+    # in a fresh interpreter with no logging set up, as a REPL: the error reaches the caller,
+    # with no Java stack on it and nothing printed of the package's log
+    code = (
+        "from pylucene_mcp.research import Analyzer\n"
+        "try:\n"
+        "    Analyzer.custom('standard', [{'stop': {'words': 'no-such-list.txt'}}])\n"
+        "except Exception as e:\n"
+        "    print(type(e).__name__, e.__cause__ is None, e.java_exception is not None)\n"
+        "    print(e)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    first, message = done.stdout.splitlines()[:2]
+    assert first == "InvalidRequestError True True"
+    assert "could not read its file" in message and "no-such-list.txt" in message
+    noise = [line for line in done.stderr.splitlines() if not line.startswith("JVM: ")]
+    assert noise == []

@@ -34,6 +34,9 @@ from collections.abc import Sequence
 class PyLuceneMcpError(Exception):
     """Base class of every error this package raises on purpose."""
 
+    #: the Java exception this error stands for, when it stands for one
+    java_exception: BaseException | None = None
+
 
 class JvmError(PyLuceneMcpError):
     """The JVM could not start or failed in a way no more specific error describes."""

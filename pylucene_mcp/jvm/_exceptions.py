@@ -132,4 +132,7 @@ def java_errors(caller_input: bool = False) -> Iterator[None]:
             raise
         if isinstance(mapped, errors.JvmError):
             log.error("unexpected Java exception", exc_info=exc)
-        raise mapped from exc
+        # the project's error alone, one message in a REPL: the Java exception stays on it (and
+        # an unexpected one's stack in the log)
+        mapped.java_exception = exc
+        raise mapped from None

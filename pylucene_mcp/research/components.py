@@ -27,14 +27,30 @@ class Analyzer:
         Raises:
             InvalidRequestError: for an unknown factory name or a bad parameter.
         """
-        with jvm.java_errors(caller_input=True):
-            builder = jvm.jclass("org.apache.lucene.analysis.custom.CustomAnalyzer").builder()
-            for spec in char_filters:
-                builder.addCharFilter(*_factory(spec))
-            builder.withTokenizer(*_factory(tokenizer))
-            for spec in filters:
-                builder.addTokenFilter(*_factory(spec))
-            return builder.build()
+        import jpype
+
+        try:
+            with jvm.java_errors(caller_input=True):
+                builder = jvm.jclass("org.apache.lucene.analysis.custom.CustomAnalyzer").builder()
+                for spec in char_filters:
+                    builder.addCharFilter(*_factory(spec))
+                builder.withTokenizer(*_factory(tokenizer))
+                for spec in filters:
+                    builder.addTokenFilter(*_factory(spec))
+                return builder.build()
+        except errors.JvmError as exc:
+            cause = exc.java_exception
+            if isinstance(cause, jpype.JException) and isinstance(
+                cause, jvm.jclass("java.io.IOException")
+            ):  # a file a factory names: words=, dictionary=, …
+                refused = errors.InvalidRequestError(
+                    f"an analysis factory could not read its file: {cause.getMessage()}; such "
+                    "a file is looked up on the Java class path: build the analyzer in Java "
+                    "with CustomAnalyzer.builder(Path) for files of a folder"
+                )
+                refused.java_exception = cause
+                raise refused from None
+            raise
 
     @staticmethod
     def product(name: str) -> Any:

@@ -263,9 +263,12 @@ class ResearchIndex:
         """Each topic's text as a bag of words (one SHOULD clause per analyzed term) on
         ``field``: its ``k`` best documents as (id, score). One call into Java for all of them,
         run on ``threads`` Java threads (Python's interpreter lock is free meanwhile)."""
+        self._check_field(field, "text")
+        self._check_field(id_field, "keyword")
+        _check_k(k)
         batch = jvm.jclass("io.github.pylucenemcp.research.BatchSearch")
         ids = list(topics)
-        with jvm.java_errors(caller_input=True):
+        with _searching():
             queries = batch.bagsOfWords(
                 self.analyzer, field, jvm.jarray("String", [topics[i] for i in ids])
             )
@@ -284,6 +287,8 @@ class ResearchIndex:
         Raises:
             QuerySyntaxError, UnknownFieldError.
         """
+        if field is not None:
+            self._check_field(field, "text")
         default = field or next(n for n, s in self.fields.items() if s.kind == "text")
         parser = jvm.jclass("io.github.pylucenemcp.research.SchemaQueryParser")(
             default,
@@ -307,8 +312,9 @@ class ResearchIndex:
     ) -> ResearchResults:
         """The ``k`` best documents for ``query`` (text, see :meth:`query`, or a Lucene
         ``Query``), scored with ``similarity`` for this search only (the index's by default)."""
-        lucene_query = self.query(query, field) if isinstance(query, str) else query
-        with jvm.java_errors(caller_input=True):
+        _check_k(k)
+        lucene_query = self._lucene_query(query, field)
+        with _searching():
             searcher = self._searcher(similarity)
             top = searcher.search(lucene_query, k)
             stored = searcher.storedFields()
@@ -323,8 +329,10 @@ class ResearchIndex:
     ) -> Explanation:
         """Why document ``doc`` scores what it scores for ``query``: Lucene's explanation as a
         tree of dataclasses (the same as ``profileQuery`` gives)."""
-        lucene_query = self.query(query, field) if isinstance(query, str) else query
-        with jvm.java_errors(caller_input=True):
+        lucene_query = self._lucene_query(query, field)
+        if isinstance(doc, bool) or not isinstance(doc, int):
+            raise errors.InvalidRequestError(f"doc is a Lucene document id (an int), not {doc!r}")
+        with _searching():
             return Explanation.of(self._searcher(similarity).explain(lucene_query, doc))
 
     def delete(self, query: str | Any, field: str | None = None) -> int:
@@ -334,8 +342,8 @@ class ResearchIndex:
         Raises:
             QuerySyntaxError, UnknownFieldError.
         """
-        lucene_query = self.query(query, field) if isinstance(query, str) else query
-        with jvm.java_errors(caller_input=True):
+        lucene_query = self._lucene_query(query, field)
+        with _searching():
             count = int(self._searcher(None).count(lucene_query))
             writer = self._writer("delete documents")
             writer.deleteDocuments(jvm.jarray(QUERY, [lucene_query]))
@@ -397,6 +405,29 @@ class ResearchIndex:
                     found[str(term.utf8ToString())] = int(iterator.totalTermFreq())
                     term = iterator.next()
             return found
+
+    def _lucene_query(self, query: Any, field: str | None) -> Any:
+        """``query`` as a Lucene ``Query``: text parsed by :meth:`query`, a query as it is."""
+        if isinstance(query, str):
+            return self.query(query, field)
+        if not isinstance(query, jvm.jclass(QUERY)):
+            raise errors.InvalidRequestError(
+                f"a query is a text or a Lucene Query (ResearchIndex.query builds one), not "
+                f"{query!r}"
+            )
+        return query
+
+    def _check_field(self, field: str, kind: str) -> None:
+        """Raises UnknownFieldError unless ``field`` is one of this index's ``kind`` fields."""
+        spec = self.fields.get(field)
+        if spec is None or spec.kind != kind:
+            names = [n for n, s in self.fields.items() if s.kind == kind]
+            raise errors.UnknownFieldError(
+                f"{field!r} is no {kind} field of this index; its {kind} fields: "
+                f"{', '.join(names) or 'none'}",
+                field,
+                names,
+            )
 
     def _writer(self, what: str) -> Any:
         """The index writer, for ``what`` the caller does."""
@@ -505,4 +536,25 @@ def _opening(path: Path, read_only: bool) -> Iterator[None]:
             f"the research index at {path} is open for writing elsewhere (another ResearchIndex "
             "in this process, or another process): close that one, or open this one with "
             "ResearchIndex.open(path, read_only=True)"
+        ) from exc
+
+
+def _check_k(k: Any) -> None:
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise errors.InvalidRequestError(f"k is a whole number ≥ 1, not {k!r}")
+
+
+@contextlib.contextmanager
+def _searching() -> Iterator[None]:
+    """Java's errors of a research search, said for a research index."""
+    try:
+        with jvm.java_errors(caller_input=True):
+            yield
+    except errors.TooManyClausesError as exc:
+        limit = int(jvm.jclass("org.apache.lucene.search.IndexSearcher").getMaxClauseCount())
+        raise errors.TooManyClausesError(
+            f"the query expands to more than {limit} clauses (a wildcard, fuzzy or regex term "
+            "matching many words, or a long text); give more letters before the *, split the "
+            "query, or raise the limit: jvm.jclass('org.apache.lucene.search.IndexSearcher')"
+            ".setMaxClauseCount(n)"
         ) from exc
