@@ -142,6 +142,26 @@ def test_rm3_feedback_terms_come_from_the_first_hits_vectors(searcher: LuceneSea
     assert [h.docid for h in hits] == [h.docid for h in searcher.search("parallel", k=5)]
 
 
+def test_rm3_and_rocchio_take_turns(searcher: LuceneSearcher, folder: Path) -> None:
+    searcher.set_rm3()
+    searcher.set_rocchio(top_fb_docs=2, top_fb_terms=5)
+    try:
+        assert searcher.is_using_rocchio() and not searcher.is_using_rm3()
+        # every word is in more than a tenth of these documents: no feedback term, and the
+        # query's own terms (weight alpha = 1) rank as the bag of words does
+        hits = searcher.search("sorting networks", k=5)
+        with LuceneSearcher(folder) as plain:
+            assert [h.docid for h in hits] == [
+                h.docid for h in plain.search("sorting networks", k=5)
+            ]
+        searcher.set_rm3()
+        assert searcher.is_using_rm3() and not searcher.is_using_rocchio()
+    finally:
+        searcher.unset_rm3()
+        searcher.unset_rocchio()
+    assert not searcher.is_using_rm3() and not searcher.is_using_rocchio()
+
+
 def test_documents_by_collection_id_or_lucene_id(searcher: LuceneSearcher) -> None:
     doc = searcher.doc("d5")
     assert doc is not None and doc.docid() == doc.id() == "d5"
@@ -209,7 +229,7 @@ def test_misuse_gets_the_projects_errors(searcher: LuceneSearcher, tmp_path: Pat
         searcher.index_reader.get_document_vector("nope")
     with pytest.raises(InvalidRequestError, match="2 terms once analysed"):
         searcher.index_reader.get_term_counts("parallel sorting")
-    with pytest.raises(InvalidRequestError, match="RM3 needs the query's text"):
+    with pytest.raises(InvalidRequestError, match="feedback .RM3, Rocchio. needs the query's text"):
         searcher.set_rm3()
         try:
             searcher.search(searcher._index.query("parallel"))

@@ -5,7 +5,7 @@ pyserini script runs with its import changed::
 
 Retrieval is Anserini's: a query is a bag of its analysed words (each once, boosted by its
 count), BM25 (0.9, 0.4) by default, equal scores ordered by the collection id, scores rounded
-to four decimals with ties lowered by 1e-6 each, RM3 as Anserini's ``Rm3Reranker``. Where
+to four decimals with ties lowered by 1e-6 each, RM3 and Rocchio as Anserini's rerankers. Where
 pyserini assumes Anserini's field names, these use the index's own: ``contents`` (else the
 first text field) is searched, ``id`` (else the first keyword field) is the collection's id,
 ``raw`` the raw document when the index has one. Where pyserini's default analyzer is its
@@ -106,7 +106,8 @@ class LuceneSearcher:
         self._fields = _Fields(self._index)
         self.index_reader = LuceneIndexReader(self._index)
         self._similarity = Similarity.bm25(0.9, 0.4)
-        self._rm3: tuple[int, int, float, bool] | None = None
+        # ("rm3" or "rocchio", its settings): the feedback this searcher uses, if any
+        self._feedback: tuple[str, tuple[Any, ...]] | None = None
         self._retrieval: Any = None
         self._reader: Any = None
 
@@ -126,8 +127,9 @@ class LuceneSearcher:
                     self._fields.contents,
                     self._fields.id,
                 )
-                if self._rm3 is not None:
-                    retrieval.setRm3(*self._rm3)
+                if self._feedback is not None:
+                    kind, settings = self._feedback
+                    (retrieval.setRm3 if kind == "rm3" else retrieval.setRocchio)(*settings)
             self._retrieval, self._reader = retrieval, reader
         return self._retrieval
 
@@ -156,9 +158,10 @@ class LuceneSearcher:
         if isinstance(q, str):
             hits = self._batch([q], k, 1)[0]
         else:
-            if self._rm3 is not None:
+            if self._feedback is not None:
                 raise errors.InvalidRequestError(
-                    "RM3 needs the query's text, not a Lucene query: unset_rm3() first"
+                    "feedback (RM3, Rocchio) needs the query's text, not a Lucene query: "
+                    "unset_rm3() or unset_rocchio() first"
                 )
             hits = self._query(q, k)
         return _filtered(hits, strip_segment_id, remove_dups)
@@ -237,23 +240,62 @@ class LuceneSearcher:
         settings = (int(fb_terms), int(fb_docs), float(original_query_weight), bool(filter_terms))
         with jvm.java_errors(caller_input=True):
             self._java().setRm3(*settings)
-        self._rm3 = settings
+        self._feedback = ("rm3", settings)
 
     def _need_term_vectors(self) -> None:
         if not self._index.fields[self._fields.contents].term_vectors:
             raise errors.InvalidRequestError(
-                f"RM3 reads the feedback documents' term vectors, and field "
+                f"feedback reads the feedback documents' term vectors, and field "
                 f"{self._fields.contents!r} has none: index it with "
                 "FieldSpec.text(analyzer, term_vectors=True)"
             )
 
     def unset_rm3(self) -> None:
-        self._rm3 = None
+        if self._feedback is not None and self._feedback[0] == "rm3":
+            self._feedback = None
         if self._retrieval is not None:
             self._retrieval.unsetRm3()
 
     def is_using_rm3(self) -> bool:
-        return self._rm3 is not None
+        return self._feedback is not None and self._feedback[0] == "rm3"
+
+    def set_rocchio(
+        self,
+        top_fb_terms: int = 10,
+        top_fb_docs: int = 10,
+        bottom_fb_terms: int = 10,
+        bottom_fb_docs: int = 10,
+        alpha: float = 1,
+        beta: float = 0.75,
+        gamma: float = 0,
+        debug: bool = False,
+        use_negative: bool = False,
+    ) -> None:
+        """Rocchio feedback from now on, instead of RM3 (Anserini's ``RocchioReranker``: the
+        first pass's ``k`` hits, of which the first ``top_fb_docs`` give their mean vector's
+        ``top_fb_terms`` best terms, and with ``use_negative`` the last ``bottom_fb_docs``).
+
+        Raises:
+            InvalidRequestError: when the searched field has no term vectors, or for
+                parameters out of range.
+        """
+        self._need_term_vectors()
+        settings = (
+            int(top_fb_terms), int(top_fb_docs), int(bottom_fb_terms), int(bottom_fb_docs),
+            float(alpha), float(beta), float(gamma), bool(use_negative),
+        )  # fmt: skip
+        with jvm.java_errors(caller_input=True):
+            self._java().setRocchio(*settings)
+        self._feedback = ("rocchio", settings)
+
+    def unset_rocchio(self) -> None:
+        if self._feedback is not None and self._feedback[0] == "rocchio":
+            self._feedback = None
+        if self._retrieval is not None:
+            self._retrieval.unsetRocchio()
+
+    def is_using_rocchio(self) -> bool:
+        return self._feedback is not None and self._feedback[0] == "rocchio"
 
     def set_bm25(self, k1: float = 0.9, b: float = 0.4) -> None:
         self._similarity = Similarity.bm25(k1, b)

@@ -59,9 +59,21 @@ public final class Retrieval {
   private final String idField;
   private final Sort sort;
   private volatile Rm3 rm3;
+  private volatile Rocchio rocchio;
 
   /** RM3's settings: expansion terms, feedback documents, the original query's weight. */
   private record Rm3(int fbTerms, int fbDocs, float originalQueryWeight, boolean filterTerms) {}
+
+  /** Rocchio's settings, as Anserini's {@code RocchioReranker} takes them. */
+  private record Rocchio(
+      int topFbTerms,
+      int topFbDocs,
+      int bottomFbTerms,
+      int bottomFbDocs,
+      float alpha,
+      float beta,
+      float gamma,
+      boolean useNegative) {}
 
   /**
    * Searches {@code field} of {@code reader} with {@code similarity}; {@code idField} holds the
@@ -97,12 +109,46 @@ public final class Retrieval {
               + ", "
               + originalQueryWeight);
     }
+    rocchio = null;
     rm3 = new Rm3(fbTerms, fbDocs, originalQueryWeight, filterTerms);
   }
 
-  /** No feedback from now on. */
+  /** No RM3 feedback from now on. */
   public void unsetRm3() {
     rm3 = null;
+  }
+
+  /**
+   * Feedback with Rocchio from now on (instead of RM3): the query's terms, plus {@code beta} times
+   * the mean vector of the first {@code topFbDocs} hits (its {@code topFbTerms} best terms), minus
+   * {@code gamma} times that of the last {@code bottomFbDocs} with {@code useNegative}.
+   */
+  public void setRocchio(
+      int topFbTerms,
+      int topFbDocs,
+      int bottomFbTerms,
+      int bottomFbDocs,
+      float alpha,
+      float beta,
+      float gamma,
+      boolean useNegative) {
+    if (topFbTerms < 1 || topFbDocs < 1 || bottomFbTerms < 0 || bottomFbDocs < 0) {
+      throw new IllegalArgumentException(
+          "Rocchio needs top_fb_terms and top_fb_docs of at least 1 and bottom ones of at least 0");
+    }
+    rm3 = null;
+    rocchio =
+        new Rocchio(
+            topFbTerms, topFbDocs, bottomFbTerms, bottomFbDocs, alpha, beta, gamma, useNegative);
+  }
+
+  /** No Rocchio feedback from now on. */
+  public void unsetRocchio() {
+    rocchio = null;
+  }
+
+  public boolean usesRocchio() {
+    return rocchio != null;
   }
 
   public boolean usesRm3() {
@@ -144,9 +190,12 @@ public final class Retrieval {
     List<String> tokens = tokens(analyzer, field, text);
     Query query = bagOfWords(field, tokens);
     Rm3 feedback = rm3;
+    Rocchio other = rocchio;
     Hits hits = top(query, feedback == null ? k : RERANK_CUTOFF);
     if (feedback != null) {
       hits = top(expanded(feedback, tokens, hits), k);
+    } else if (other != null) {
+      hits = top(boosted(model(other, tokens, hits)), k);
     }
     adjustTies(hits.scores);
     return hits;
@@ -190,8 +239,13 @@ public final class Retrieval {
   }
 
   private Query expanded(Rm3 feedback, List<String> tokens, Hits first) throws IOException {
+    return boosted(model(feedback, tokens, first));
+  }
+
+  /** The terms, each boosted by its weight, ORed (in the map's order, as Anserini's). */
+  private Query boosted(Map<String, Float> terms) {
     BooleanQuery.Builder query = new BooleanQuery.Builder();
-    for (Map.Entry<String, Float> term : model(feedback, tokens, first).entrySet()) {
+    for (Map.Entry<String, Float> term : terms.entrySet()) {
       query.add(
           new BoostQuery(new TermQuery(new Term(field, term.getKey())), term.getValue()),
           BooleanClause.Occur.SHOULD);
@@ -274,6 +328,105 @@ public final class Retrieval {
       mixed.merge(term, weight, Float::sum);
     }
     return mixed;
+  }
+
+  /**
+   * Rocchio's new query (Anserini's {@code RocchioReranker}): the query's terms scaled to unit L2
+   * norm times {@code alpha}, plus {@code beta} times the mean of the first hits' term vectors
+   * (terms of 2–20 characters in at most a tenth of the documents, each vector scaled to unit L2
+   * norm; the mean kept to its best terms and scaled again), minus {@code gamma} times that of the
+   * last hits with {@code useNegative}; terms whose weight is not above 0 are left out.
+   */
+  private Map<String, Float> model(Rocchio feedback, List<String> tokens, Hits first)
+      throws IOException {
+    Map<String, Float> query = new HashMap<>();
+    for (String token : tokens) {
+      query.merge(token, 1f, Float::sum);
+    }
+    query = scaledL2(query);
+    Map<String, Float> relevant = mean(first, true, feedback.topFbTerms, feedback.topFbDocs);
+    Map<String, Float> other =
+        feedback.useNegative
+            ? mean(first, false, feedback.bottomFbTerms, feedback.bottomFbDocs)
+            : new HashMap<>();
+    Set<String> all = new HashSet<>();
+    all.addAll(query.keySet());
+    all.addAll(relevant.keySet());
+    all.addAll(other.keySet());
+    Map<String, Float> weighted = new HashMap<>();
+    for (String term : all) {
+      float weight =
+          feedback.alpha * query.getOrDefault(term, 0f)
+              + feedback.beta * relevant.getOrDefault(term, 0f)
+              - feedback.gamma * other.getOrDefault(term, 0f);
+      if (weight > 0) {
+        weighted.merge(term, weight, Float::sum);
+      }
+    }
+    return weighted;
+  }
+
+  /** The mean term vector of the first ({@code top}) or last {@code fbDocs} hits. */
+  private Map<String, Float> mean(Hits hits, boolean top, int fbTerms, int fbDocs)
+      throws IOException {
+    IndexReader reader = searcher.getIndexReader();
+    int numDocs = reader.numDocs();
+    int n = Math.min(hits.docs.length, fbDocs);
+    List<Map<String, Float>> vectors = new ArrayList<>();
+    Set<String> vocabulary = new HashSet<>();
+    for (int i = 0; i < n; i++) {
+      int doc = top ? hits.docs[i] : hits.docs[hits.docs.length - i - 1];
+      Terms terms = reader.termVectors().get(doc, field);
+      if (terms == null) {
+        throw new IllegalArgumentException(
+            "Rocchio needs the term vectors of field "
+                + field
+                + ": index it with FieldSpec.text(..., term_vectors=True)");
+      }
+      Map<String, Float> vector = new HashMap<>();
+      TermsEnum each = terms.iterator();
+      for (BytesRef bytes = each.next(); bytes != null; bytes = each.next()) {
+        String term = bytes.utf8ToString();
+        if (term.length() < 2 || term.length() > 20) {
+          continue;
+        }
+        if ((float) reader.docFreq(new Term(field, term)) / numDocs > 0.1f) {
+          continue;
+        }
+        vector.merge(term, (float) each.totalTermFreq(), Float::sum);
+      }
+      vocabulary.addAll(vector.keySet());
+      vectors.add(vector);
+    }
+    float[] norms = new float[vectors.size()];
+    for (int i = 0; i < norms.length; i++) {
+      norms[i] = (float) l2(vectors.get(i));
+    }
+    Map<String, Float> mean = new HashMap<>();
+    for (String term : vocabulary) {
+      float weight = 0f;
+      for (int i = 0; i < vectors.size(); i++) {
+        if (norms[i] > 0.001f) {
+          weight += vectors.get(i).getOrDefault(term, 0f) / norms[i];
+        }
+      }
+      mean.merge(term, weight / vectors.size(), Float::sum);
+    }
+    return scaledL2(pruned(mean, fbTerms));
+  }
+
+  private static double l2(Map<String, Float> vector) {
+    double norm = 0;
+    for (float value : vector.values()) {
+      norm += Math.pow(value, 2.0);
+    }
+    return Math.sqrt(norm);
+  }
+
+  private static Map<String, Float> scaledL2(Map<String, Float> vector) {
+    double norm = l2(vector);
+    vector.replaceAll((term, value) -> (float) (value / norm));
+    return vector;
   }
 
   /** The {@code k} highest values (equal ones by term), as Anserini's {@code pruneToSize}. */
