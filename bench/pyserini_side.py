@@ -67,12 +67,15 @@ def main() -> None:
         ("bm25", lambda: searcher.set_bm25(0.9, 0.4)),
         ("qld", lambda: searcher.set_qld(1000)),
         ("bm25+rm3", lambda: (searcher.set_bm25(0.9, 0.4), searcher.set_rm3(10, 10, 0.5))),
+        ("bm25+rocchio", lambda: (searcher.set_bm25(0.9, 0.4), searcher.set_rocchio())),
     ]:
         searcher.unset_rm3()
+        searcher.unset_rocchio()
         setup()
         found = searcher.batch_search(texts, qids, k=1000, threads=2)
         runs[name] = {q: [[h.docid, h.score] for h in hits] for q, hits in found.items()}
     searcher.unset_rm3()
+    searcher.unset_rocchio()
     searcher.set_bm25(0.9, 0.4)
     speed = {}
     many = texts * repeat
