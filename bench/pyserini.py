@@ -2,8 +2,8 @@
 ``LuceneSearcher`` (over an Anserini index) and through ours (over a research index) — BM25
 (0.9, 0.4), QLD (mu 1000), BM25+RM3 (10, 10, 0.5) and BM25+Rocchio (its defaults), 1,000 hits
 each, MAP and P@30 by the same ``evaluate`` — then indexing speed (CACM ×32, two threads each)
-and batch-search speed at k=10 and k=1000 with one and two threads. Target: the same figures (±0.0005) and not slower on any
-speed.
+and batch-search speed at k=10 and k=1000 with one and two threads. Target: the same figures
+(±0.0005) and not slower on any speed.
 
 pyserini runs in a virtualenv of its own, made on first use (``--venv``): ``pyserini==1.6.0``
 from PyPI without its dependencies (its sdist carries Anserini's jar; its dense retrieval wants
