@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pylucene_mcp import (
+    DocumentNotFoundError,
     Index,
     IndexAccessError,
     IndexLockedError,
@@ -177,6 +178,13 @@ def test_searches_name_what_is_wrong_instead_of_finding_nothing(tmp_path: Path) 
             index.search("hello", k="3")  # type: ignore[arg-type]
         with pytest.raises(InvalidRequestError, match="doc is a Lucene document id"):
             index.explain("hello", "a")  # type: ignore[arg-type]
+        with pytest.raises(InvalidRequestError, match=r"not one id .*delete_ids\(\['a'\]\)"):
+            index.delete_ids("a")
+        assert len(index) == 1  # nothing went
+        with pytest.raises(DocumentNotFoundError, match="no document 7"):
+            index.term_vector(7, "body")
+        with pytest.raises(UnknownFieldError, match="unknown field 'title'"):
+            index.term_vector(0, "title")
 
 
 def test_a_missing_word_list_is_the_callers_error_and_the_repl_shows_one_message() -> None:

@@ -366,6 +366,11 @@ class ResearchIndex:
                 field,
                 keywords,
             )
+        if isinstance(ids, str):
+            raise errors.InvalidRequestError(
+                f"delete_ids takes a list of ids, not one id (a text would be read letter by "
+                f"letter): delete_ids([{ids!r}])"
+            )
         term = jvm.jclass("org.apache.lucene.index.Term")
         terms = [term(field, str(value)) for value in ids]
         if not terms:
@@ -394,8 +399,20 @@ class ResearchIndex:
     def term_vector(self, doc: int, field: str) -> dict[str, int]:
         """The terms of ``field`` in document ``doc`` with their frequencies (a field indexed
         with ``term_vectors=True``; empty otherwise)."""
+        if field not in self.fields:
+            raise errors.UnknownFieldError(
+                f"unknown field {field!r}; this index has: {', '.join(self.fields)}",
+                field,
+                list(self.fields),
+            )
+        if isinstance(doc, bool) or not isinstance(doc, int):
+            raise errors.InvalidRequestError(f"doc is a Lucene document id (an int), not {doc!r}")
         with jvm.java_errors(caller_input=True):
             reader = self._searcher(None).getIndexReader()
+            if not 0 <= doc < int(reader.maxDoc()):
+                raise errors.DocumentNotFoundError(
+                    f"no document {doc}: Lucene's ids here run from 0 to {int(reader.maxDoc()) - 1}"
+                )
             terms = reader.termVectors().get(doc, field)
             found: dict[str, int] = {}
             if terms is not None:
