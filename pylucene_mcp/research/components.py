@@ -27,8 +27,6 @@ class Analyzer:
         Raises:
             InvalidRequestError: for an unknown factory name or a bad parameter.
         """
-        import jpype
-
         try:
             with jvm.java_errors(caller_input=True):
                 builder = jvm.jclass("org.apache.lucene.analysis.custom.CustomAnalyzer").builder()
@@ -39,8 +37,8 @@ class Analyzer:
                     builder.addTokenFilter(*_factory(spec))
                 return builder.build()
         except errors.JvmError as exc:
-            cause = exc.java_exception
-            if isinstance(cause, jpype.JException) and isinstance(
+            cause: Any = exc.java_exception
+            if cause is not None and isinstance(
                 cause, jvm.jclass("java.io.IOException")
             ):  # a file a factory names: words=, dictionary=, …
                 refused = errors.InvalidRequestError(

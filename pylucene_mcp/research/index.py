@@ -15,8 +15,8 @@ from typing import Any
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors
 from pylucene_mcp.engine.explain import Explanation
-from pylucene_mcp.research import schema
 from pylucene_mcp.research.components import FieldSpec, Similarity
+from pylucene_mcp.research.schema import KEY, describe, from_json, to_json
 
 QUERY = "org.apache.lucene.search.Query"
 _WHOLE = re.compile(r"\s*-?\d{1,18}\s*")
@@ -78,7 +78,7 @@ class ResearchIndex:
         self.read_only = read_only
         self._closed = False
         self._reader: Any = None
-        self._schema = schema.to_json(self.fields, similarity)
+        self._schema = to_json(self.fields, similarity)
         j = jvm.jclass
         java_map = j("java.util.HashMap")()
         for name, spec in fields.items():
@@ -94,7 +94,7 @@ class ResearchIndex:
                 config = j("org.apache.lucene.index.IndexWriterConfig")(self.analyzer)
                 config.setSimilarity(similarity)
                 self.java = j("org.apache.lucene.index.IndexWriter")(self._directory, config)
-                self.java.setLiveCommitData(jvm.jmap({schema.KEY: self._schema}).entrySet())
+                self.java.setLiveCommitData(jvm.jmap({KEY: self._schema}).entrySet())
 
     @classmethod
     def create(
@@ -111,12 +111,12 @@ class ResearchIndex:
         folder = Path(path).expanduser()
         folder.mkdir(parents=True, exist_ok=True)
         similarity = similarity or Similarity.bm25()
-        given = schema.to_json(fields, similarity)
+        given = to_json(fields, similarity)
         kept = _kept_schema_at(folder)  # before a writer: closing one commits its schema
         if kept is not None and kept != given:
             raise errors.InvalidRequestError(
-                f"the index at {folder} has another schema: it has {schema.describe(kept)}; "
-                f"create was given {schema.describe(given)}. Open it as it is with "
+                f"the index at {folder} has another schema: it has {describe(kept)}; "
+                f"create was given {describe(given)}. Open it as it is with "
                 "ResearchIndex.open(path), or create the new one in another folder"
             )
         index = cls(folder, fields, similarity)
@@ -157,7 +157,7 @@ class ResearchIndex:
                 "ResearchIndex.create (the crawler's index opens with pylucene_mcp.Index.open); "
                 "give its fields with ResearchIndex.create(path, fields)"
             )
-        fields, kept_similarity = schema.from_json(kept, analyzers)
+        fields, kept_similarity = from_json(kept, analyzers)
         return cls(folder, fields, similarity or kept_similarity, read_only=read_only)
 
     def add_many(
@@ -538,7 +538,7 @@ def _kept_schema(directory: Any) -> str | None:
         if not j("org.apache.lucene.index.DirectoryReader").indexExists(directory):
             return None
         data = j("org.apache.lucene.index.SegmentInfos").readLatestCommit(directory).getUserData()
-        value = data.get(schema.KEY)
+        value = data.get(KEY)
         return None if value is None else str(value)
 
 
