@@ -161,10 +161,17 @@ class ResearchIndex:
         return cls(folder, fields, similarity or kept_similarity, read_only=read_only)
 
     def add_many(
-        self, documents: Iterable[Mapping[str, str]], batch: int = 2_000, progress: bool = False
+        self,
+        documents: Iterable[Mapping[str, str]],
+        batch: int = 2_000,
+        progress: bool = False,
+        *,
+        threads: int = 1,
     ) -> int:
         """Adds the documents (mappings of field name to text) and commits; returns how many.
-        They cross into Java ``batch`` at a time, as one array of values (``BulkWriter``); with
+        They cross into Java ``batch`` at a time, as one array of values (``BulkWriter``),
+        analysed on ``threads`` Java threads (with more than one, Lucene's ids follow no fixed
+        order: ties of searches that break them by Lucene id may differ from run to run); with
         ``progress``, a progress bar counts them (on stderr, or in the notebook)."""
         if progress:
             from rich.progress import Progress
@@ -179,12 +186,14 @@ class ResearchIndex:
                         if n % 500 == 0:
                             bar.update(task, completed=n)
 
-                return self.add_many(counted(), batch)
+                return self.add_many(counted(), batch, threads=threads)
         if isinstance(documents, Mapping):
             raise errors.InvalidRequestError(
                 "add_many takes an iterable of documents (dicts of field to text), not one "
                 "document: wrap it in a list, add_many([document])"
             )
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise errors.InvalidRequestError(f"threads is a whole number ≥ 1, not {threads!r}")
         writer = self._writer("add documents")
         names = list(self.fields)
         position = {name: i for i, name in enumerate(names)}
@@ -223,10 +232,10 @@ class ResearchIndex:
                 row.extend(values)
                 count += 1
                 if count % batch == 0:
-                    bulk.add(jvm.jarray("String", row))
+                    bulk.add(jvm.jarray("String", row), threads)
                     row = []
             if row:
-                bulk.add(jvm.jarray("String", row))
+                bulk.add(jvm.jarray("String", row), threads)
             writer.commit()
         return count
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -60,20 +60,38 @@ class Document:
         return self._java
 
 
-@dataclass(frozen=True)
 class ScoredDoc:
-    """One hit, as pyserini's ``JScoredDoc``: the collection's id, Lucene's id, the score."""
+    """One hit, as pyserini's ``JScoredDoc``: the collection's id, Lucene's id, the score (a
+    plain class with slots: a batch of a thousand hits a query makes many)."""
 
-    docid: str
-    lucene_docid: int
-    score: float
-    _searcher: Any = field(default=None, compare=False, repr=False)
+    __slots__ = ("_searcher", "docid", "lucene_docid", "score")
+
+    def __init__(self, docid: str, lucene_docid: int, score: float, searcher: Any = None) -> None:
+        self.docid = docid
+        self.lucene_docid = lucene_docid
+        self.score = score
+        self._searcher = searcher
 
     @property
     def lucene_document(self) -> Any:
         """The stored Lucene ``Document`` (read when asked for)."""
         with jvm.java_errors():
             return self._searcher.storedFields().document(self.lucene_docid)
+
+    def _key(self) -> tuple[str, int, float]:
+        return self.docid, self.lucene_docid, self.score
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ScoredDoc) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"ScoredDoc(docid={self.docid!r}, lucene_docid={self.lucene_docid}, "
+            f"score={self.score!r})"
+        )
 
 
 class _Fields:
@@ -209,7 +227,7 @@ class LuceneSearcher:
             answer = retrieval.batch(jvm.jarray("String", texts), k, threads)
         searcher = self._index._searcher(None)
         return [
-            [ScoredDoc(str(d), int(n), float(s), searcher) for d, n, s in hits]
+            [ScoredDoc(d, n, s, searcher) for d, n, s in hits]
             for hits in json.loads(memoryview(answer).tobytes())
         ]
 

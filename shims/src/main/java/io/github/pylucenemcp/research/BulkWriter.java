@@ -1,6 +1,9 @@
 package io.github.pylucenemcp.research;
 
+import io.github.pylucenemcp.util.Parallel;
 import java.io.IOException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
@@ -68,12 +71,38 @@ public final class BulkWriter {
    * @throws NumberFormatException for a {@code long} field's value that is not a whole number
    */
   public int add(String[] values) throws IOException {
+    return add(values, 1);
+  }
+
+  /**
+   * Adds the rows of {@code values} on {@code threads} threads (Lucene's ids then follow no fixed
+   * order among them); returns how many.
+   */
+  public int add(String[] values, int threads) throws IOException {
     if (values.length % names.length != 0) {
       throw new IllegalArgumentException(
           values.length + " values are not whole rows of " + names.length + " fields");
     }
     int rows = values.length / names.length;
-    for (int row = 0; row < rows; row++) {
+    if (threads <= 1 || rows < 2 * threads) {
+      addRows(values, 0, rows);
+      return rows;
+    }
+    int per = (rows + threads - 1) / threads;
+    ExecutorService pool = Executors.newFixedThreadPool(threads - 1);
+    try {
+      new Parallel(pool, threads)
+          .each(
+              (rows + per - 1) / per,
+              part -> addRows(values, part * per, Math.min(rows, (part + 1) * per)));
+    } finally {
+      pool.shutdown();
+    }
+    return rows;
+  }
+
+  private void addRows(String[] values, int from, int to) throws IOException {
+    for (int row = from; row < to; row++) {
       Document document = new Document();
       for (int f = 0; f < names.length; f++) {
         String value = values[row * names.length + f];
@@ -83,7 +112,6 @@ public final class BulkWriter {
       }
       writer.addDocument(document);
     }
-    return rows;
   }
 
   private void add(Document document, int f, String value) {

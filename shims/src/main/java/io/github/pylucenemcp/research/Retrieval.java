@@ -5,7 +5,9 @@ import io.github.pylucenemcp.util.Parallel;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -32,6 +34,7 @@ import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
@@ -210,13 +213,15 @@ public final class Retrieval {
   }
 
   private Hits top(Query query, int k) throws IOException {
-    TopDocs top = sort == null ? searcher.search(query, k) : searcher.search(query, k, sort, true);
+    // sorted by score then id, the score is the sort's first value: asking Lucene for the
+    // scores too would score the top hits again (a quarter of a search at k=10)
+    TopDocs top = sort == null ? searcher.search(query, k) : searcher.search(query, k, sort, false);
     int[] docs = new int[top.scoreDocs.length];
     float[] scores = new float[docs.length];
     for (int i = 0; i < docs.length; i++) {
       ScoreDoc hit = top.scoreDocs[i];
       docs[i] = hit.doc;
-      scores[i] = hit.score;
+      scores[i] = sort == null ? hit.score : (Float) ((FieldDoc) hit).fields[0];
     }
     return new Hits(docs, scores);
   }
@@ -503,16 +508,27 @@ public final class Retrieval {
    */
   private String[] ids(int[] docs) throws IOException {
     String[] ids = new String[docs.length];
+    // in Lucene id order: one doc values iterator a segment, each moved forward only
+    Integer[] order = new Integer[docs.length];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, Comparator.comparingInt(i -> docs[i]));
     List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
     StoredFields stored = null;
-    for (int i = 0; i < docs.length; i++) {
-      LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(docs[i], leaves));
-      SortedDocValues values = sort == null ? null : leaf.reader().getSortedDocValues(idField);
-      if (values != null && values.advanceExact(docs[i] - leaf.docBase)) {
+    LeafReaderContext leaf = null;
+    SortedDocValues values = null;
+    for (int i : order) {
+      int doc = docs[i];
+      if (leaf == null || doc >= leaf.docBase + leaf.reader().maxDoc()) {
+        leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+        values = sort == null ? null : leaf.reader().getSortedDocValues(idField);
+      }
+      if (values != null && values.advanceExact(doc - leaf.docBase)) {
         ids[i] = values.lookupOrd(values.ordValue()).utf8ToString();
       } else {
         stored = stored == null ? searcher.storedFields() : stored;
-        ids[i] = stored.document(docs[i], Set.of(idField)).get(idField);
+        ids[i] = stored.document(doc, Set.of(idField)).get(idField);
       }
     }
     return ids;
