@@ -94,6 +94,11 @@ def test_a_text_is_a_bag_of_its_words_ranked_as_anserini_ranks(searcher: LuceneS
     assert hits[0].score > hits[1].score
     assert searcher.doc(hits[0].lucene_docid).docid() == "d2"
     assert hits[0].lucene_document.get("id") == "d2"
+    # a Lucene query's hits are ranked the same way
+    query = searcher._index.query("contents:parallel OR contents:sort OR contents:network")
+    assert [h.docid for h in searcher.search(query, k=5)] == ranked
+    with pytest.raises(InvalidRequestError, match="q is a text or a Lucene Query"):
+        searcher.search(42, k=5)  # type: ignore[arg-type]
     # a repeated word counts twice (boost 2), as in Anserini's bag of words
     twice = searcher.search("compilers compilers", k=1)[0]
     assert twice.score == pytest.approx(round(2 * bm25("compil", by_id["d5"]), 4), abs=1e-6)

@@ -185,11 +185,15 @@ class LuceneSearcher:
         return _filtered(hits, strip_segment_id, remove_dups)
 
     def _query(self, query: Any, k: int) -> list[ScoredDoc]:
-        found = self._index.search(query, k=k, similarity=self._similarity)
+        """A Lucene query's hits, as a text's are ranked (ties by id, scores adjusted)."""
+        if not isinstance(query, jvm.jclass("org.apache.lucene.search.Query")):
+            raise errors.InvalidRequestError(f"q is a text or a Lucene Query, not {query!r}")
+        retrieval = self._java()
+        with jvm.java_errors(caller_input=True):
+            answer = retrieval.query(query, k)
         searcher = self._index._searcher(None)
         return [
-            ScoredDoc(hit.fields.get(self._fields.id, ""), hit.doc, hit.score, searcher)
-            for hit in found
+            ScoredDoc(d, n, s, searcher) for d, n, s in json.loads(memoryview(answer).tobytes())
         ]
 
     def batch_search(

@@ -22,9 +22,10 @@ import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
 
 /**
- * Passages for a page of hits in one Java call: a {@link UnifiedHighlighter} over the whole stored
- * {@code content} (no length cap), offsets from the postings, matching the query's terms on {@code
- * content} and its translit twin against content's postings.
+ * The passages of a page of hits, a document at a time (the page's documents may be highlighted on
+ * several threads): a {@link UnifiedHighlighter} over the whole stored {@code content} (no length
+ * cap), offsets from the postings, the query's content and translit terms matched against the
+ * content's postings and each lemma field's terms against its own.
  */
 public final class Highlighting {
   private final IndexSearcher searcher;

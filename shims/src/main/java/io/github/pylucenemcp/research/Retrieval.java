@@ -470,6 +470,22 @@ public final class Retrieval {
   }
 
   /**
+   * The hits of a Lucene query as {@link #batch} gives a text's (ties by id, scores adjusted; no
+   * feedback: it needs the query's text): UTF-8 JSON, {@code [[collection id, Lucene id, score],
+   * ...]}.
+   */
+  public byte[] query(Query query, int k) throws IOException {
+    Hits hits = top(query, k);
+    adjustTies(hits.scores);
+    String[] ids = ids(hits.docs);
+    Json json = new Json().array();
+    for (int i = 0; i < hits.docs.length; i++) {
+      json.array().string(ids[i]).number(hits.docs[i]).decimal(hits.scores[i]).end();
+    }
+    return json.end().toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
    * Each text's hits (see the class), {@code k} a text, on {@code threads} threads: UTF-8 JSON,
    * {@code [[[collection id, Lucene id, score], ...], ...]} in the order of the texts.
    */
