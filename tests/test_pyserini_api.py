@@ -104,6 +104,16 @@ def test_a_text_is_a_bag_of_its_words_ranked_as_anserini_ranks(searcher: LuceneS
     assert twice.score == pytest.approx(round(2 * bm25("compil", by_id["d5"]), 4), abs=1e-6)
 
 
+def test_fields_search_a_bag_of_words_on_each_boosted(searcher: LuceneSearcher) -> None:
+    one = searcher.search("fourier", k=1, fields={"contents": 2.0})[0]
+    plain = searcher.search("fourier", k=1)[0]
+    assert one.docid == plain.docid == "d1"
+    assert one.score == pytest.approx(round(2 * bm25("fourier", DOCS[2]), 4), abs=1e-6)
+    assert searcher.batch_search(["fourier"], ["q"], fields={"contents": 1})["q"] == [plain]
+    with pytest.raises(UnknownFieldError, match="unknown field 'title'"):
+        searcher.search("fourier", fields={"title": 1.0})
+
+
 def test_batch_search_gives_each_query_its_hits_by_id(searcher: LuceneSearcher) -> None:
     found = searcher.batch_search(["fourier", "compilers", "nothing"], ["q1", "q2", "q3"], k=3)
     assert {q: [h.docid for h in hits] for q, hits in found.items()} == {

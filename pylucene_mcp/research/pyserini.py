@@ -160,22 +160,27 @@ class LuceneSearcher:
         strip_segment_id: bool = False,
         remove_dups: bool = False,
     ) -> list[ScoredDoc]:
-        """The ``k`` best documents for ``q``: a text (a bag of its words, with RM3 when set) or
-        a Lucene ``Query``.
+        """The ``k`` best documents for ``q``: a text (a bag of its words, with RM3 or
+        Rocchio when set; with ``fields``, a bag on each of these fields, boosted by its weight)
+        or a Lucene ``Query``.
 
         Raises:
-            InvalidRequestError: for a ``query_generator`` or ``fields`` (not supported here:
-                build a Lucene query instead), or a Lucene query with RM3 set.
+            InvalidRequestError: for a ``query_generator`` (not supported here: build a Lucene
+                query instead), an unknown field, or a Lucene query with feedback set.
         """
         _check_k(k)
-        if query_generator is not None or fields:
+        if query_generator is not None:
             raise errors.InvalidRequestError(
-                "query_generator and fields are not supported: search a Lucene Query built "
-                "with ResearchIndex.query(text, field) instead"
+                "query_generator is not supported: search a Lucene Query built with "
+                "ResearchIndex.query(text, field) instead"
             )
         if isinstance(q, str):
-            hits = self._batch([q], k, 1)[0]
+            hits = self._batch([q], k, 1, fields)[0]
         else:
+            if fields:
+                raise errors.InvalidRequestError(
+                    "fields go with a text, not a Lucene query (pyserini refuses it too)"
+                )
             if self._feedback is not None:
                 raise errors.InvalidRequestError(
                     "feedback (RM3, Rocchio) needs the query's text, not a Lucene query: "
@@ -207,9 +212,9 @@ class LuceneSearcher:
     ) -> dict[str, list[ScoredDoc]]:
         """Each query's ``k`` best documents, by its id, searched on ``threads`` threads."""
         _check_k(k)
-        if query_generator is not None or fields:
+        if query_generator is not None:
             raise errors.InvalidRequestError(
-                "query_generator and fields are not supported: search each Lucene Query"
+                "query_generator is not supported: search each Lucene Query"
             )
         if isinstance(queries, str) or isinstance(qids, str):
             raise errors.InvalidRequestError("queries and qids are lists of strings")
@@ -219,16 +224,24 @@ class LuceneSearcher:
             )
         if not isinstance(threads, int) or threads < 1:
             raise errors.InvalidRequestError(f"threads is a whole number ≥ 1, not {threads!r}")
-        found = self._batch(list(queries), k, threads)
+        found = self._batch(list(queries), k, threads, fields)
         return dict(zip(qids, found, strict=True))
 
-    def _batch(self, texts: list[str], k: int, threads: int) -> list[list[ScoredDoc]]:
+    def _batch(
+        self, texts: list[str], k: int, threads: int, fields: Mapping[str, float] | None = None
+    ) -> list[list[ScoredDoc]]:
         for text in texts:
             if not isinstance(text, str):
                 raise errors.InvalidRequestError(f"a query is a text, not {text!r}")
+        weights = jvm.jclass("java.util.LinkedHashMap")()
+        for name, weight in (fields or {}).items():
+            self.index_reader._field(name)
+            if isinstance(weight, bool) or not isinstance(weight, int | float):
+                raise errors.InvalidRequestError(f"field {name!r}'s weight is a number")
+            weights.put(name, jvm.jclass("java.lang.Float")(float(weight)))
         retrieval = self._java()
         with jvm.java_errors(caller_input=True):
-            answer = retrieval.batch(jvm.jarray("String", texts), k, threads)
+            answer = retrieval.batch(jvm.jarray("String", texts), k, threads, weights)
         searcher = self._index._searcher(None)
         return [
             [ScoredDoc(d, n, s, searcher) for d, n, s in hits]

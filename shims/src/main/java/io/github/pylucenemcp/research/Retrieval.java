@@ -186,12 +186,25 @@ public final class Retrieval {
     return bag.build();
   }
 
+  /**
+   * Each field's bag of words of {@code text} (analysed as that field is), boosted by the field's
+   * weight, ORed: Anserini's {@code BagOfWordsQueryGenerator} over several fields.
+   */
+  Query bagOfWords(Map<String, Float> fields, String text) throws IOException {
+    BooleanQuery.Builder any = new BooleanQuery.Builder();
+    for (Map.Entry<String, Float> one : fields.entrySet()) {
+      Query bag = bagOfWords(one.getKey(), tokens(analyzer, one.getKey(), text));
+      any.add(new BoostQuery(bag, one.getValue()), BooleanClause.Occur.SHOULD);
+    }
+    return any.build();
+  }
+
   /** One search's hits: Lucene ids and scores, best first. */
   record Hits(int[] docs, float[] scores) {}
 
-  Hits search(String text, int k) throws IOException {
+  Hits search(String text, int k, Map<String, Float> fields) throws IOException {
     List<String> tokens = tokens(analyzer, field, text);
-    Query query = bagOfWords(field, tokens);
+    Query query = fields.isEmpty() ? bagOfWords(field, tokens) : bagOfWords(fields, text);
     Rm3 feedback = rm3;
     Rocchio other = rocchio;
     Hits hits = top(query, feedback == null ? k : RERANK_CUTOFF);
@@ -490,6 +503,15 @@ public final class Retrieval {
    * {@code [[[collection id, Lucene id, score], ...], ...]} in the order of the texts.
    */
   public byte[] batch(String[] texts, int k, int threads) throws IOException {
+    return batch(texts, k, threads, Map.of());
+  }
+
+  /**
+   * {@link #batch(String[], int, int)} over {@code fields} (field → weight; empty: the searched
+   * field alone); feedback still reads the searched field's vectors.
+   */
+  public byte[] batch(String[] texts, int k, int threads, Map<String, Float> fields)
+      throws IOException {
     Hits[] found = new Hits[texts.length];
     String[][] ids = new String[texts.length][];
     ExecutorService pool = threads > 1 ? Executors.newFixedThreadPool(threads - 1) : null;
@@ -498,7 +520,7 @@ public final class Retrieval {
           .each(
               texts.length,
               i -> {
-                found[i] = search(texts[i], k);
+                found[i] = search(texts[i], k, fields);
                 ids[i] = ids(found[i].docs);
               });
     } finally {
