@@ -59,7 +59,7 @@ def main() -> None:
 
     if not os.path.isdir(index):
         build(collection, index)
-    indexing_s = build(big, big_index)
+    indexing_s = min(build(big, f"{big_index}-{n}") for n in range(3))  # the best of three
     topics = json.loads(open(topics_path, encoding="utf-8").read())
     qids, texts = list(topics), list(topics.values())
     searcher = LuceneSearcher(index)
@@ -90,7 +90,7 @@ def main() -> None:
                 searcher.batch_search(many, ids, k=k, threads=threads)
                 best = max(best, len(many) / (time.perf_counter() - t))
             speed[f"k={k}, {threads} thread{'s' if threads > 1 else ''}"] = best
-    documents = int(LuceneSearcher(big_index).num_docs)
+    documents = int(LuceneSearcher(f"{big_index}-0").num_docs)
     figures = {"runs": runs, "speed": speed, "indexing_s": indexing_s, "documents": documents}
     print("\n" + json.dumps(figures), flush=True)
 

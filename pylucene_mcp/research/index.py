@@ -19,6 +19,8 @@ from pylucene_mcp.research.components import FieldSpec, Similarity
 from pylucene_mcp.research.schema import KEY, describe, from_json, to_json
 
 QUERY = "org.apache.lucene.search.Query"
+#: the writer's buffer before it flushes a segment (Lucene's default is 16 MB)
+RAM_BUFFER_MB = 256.0
 _WHOLE = re.compile(r"\s*-?\d{1,18}\s*")
 
 
@@ -93,6 +95,10 @@ class ResearchIndex:
             if not read_only:
                 config = j("org.apache.lucene.index.IndexWriterConfig")(self.analyzer)
                 config.setSimilarity(similarity)
+                # bulk loads, as Anserini's indexer sets them: fewer, larger flushes, and no
+                # compound file copied out of each flushed segment
+                config.setRAMBufferSizeMB(RAM_BUFFER_MB)
+                config.setUseCompoundFile(False)
                 self.java = j("org.apache.lucene.index.IndexWriter")(self._directory, config)
                 self.java.setLiveCommitData(jvm.jmap({KEY: self._schema}).entrySet())
 
