@@ -49,8 +49,8 @@ import org.apache.lucene.util.BytesRef;
  * Retrieval as Anserini does it, so that a pyserini script gives the same run: a text is a bag of
  * words (each analysed term once, boosted by how often it occurs), hits with equal scores are
  * ordered by their collection id, scores are rounded to four decimals with ties lowered by 1e-6
- * each (so that no evaluation tool orders them otherwise), and RM3 feedback re-searches with a
- * query of the best terms of the first hits. Thread-safe once configured.
+ * each (so that no evaluation tool orders them otherwise), and RM3 or Rocchio feedback re-searches
+ * with a query of the best terms of the first hits. Thread-safe once configured.
  */
 public final class Retrieval {
   /** RM3 looks at this many first hits, as Anserini's {@code -rerankCutoff} default. */
