@@ -67,6 +67,8 @@ bench: $(SETUP_STAMP) $(JAR_STAMP)  ## the benchmarks of bench/README.md (prints
 	$(PYTHON) bench/crawl.py
 	$(PYTHON) bench/scale.py
 	$(PYTHON) bench/pattern_cost.py
+	$(PYTHON) bench/passage_cost.py
+	$(PYTHON) bench/pyserini.py
 	$(PYTHON) bench/fuzz_stdio.py
 	$(PYTHON) bench/shutdown.py
 
