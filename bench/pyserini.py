@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from _common import ROOT, write_json
+from _searcher_runs import runs_and_speeds
 
 from pylucene_mcp import jvm
 from pylucene_mcp.jvm import find_java_home
@@ -92,7 +93,13 @@ def fields() -> dict[str, FieldSpec]:
     }
 
 
-def ours(docs: list[dict[str, str]], big: list[dict[str, str]], work: Path, **kw: Any) -> Any:
+def ours(
+    docs: list[dict[str, str]],
+    big: list[dict[str, str]],
+    work: Path,
+    topics: dict[str, str],
+    repeat: int,
+) -> dict[str, Any]:
     with ResearchIndex.create(work / "ours", fields()) as index:
         index.add_many(docs)
     times = []
@@ -102,43 +109,9 @@ def ours(docs: list[dict[str, str]], big: list[dict[str, str]], work: Path, **kw
             index.add_many(big, threads=2)  # as Anserini's -threads 2
         times.append(time.perf_counter() - started)
     indexing_s = min(times)
-    searcher = LuceneSearcher(work / "ours")
-    return measure(searcher, indexing_s, len(big), **kw)
-
-
-def measure(
-    searcher: LuceneSearcher, indexing_s: float, documents: int, topics: dict[str, str], repeat: int
-) -> dict[str, Any]:
-    qids, texts = list(topics), list(topics.values())
-    runs = {}
-    for name, setup in [
-        ("bm25", lambda: searcher.set_bm25(0.9, 0.4)),
-        ("qld", lambda: searcher.set_qld(1000)),
-        ("bm25+rm3", lambda: (searcher.set_bm25(0.9, 0.4), searcher.set_rm3(10, 10, 0.5))),
-        ("bm25+rocchio", lambda: (searcher.set_bm25(0.9, 0.4), searcher.set_rocchio())),
-    ]:
-        searcher.unset_rm3()
-        searcher.unset_rocchio()
-        setup()
-        found = searcher.batch_search(texts, qids, k=1000, threads=2)
-        runs[name] = {q: [[h.docid, h.score] for h in hits] for q, hits in found.items()}
-    searcher.unset_rm3()
-    searcher.unset_rocchio()
-    searcher.set_bm25(0.9, 0.4)
-    speed = {}
-    many = texts * repeat
-    ids = [str(i) for i in range(len(many))]
-    for k in (10, 1000):
-        for threads in (1, 2):
-            best = 0.0
-            searcher.batch_search(many, ids, k=k, threads=threads)  # warm-up, not timed
-            for _ in range(5):
-                t = time.perf_counter()
-                searcher.batch_search(many, ids, k=k, threads=threads)
-                best = max(best, len(many) / (time.perf_counter() - t))
-            speed[f"k={k}, {threads} thread{'s' if threads > 1 else ''}"] = best
-    searcher.close()
-    return {"runs": runs, "speed": speed, "indexing_s": indexing_s, "documents": documents}
+    with LuceneSearcher(work / "ours") as searcher:
+        figures = runs_and_speeds(searcher, topics, repeat)
+    return {**figures, "indexing_s": indexing_s, "documents": len(big)}
 
 
 def main() -> None:

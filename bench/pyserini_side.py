@@ -17,6 +17,12 @@ import os
 import sys
 import time
 import types
+from pathlib import Path
+
+# run with -P (bench/ off the front of sys.path: bench/pyserini.py would hide the package); the
+# one shared file is found at the end of the path, after pyserini's own
+sys.path.append(str(Path(__file__).resolve().parent))
+from _searcher_runs import runs_and_speeds
 
 # pyserini's dense and learned-sparse encoders import torch and transformers, which its Lucene
 # searcher never uses: a stand-in module lets `pyserini.search.lucene` import without them
@@ -61,37 +67,9 @@ def main() -> None:
         build(collection, index)
     indexing_s = min(build(big, f"{big_index}-{n}") for n in range(3))  # the best of three
     topics = json.loads(open(topics_path, encoding="utf-8").read())
-    qids, texts = list(topics), list(topics.values())
-    searcher = LuceneSearcher(index)
-    runs = {}
-    for name, setup in [
-        ("bm25", lambda: searcher.set_bm25(0.9, 0.4)),
-        ("qld", lambda: searcher.set_qld(1000)),
-        ("bm25+rm3", lambda: (searcher.set_bm25(0.9, 0.4), searcher.set_rm3(10, 10, 0.5))),
-        ("bm25+rocchio", lambda: (searcher.set_bm25(0.9, 0.4), searcher.set_rocchio())),
-    ]:
-        searcher.unset_rm3()
-        searcher.unset_rocchio()
-        setup()
-        found = searcher.batch_search(texts, qids, k=1000, threads=2)
-        runs[name] = {q: [[h.docid, h.score] for h in hits] for q, hits in found.items()}
-    searcher.unset_rm3()
-    searcher.unset_rocchio()
-    searcher.set_bm25(0.9, 0.4)
-    speed = {}
-    many = texts * repeat
-    ids = [str(i) for i in range(len(many))]
-    for k in (10, 1000):
-        for threads in (1, 2):
-            best = 0.0
-            searcher.batch_search(many, ids, k=k, threads=threads)  # warm-up, not timed
-            for _ in range(5):
-                t = time.perf_counter()
-                searcher.batch_search(many, ids, k=k, threads=threads)
-                best = max(best, len(many) / (time.perf_counter() - t))
-            speed[f"k={k}, {threads} thread{'s' if threads > 1 else ''}"] = best
+    figures = runs_and_speeds(LuceneSearcher(index), topics, repeat)
     documents = int(LuceneSearcher(f"{big_index}-0").num_docs)
-    figures = {"runs": runs, "speed": speed, "indexing_s": indexing_s, "documents": documents}
+    figures.update(indexing_s=indexing_s, documents=documents)
     print("\n" + json.dumps(figures), flush=True)
 
 
