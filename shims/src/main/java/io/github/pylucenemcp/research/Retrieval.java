@@ -281,35 +281,12 @@ public final class Retrieval {
    */
   private Map<String, Float> model(Rm3 feedback, List<String> tokens, Hits first)
       throws IOException {
-    IndexReader reader = searcher.getIndexReader();
-    int numDocs = reader.numDocs();
     int n = Math.min(first.docs.length, feedback.fbDocs);
     List<Map<String, Float>> vectors = new ArrayList<>();
     List<Float> scores = new ArrayList<>();
     Set<String> vocabulary = new HashSet<>();
     for (int i = 0; i < n; i++) {
-      Terms terms = reader.termVectors().get(first.docs[i], field);
-      if (terms == null) {
-        throw new IllegalArgumentException(
-            "RM3 needs the term vectors of field "
-                + field
-                + ": index it with FieldSpec.text(..., term_vectors=True)");
-      }
-      Map<String, Float> vector = new HashMap<>();
-      TermsEnum each = terms.iterator();
-      for (BytesRef bytes = each.next(); bytes != null; bytes = each.next()) {
-        String term = bytes.utf8ToString();
-        if (term.length() < 2 || term.length() > 20) {
-          continue;
-        }
-        if (feedback.filterTerms && !term.matches("[a-z0-9]+")) {
-          continue;
-        }
-        if ((float) reader.docFreq(new Term(field, term)) / numDocs > 0.1f) {
-          continue;
-        }
-        vector.merge(term, (float) each.totalTermFreq(), Float::sum);
-      }
+      Map<String, Float> vector = documentVector(first.docs[i], feedback.filterTerms, "RM3");
       vector = pruned(vector, feedback.fbTerms);
       vocabulary.addAll(vector.keySet());
       vectors.add(vector);
@@ -330,11 +307,7 @@ public final class Retrieval {
       model.merge(term, weight, Float::sum);
     }
     model = scaled(pruned(model, feedback.fbTerms));
-    Map<String, Float> query = new HashMap<>();
-    for (String token : tokens) {
-      query.merge(token, 1f, Float::sum);
-    }
-    query = scaled(query);
+    Map<String, Float> query = scaled(counts(tokens));
     Set<String> all = new HashSet<>(); // filled as Anserini fills it: the same clause order
     all.addAll(query.keySet());
     all.addAll(model.keySet());
@@ -357,11 +330,7 @@ public final class Retrieval {
    */
   private Map<String, Float> model(Rocchio feedback, List<String> tokens, Hits first)
       throws IOException {
-    Map<String, Float> query = new HashMap<>();
-    for (String token : tokens) {
-      query.merge(token, 1f, Float::sum);
-    }
-    query = scaledL2(query);
+    Map<String, Float> query = scaledL2(counts(tokens));
     Map<String, Float> relevant = mean(first, true, feedback.topFbTerms, feedback.topFbDocs);
     Map<String, Float> other =
         feedback.useNegative
@@ -387,32 +356,12 @@ public final class Retrieval {
   /** The mean term vector of the first ({@code top}) or last {@code fbDocs} hits. */
   private Map<String, Float> mean(Hits hits, boolean top, int fbTerms, int fbDocs)
       throws IOException {
-    IndexReader reader = searcher.getIndexReader();
-    int numDocs = reader.numDocs();
     int n = Math.min(hits.docs.length, fbDocs);
     List<Map<String, Float>> vectors = new ArrayList<>();
     Set<String> vocabulary = new HashSet<>();
     for (int i = 0; i < n; i++) {
       int doc = top ? hits.docs[i] : hits.docs[hits.docs.length - i - 1];
-      Terms terms = reader.termVectors().get(doc, field);
-      if (terms == null) {
-        throw new IllegalArgumentException(
-            "Rocchio needs the term vectors of field "
-                + field
-                + ": index it with FieldSpec.text(..., term_vectors=True)");
-      }
-      Map<String, Float> vector = new HashMap<>();
-      TermsEnum each = terms.iterator();
-      for (BytesRef bytes = each.next(); bytes != null; bytes = each.next()) {
-        String term = bytes.utf8ToString();
-        if (term.length() < 2 || term.length() > 20) {
-          continue;
-        }
-        if ((float) reader.docFreq(new Term(field, term)) / numDocs > 0.1f) {
-          continue;
-        }
-        vector.merge(term, (float) each.totalTermFreq(), Float::sum);
-      }
+      Map<String, Float> vector = documentVector(doc, false, "Rocchio");
       vocabulary.addAll(vector.keySet());
       vectors.add(vector);
     }
@@ -445,6 +394,50 @@ public final class Retrieval {
     double norm = l2(vector);
     vector.replaceAll((term, value) -> (float) (value / norm));
     return vector;
+  }
+
+  /**
+   * Document {@code doc}'s term vector of the searched field as feedback reads it (Anserini's
+   * heuristics): terms of 2–20 characters, only [a-z0-9] with {@code alphanumeric}, in at most a
+   * tenth of the documents; each with its frequency in the document.
+   */
+  private Map<String, Float> documentVector(int doc, boolean alphanumeric, String method)
+      throws IOException {
+    IndexReader reader = searcher.getIndexReader();
+    Terms terms = reader.termVectors().get(doc, field);
+    if (terms == null) {
+      throw new IllegalArgumentException(
+          method
+              + " needs the term vectors of field "
+              + field
+              + ": index it with FieldSpec.text(..., term_vectors=True)");
+    }
+    int numDocs = reader.numDocs();
+    Map<String, Float> vector = new HashMap<>();
+    TermsEnum each = terms.iterator();
+    for (BytesRef bytes = each.next(); bytes != null; bytes = each.next()) {
+      String term = bytes.utf8ToString();
+      if (term.length() < 2 || term.length() > 20) {
+        continue;
+      }
+      if (alphanumeric && !term.matches("[a-z0-9]+")) {
+        continue;
+      }
+      if ((float) reader.docFreq(new Term(field, term)) / numDocs > 0.1f) {
+        continue;
+      }
+      vector.merge(term, (float) each.totalTermFreq(), Float::sum);
+    }
+    return vector;
+  }
+
+  /** How often each token occurs in {@code tokens}. */
+  private static Map<String, Float> counts(List<String> tokens) {
+    Map<String, Float> counts = new HashMap<>();
+    for (String token : tokens) {
+      counts.merge(token, 1f, Float::sum);
+    }
+    return counts;
   }
 
   /** The {@code k} highest values (equal ones by term), as Anserini's {@code pruneToSize}. */
@@ -501,14 +494,6 @@ public final class Retrieval {
   /**
    * Each text's hits (see the class), {@code k} a text, on {@code threads} threads: UTF-8 JSON,
    * {@code [[[collection id, Lucene id, score], ...], ...]} in the order of the texts.
-   */
-  public byte[] batch(String[] texts, int k, int threads) throws IOException {
-    return batch(texts, k, threads, Map.of());
-  }
-
-  /**
-   * {@link #batch(String[], int, int)} over {@code fields} (field → weight; empty: the searched
-   * field alone); feedback still reads the searched field's vectors.
    */
   public byte[] batch(String[] texts, int k, int threads, Map<String, Float> fields)
       throws IOException {
