@@ -198,8 +198,7 @@ class ResearchIndex:
                 "add_many takes an iterable of documents (dicts of field to text), not one "
                 "document: wrap it in a list, add_many([document])"
             )
-        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-            raise errors.InvalidRequestError(f"threads is a whole number ≥ 1, not {threads!r}")
+        at_least_one("threads", threads)
         writer = self._writer("add documents")
         names = list(self.fields)
         position = {name: i for i, name in enumerate(names)}
@@ -280,7 +279,7 @@ class ResearchIndex:
         run on ``threads`` Java threads (Python's interpreter lock is free meanwhile)."""
         self._check_field(field, "text")
         self._check_field(id_field, "keyword")
-        _check_k(k)
+        at_least_one("k", k)
         batch = jvm.jclass("io.github.pylucenemcp.research.BatchSearch")
         ids = list(topics)
         with _searching():
@@ -327,7 +326,7 @@ class ResearchIndex:
     ) -> ResearchResults:
         """The ``k`` best documents for ``query`` (text, see :meth:`query`, or a Lucene
         ``Query``), scored with ``similarity`` for this search only (the index's by default)."""
-        _check_k(k)
+        at_least_one("k", k)
         lucene_query = self._lucene_query(query, field)
         with _searching():
             searcher = self._searcher(similarity)
@@ -414,12 +413,7 @@ class ResearchIndex:
     def term_vector(self, doc: int, field: str) -> dict[str, int]:
         """The terms of ``field`` in document ``doc`` with their frequencies (a field indexed
         with ``term_vectors=True``; empty otherwise)."""
-        if field not in self.fields:
-            raise errors.UnknownFieldError(
-                f"unknown field {field!r}; this index has: {', '.join(self.fields)}",
-                field,
-                list(self.fields),
-            )
+        self._check_field(field)
         if isinstance(doc, bool) or not isinstance(doc, int):
             raise errors.InvalidRequestError(f"doc is a Lucene document id (an int), not {doc!r}")
         with jvm.java_errors(caller_input=True):
@@ -449,8 +443,17 @@ class ResearchIndex:
             )
         return query
 
-    def _check_field(self, field: str, kind: str) -> None:
-        """Raises UnknownFieldError unless ``field`` is one of this index's ``kind`` fields."""
+    def _check_field(self, field: str, kind: str | None = None) -> None:
+        """Raises UnknownFieldError unless ``field`` is one of this index's fields (of
+        ``kind``, when given)."""
+        if kind is None:
+            if field not in self.fields:
+                raise errors.UnknownFieldError(
+                    f"unknown field {field!r}; this index has: {', '.join(self.fields)}",
+                    field,
+                    list(self.fields),
+                )
+            return
         spec = self.fields.get(field)
         if spec is None or spec.kind != kind:
             names = [n for n, s in self.fields.items() if s.kind == kind]
@@ -571,9 +574,11 @@ def _opening(path: Path, read_only: bool) -> Iterator[None]:
         ) from exc
 
 
-def _check_k(k: Any) -> None:
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise errors.InvalidRequestError(f"k is a whole number ≥ 1, not {k!r}")
+def at_least_one(name: str, value: Any) -> None:
+    """Raises InvalidRequestError unless ``value`` (the parameter ``name``) is a whole number
+    of at least 1."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise errors.InvalidRequestError(f"{name} is a whole number ≥ 1, not {value!r}")
 
 
 @contextlib.contextmanager

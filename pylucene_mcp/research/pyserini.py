@@ -24,7 +24,7 @@ from typing import Any
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors
 from pylucene_mcp.research.components import Similarity
-from pylucene_mcp.research.index import ResearchIndex
+from pylucene_mcp.research.index import ResearchIndex, at_least_one
 
 #: ``analyzer=`` left out: the index's own analyzer for the field
 DEFAULT: Any = object()
@@ -168,7 +168,7 @@ class LuceneSearcher:
             InvalidRequestError: for a ``query_generator`` (not supported here: build a Lucene
                 query instead), an unknown field, or a Lucene query with feedback set.
         """
-        _check_k(k)
+        at_least_one("k", k)
         if query_generator is not None:
             raise errors.InvalidRequestError(
                 "query_generator is not supported: search a Lucene Query built with "
@@ -211,7 +211,7 @@ class LuceneSearcher:
         fields: Mapping[str, float] | None = None,
     ) -> dict[str, list[ScoredDoc]]:
         """Each query's ``k`` best documents, by its id, searched on ``threads`` threads."""
-        _check_k(k)
+        at_least_one("k", k)
         if query_generator is not None:
             raise errors.InvalidRequestError(
                 "query_generator is not supported: search each Lucene Query"
@@ -222,8 +222,7 @@ class LuceneSearcher:
             raise errors.InvalidRequestError(
                 f"{len(queries)} queries but {len(qids)} qids: give one id for each query"
             )
-        if not isinstance(threads, int) or threads < 1:
-            raise errors.InvalidRequestError(f"threads is a whole number ≥ 1, not {threads!r}")
+        at_least_one("threads", threads)
         found = self._batch(list(queries), k, threads, fields)
         return dict(zip(qids, found, strict=True))
 
@@ -367,11 +366,6 @@ class LuceneSearcher:
         self.close()
 
 
-def _check_k(k: Any) -> None:
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise errors.InvalidRequestError(f"k is a whole number ≥ 1, not {k!r}")
-
-
 def _filtered(hits: list[ScoredDoc], strip: bool, dedupe: bool) -> list[ScoredDoc]:
     """pyserini's ``strip_segment_id`` and ``remove_dups``."""
     seen: set[str] = set()
@@ -418,12 +412,7 @@ class LuceneIndexReader:
 
     def _field(self, field: str | None) -> str:
         name = field or self._fields.contents
-        if name not in self._index.fields:
-            raise errors.UnknownFieldError(
-                f"unknown field {name!r}; this index has: {', '.join(self._index.fields)}",
-                name,
-                list(self._index.fields),
-            )
+        self._index._check_field(name)
         return name
 
     def analyze(self, text: str, analyzer: Any = None) -> list[str]:
@@ -543,15 +532,7 @@ class LuceneIndexReader:
         return Document(java, self._fields.id, self._fields.contents)
 
     def _lucene_id(self, value: str, field: str) -> int | None:
-        spec = self._index.fields.get(field)
-        if spec is None or spec.kind != "keyword":
-            keywords = [n for n, s in self._index.fields.items() if s.kind == "keyword"]
-            raise errors.UnknownFieldError(
-                f"{field!r} is no keyword field of this index (keyword fields: "
-                f"{', '.join(keywords)})",
-                field,
-                keywords,
-            )
+        self._index._check_field(field, "keyword")
         j = jvm.jclass
         query = j("org.apache.lucene.search.TermQuery")(
             j("org.apache.lucene.index.Term")(field, value)
