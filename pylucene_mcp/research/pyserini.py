@@ -64,19 +64,19 @@ class ScoredDoc:
     """One hit, as pyserini's ``JScoredDoc``: the collection's id, Lucene's id, the score (a
     plain class with slots: a batch of a thousand hits a query makes many)."""
 
-    __slots__ = ("_searcher", "docid", "lucene_docid", "score")
+    __slots__ = ("_reader", "docid", "lucene_docid", "score")
 
-    def __init__(self, docid: str, lucene_docid: int, score: float, searcher: Any = None) -> None:
+    def __init__(self, docid: str, lucene_docid: int, score: float, reader: Any = None) -> None:
         self.docid = docid
         self.lucene_docid = lucene_docid
         self.score = score
-        self._searcher = searcher
+        self._reader = reader  # the index reader the hit was found in
 
     @property
     def lucene_document(self) -> Any:
         """The stored Lucene ``Document`` (read when asked for)."""
         with jvm.java_errors():
-            return self._searcher.storedFields().document(self.lucene_docid)
+            return self._reader.storedFields().document(self.lucene_docid)
 
     def _key(self) -> tuple[str, int, float]:
         return self.docid, self.lucene_docid, self.score
@@ -196,9 +196,8 @@ class LuceneSearcher:
         retrieval = self._java()
         with jvm.java_errors(caller_input=True):
             answer = retrieval.query(query, k)
-        searcher = self._index._searcher(None)
         return [
-            ScoredDoc(d, n, s, searcher) for d, n, s in json.loads(memoryview(answer).tobytes())
+            ScoredDoc(d, n, s, self._reader) for d, n, s in json.loads(memoryview(answer).tobytes())
         ]
 
     def batch_search(
@@ -241,9 +240,8 @@ class LuceneSearcher:
         retrieval = self._java()
         with jvm.java_errors(caller_input=True):
             answer = retrieval.batch(jvm.jarray("String", texts), k, threads, weights)
-        searcher = self._index._searcher(None)
-        return [
-            [ScoredDoc(d, n, s, searcher) for d, n, s in hits]
+        return [  # the reader the retrieval searched (_java), not another look for a newer one
+            [ScoredDoc(d, n, s, self._reader) for d, n, s in hits]
             for hits in json.loads(memoryview(answer).tobytes())
         ]
 
@@ -372,7 +370,7 @@ def _filtered(hits: list[ScoredDoc], strip: bool, dedupe: bool) -> list[ScoredDo
     out = []
     for hit in hits:
         if strip:
-            hit = ScoredDoc(hit.docid.split(".")[0], hit.lucene_docid, hit.score, hit._searcher)
+            hit = ScoredDoc(hit.docid.split(".")[0], hit.lucene_docid, hit.score, hit._reader)
         if hit.docid in seen:
             continue
         out.append(hit)
