@@ -6,7 +6,7 @@ SETUP_STAMP := .setup.stamp
 JAR_STAMP := pylucene_mcp/jars/pylucene-mcp-shims.jar
 JAVA_SOURCES := $(shell find shims -name '*.java' 2>/dev/null) build.gradle settings.gradle
 
-.PHONY: help setup jars dist test test-python test-java java-format test-install lint typecheck bench serve clean
+.PHONY: help setup jars solr-node solr-cluster dist test test-python test-java java-format test-install lint typecheck bench serve clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -25,6 +25,16 @@ $(JAR_STAMP): $(JAVA_SOURCES)
 
 jars: $(JAR_STAMP)  ## fetch Lucene from Maven Central and compile the Java shims into jars/
 
+SOLR_NODE := build/solr-node.classpath
+$(SOLR_NODE): $(JAVA_SOURCES) $(shell find shims/solr -name '*.java' 2>/dev/null)
+	@./scripts/ensure-gradle >&2
+	@$(GRADLE) $(GRADLE_FLAGS) solrNode >&2
+
+solr-node: $(SOLR_NODE)  ## Solr 9 from Maven Central and the product's Solr plugin (the SolrCloud backend's nodes)
+
+solr-cluster: $(SETUP_STAMP) $(SOLR_NODE)  ## a local 2-node SolrCloud to try the Solr backend on (Ctrl-C stops it)
+	$(PYTHON) -m tests.solr_cluster 2
+
 dist: $(JAR_STAMP)  ## the sdist and the wheel, jars included, into dist/ (needs only Python and pip)
 	$(PYTHON) -P scripts/dist.py --outdir dist >&2
 
@@ -34,7 +44,7 @@ test-java: $(JAR_STAMP)  ## the shims' format and forbidden APIs, then their JUn
 java-format: $(JAR_STAMP)  ## rewrite the Java sources in google-java-format's style
 	$(GRADLE) $(GRADLE_FLAGS) javaFormat
 
-test-python: $(SETUP_STAMP) $(JAR_STAMP)  ## pytest, slow tests included (a plain `pytest` skips them)
+test-python: $(SETUP_STAMP) $(JAR_STAMP) $(SOLR_NODE)  ## pytest, slow tests included (a plain `pytest` skips them)
 	@./scripts/ensure-chromium >&2 || echo "no chromium: the MCP Apps browser tests will be skipped" >&2
 	@./scripts/ensure-test-corpora >&2 || echo "no German corpus: the exactness test will be skipped" >&2
 	$(PYTHON) -m pytest -m "slow or not slow"

@@ -70,6 +70,11 @@ class IndexAccessError(PyLuceneMcpError):
     """The index cannot be opened or used."""
 
 
+class RemoteIndexError(IndexAccessError):
+    """A remote index (a SolrCloud collection) cannot be reached, or refused a request; the
+    message names the node, what it answered and what to change."""
+
+
 class IndexLockedError(IndexAccessError):
     """Another writer (usually another pylucene-mcp process) holds the index's write lock."""
 

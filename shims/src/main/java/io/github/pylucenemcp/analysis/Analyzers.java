@@ -4,11 +4,9 @@ import com.ibm.icu.text.Normalizer2;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.net.URL;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 import morfologik.stemming.Dictionary;
 import org.apache.lucene.analysis.Analyzer;
@@ -118,41 +116,9 @@ public final class Analyzers {
     return new ASCIIFoldingFilter(contentFolded(tokens));
   }
 
-  /** The languages that have a lemma dictionary: ISO 639-1 code → its LanguageTool resource. */
-  private static final Map<String, String> DICTIONARIES =
-      Map.of(
-          "en", "org/languagetool/resource/en/english.dict",
-          "de", "org/languagetool/resource/de/german.dict");
-
-  private static final Map<String, Dictionary> LOADED = new ConcurrentHashMap<>();
-
   /** The languages {@link #lemma} knows. */
   public static Set<String> lemmaLanguages() {
-    return DICTIONARIES.keySet();
-  }
-
-  private static Dictionary dictionary(String language) {
-    String resource = DICTIONARIES.get(language);
-    if (resource == null) {
-      throw new IllegalArgumentException(
-          "no lemma dictionary for language '"
-              + language
-              + "'; there are: "
-              + DICTIONARIES.keySet());
-    }
-    return LOADED.computeIfAbsent(
-        language,
-        l -> {
-          URL url = Analyzers.class.getClassLoader().getResource(resource);
-          if (url == null) {
-            throw new IllegalStateException(resource + " is not on the class path");
-          }
-          try {
-            return Dictionary.read(url);
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        });
+    return LemmaDictionaries.languages();
   }
 
   /**
@@ -161,8 +127,8 @@ public final class Analyzers {
    * language} ("en" or "de"), lowercase, ASCII folding.
    */
   public static Analyzer lemma(String language) {
-    Dictionary dictionary = dictionary(language);
-    boolean compounds = "de".equals(language);
+    Dictionary dictionary = LemmaDictionaries.of(language);
+    boolean compounds = LemmaDictionaries.compounds(language);
     return chain(
         t -> lemmaChain(t, dictionary, compounds),
         t -> new ASCIIFoldingFilter(new LowerCaseFilter(t)));
@@ -226,7 +192,8 @@ public final class Analyzers {
 
   /** {@link #lemma}'s filters for {@code language}. */
   public static TokenStream lemmaChain(TokenStream tokens, String language) {
-    return lemmaChain(tokens, dictionary(language), "de".equals(language));
+    return lemmaChain(
+        tokens, LemmaDictionaries.of(language), LemmaDictionaries.compounds(language));
   }
 
   /** German compounds outside the dictionary take their tail's forms ({@link LemmaFilter}). */

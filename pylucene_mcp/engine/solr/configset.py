@@ -1,0 +1,177 @@
+"""The product's configset (``configset/``: the schema and solrconfig of a collection) and
+``solr init``: upload it under a name of its content's hash, then create the collection or point
+it at the new configset, and wait until every shard has an active replica.
+
+Named by content hash because Solr keeps a core on the schema it loaded: re-uploading a changed
+configset under the same name leaves the cores on the old one until they are reloaded, and a
+node that restarts in between would load the new one beside its peers on the old. A new name is
+a new configset, and MODIFYCOLLECTION plus RELOAD moves every core at once."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import time
+import zipfile
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from pylucene_mcp.basics import errors
+from pylucene_mcp.engine.solr.client import SolrClient
+
+FILES = ("schema.xml", "solrconfig.xml")
+PREFIX = "pylucene-mcp-"
+
+
+def files() -> dict[str, bytes]:
+    """The configset's files, by name."""
+    folder = resources.files("pylucene_mcp.engine.solr") / "configset"
+    return {name: (folder / name).read_bytes() for name in FILES}
+
+
+def name() -> str:
+    """The configset's name in the cluster: ``pylucene-mcp-`` and its content's hash."""
+    digest = hashlib.sha256()
+    for file_name, content in sorted(files().items()):
+        digest.update(file_name.encode() + b"\0" + content + b"\0")
+    return PREFIX + digest.hexdigest()[:12]
+
+
+def archive() -> bytes:
+    """The configset as the zip that Solr's configset API takes."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zipped:
+        for file_name, content in files().items():
+            zipped.writestr(file_name, content)
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class InitReport:
+    """What ``solr init`` did."""
+
+    collection: str
+    configset: str
+    uploaded: bool
+    created: bool
+    updated: bool
+    shards: int
+    replicas: int
+
+    def summary(self) -> str:
+        done = "created" if self.created else "updated" if self.updated else "already current"
+        upload = "uploaded" if self.uploaded else "already there"
+        return (
+            f"collection '{self.collection}' {done} ({self.shards} shard(s) × {self.replicas} "
+            f"replica(s)); configset {self.configset} {upload}"
+        )
+
+
+def init(client: SolrClient, shards: int = 2, replicas: int = 2, wait_s: float = 120) -> InitReport:
+    """Uploads the configset when the cluster lacks it, then creates the collection with
+    ``shards`` × ``replicas`` or moves an existing one to the configset; idempotent.
+
+    Raises:
+        InvalidRequestError: for fewer than one shard or replica.
+        RemoteIndexError: when the cluster refuses (the plugin jar missing on a node, say).
+    """
+    if shards < 1 or replicas < 1:
+        raise errors.InvalidRequestError("--shards and --replicas must be 1 or more")
+    config = name()
+    collection = client.settings.collection
+    known = client.get("admin/configs", {"action": "LIST"}).get("configSets", [])
+    uploaded = config not in known
+    if uploaded:
+        client.post(
+            "admin/configs",
+            params={"action": "UPLOAD", "name": config},
+            data=archive(),
+            content_type="application/octet-stream",
+        )
+    existing = collections(client)
+    created = updated = False
+    if collection not in existing:
+        try:
+            client.get(
+                "admin/collections",
+                {
+                    "action": "CREATE",
+                    "name": collection,
+                    "numShards": shards,
+                    "replicationFactor": replicas,
+                    "collection.configName": config,
+                    "waitForFinalState": "true",
+                },
+            )
+        except errors.PyLuceneMcpError as exc:
+            raise errors.RemoteIndexError(
+                f"creating the collection '{collection}' failed: {exc}. If a class "
+                "io.github.pylucenemcp.solr.* is not found, put the plugin jars on every node "
+                "(`pylucene-mcp solr plugin` lists them; docs/scale-out.md)"
+            ) from None
+        created = True
+    elif existing[collection].get("configName") != config:
+        client.get(
+            "admin/collections",
+            {
+                "action": "MODIFYCOLLECTION",
+                "collection": collection,
+                "collection.configName": config,
+            },
+        )
+        client.get("admin/collections", {"action": "RELOAD", "name": collection})
+        updated = True
+    state = wait_until_active(client, collection, wait_s)
+    return InitReport(
+        collection,
+        config,
+        uploaded,
+        created,
+        updated,
+        len(state.get("shards", {})),
+        max((len(s.get("replicas", {})) for s in state.get("shards", {}).values()), default=0),
+    )
+
+
+def collections(client: SolrClient) -> dict[str, dict[str, Any]]:
+    """The cluster's collections with their state (CLUSTERSTATUS), by name."""
+    status = client.get("admin/collections", {"action": "CLUSTERSTATUS"})
+    found: dict[str, dict[str, Any]] = status.get("cluster", {}).get("collections", {}) or {}
+    return found
+
+
+def live_nodes(client: SolrClient) -> list[str]:
+    status = client.get("admin/collections", {"action": "CLUSTERSTATUS"})
+    nodes: list[str] = status.get("cluster", {}).get("live_nodes", [])
+    return nodes
+
+
+def wait_until_active(client: SolrClient, collection: str, wait_s: float) -> dict[str, Any]:
+    """The collection's state once each shard has an active leader (or after ``wait_s``).
+
+    Raises:
+        RemoteIndexError: when a shard has no active replica by then.
+    """
+    deadline = time.monotonic() + wait_s
+    while True:
+        state = collections(client).get(collection)
+        if state is not None and _all_shards_led(state):
+            return state
+        if time.monotonic() > deadline:
+            raise errors.RemoteIndexError(
+                f"the collection '{collection}' has a shard without an active replica after "
+                f"{wait_s:.0f} s; see the nodes' logs"
+            )
+        time.sleep(0.2)
+
+
+def _all_shards_led(state: dict[str, Any]) -> bool:
+    shards = state.get("shards", {})
+    return bool(shards) and all(
+        any(
+            r.get("state") == "active" and r.get("leader") == "true"
+            for r in shard.get("replicas", {}).values()
+        )
+        for shard in shards.values()
+    )

@@ -1,0 +1,84 @@
+package io.github.pylucenemcp.solr;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.solr.cloud.MiniSolrCloudCluster;
+import org.apache.solr.embedded.JettyConfig;
+import org.apache.solr.embedded.JettySolrRunner;
+
+/**
+ * A SolrCloud of {@code N} nodes with an embedded ZooKeeper, in this JVM, for tests and for trying
+ * the SolrCloud backend ({@code make solr-cluster}): Solr's own {@code MiniSolrCloudCluster}, on
+ * free ports.
+ *
+ * <p>Usage: {@code LocalCluster NODES DIR}. Once every node is up it writes one line to stdout,
+ * {@code {"urls":[...],"zkHost":"..."}}, then reads commands from stdin, one per line, and answers
+ * each with a line: {@code stop I} stops node I (from 0), {@code start I} starts it again on its
+ * port, {@code urls} repeats the first line. At the end of stdin, or {@code quit}, it shuts down: a
+ * cluster never outlives the process that started it.
+ */
+public final class LocalCluster {
+  private LocalCluster() {}
+
+  @io.github.pylucenemcp.checks.SuppressForbidden(reason = "stdout is this tool's protocol")
+  public static void main(String[] args) throws Exception {
+    if (args.length != 2) {
+      throw new IllegalArgumentException("usage: LocalCluster NODES DIR");
+    }
+    int nodes = Integer.parseInt(args[0]);
+    Path dir = Path.of(args[1]);
+    Files.createDirectories(dir);
+    PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    MiniSolrCloudCluster cluster =
+        new MiniSolrCloudCluster(nodes, dir, JettyConfig.builder().setPort(0).build());
+    try {
+      cluster.waitForAllNodes(60);
+      out.println(describe(cluster));
+      BufferedReader in =
+          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      for (String line = in.readLine(); line != null; line = in.readLine()) {
+        String[] words = line.trim().split("\\s+");
+        try {
+          switch (words[0]) {
+            case "stop" -> {
+              JettySolrRunner node = cluster.getJettySolrRunner(Integer.parseInt(words[1]));
+              cluster.stopJettySolrRunner(node);
+              cluster.waitForJettyToStop(node);
+              out.println("{\"stopped\":" + words[1] + "}");
+            }
+            case "start" -> {
+              JettySolrRunner node = cluster.getJettySolrRunner(Integer.parseInt(words[1]));
+              cluster.startJettySolrRunner(node, true);
+              cluster.waitForNode(node, 60);
+              out.println("{\"started\":" + words[1] + "}");
+            }
+            case "urls" -> out.println(describe(cluster));
+            case "quit" -> {
+              return;
+            }
+            default -> out.println("{\"error\":\"unknown command\"}");
+          }
+        } catch (Exception e) {
+          out.println("{\"error\":\"" + e.toString().replace("\"", "'") + "\"}");
+        }
+      }
+    } finally {
+      cluster.shutdown();
+    }
+  }
+
+  private static String describe(MiniSolrCloudCluster cluster) {
+    List<JettySolrRunner> nodes = cluster.getJettySolrRunners();
+    String urls =
+        nodes.stream()
+            .map(n -> "\"" + n.getBaseUrl().toString() + "\"")
+            .collect(Collectors.joining(","));
+    return "{\"urls\":[" + urls + "],\"zkHost\":\"" + cluster.getZkServer().getZkAddress() + "\"}";
+  }
+}
