@@ -99,32 +99,9 @@ def search(
     if tool_names:
         return search(index, query, **_python_names(locals(), tool_names))
     started = time.perf_counter()
-    if not 1 <= page_size <= MAX_PAGE_SIZE:
-        raise errors.InvalidRequestError(f"pageSize must be 1–{MAX_PAGE_SIZE}, got {page_size}")
-    if page < 1:
-        raise errors.InvalidRequestError(f"page starts at 1, got {page}")
-    if cursor is not None and page != 1:
-        raise errors.InvalidRequestError(
-            "a cursor replaces page: leave page at 1 and pass the nextCursor of the last answer"
-        )
-    if page * page_size > MAX_WINDOW:
-        raise errors.InvalidRequestError(
-            f"page {page} × pageSize {page_size} goes past the first {MAX_WINDOW} hits; "
-            "narrow the query or add filters"
-        )
-    if sort not in schema.SORT_FIELDS:
-        raise errors.InvalidRequestError(f"sort must be one of {', '.join(schema.SORT_FIELDS)}")
-    if sort_order not in ("asc", "desc"):
-        raise errors.InvalidRequestError("sortOrder must be 'asc' or 'desc'")
-    if not 0 <= max_passages <= 10:
-        raise errors.InvalidRequestError(f"maxPassages must be 0–10, got {max_passages}")
-    if not 50 <= passage_length <= 1000:
-        raise errors.InvalidRequestError(f"passageLength must be 50–1000, got {passage_length}")
-    if not 1 <= facet_limit <= MAX_FACET_LIMIT:
-        raise errors.InvalidRequestError(
-            f"facetLimit must be 1–{MAX_FACET_LIMIT}, got {facet_limit}"
-        )
-
+    check_request(
+        page, page_size, cursor, sort, sort_order, max_passages, passage_length, facet_limit
+    )
     named, ranges = plan(facet_queries, range_facets)
     parsed_filters = parse_filters(filters)
     text = query_text(query, default_operator)
@@ -181,6 +158,48 @@ def search(
     if answer["partial"]:
         data["partialResults"] = True
     return SearchResult(data)
+
+
+def check_request(
+    page: int,
+    page_size: int,
+    cursor: str | None,
+    sort: str,
+    sort_order: str,
+    max_passages: int,
+    passage_length: int,
+    facet_limit: int,
+) -> None:
+    """Checks a search's paging, sort, passage and facet parameters (every backend's).
+
+    Raises:
+        InvalidRequestError: saying which parameter is wrong and what it takes.
+    """
+    if not 1 <= page_size <= MAX_PAGE_SIZE:
+        raise errors.InvalidRequestError(f"pageSize must be 1–{MAX_PAGE_SIZE}, got {page_size}")
+    if page < 1:
+        raise errors.InvalidRequestError(f"page starts at 1, got {page}")
+    if cursor is not None and page != 1:
+        raise errors.InvalidRequestError(
+            "a cursor replaces page: leave page at 1 and pass the nextCursor of the last answer"
+        )
+    if page * page_size > MAX_WINDOW:
+        raise errors.InvalidRequestError(
+            f"page {page} × pageSize {page_size} goes past the first {MAX_WINDOW} hits; "
+            "narrow the query or add filters"
+        )
+    if sort not in schema.SORT_FIELDS:
+        raise errors.InvalidRequestError(f"sort must be one of {', '.join(schema.SORT_FIELDS)}")
+    if sort_order not in ("asc", "desc"):
+        raise errors.InvalidRequestError("sortOrder must be 'asc' or 'desc'")
+    if not 0 <= max_passages <= 10:
+        raise errors.InvalidRequestError(f"maxPassages must be 0–10, got {max_passages}")
+    if not 50 <= passage_length <= 1000:
+        raise errors.InvalidRequestError(f"passageLength must be 50–1000, got {passage_length}")
+    if not 1 <= facet_limit <= MAX_FACET_LIMIT:
+        raise errors.InvalidRequestError(
+            f"facetLimit must be 1–{MAX_FACET_LIMIT}, got {facet_limit}"
+        )
 
 
 def _request(text: str, and_: bool, word_forms: bool, filters: Sequence[Filter]) -> Any:

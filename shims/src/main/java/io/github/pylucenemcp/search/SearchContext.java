@@ -1,5 +1,6 @@
 package io.github.pylucenemcp.search;
 
+import io.github.pylucenemcp.index.SchemaWriter;
 import io.github.pylucenemcp.queryparser.ContentQueryParser;
 import io.github.pylucenemcp.schema.FieldSchema;
 import java.io.IOException;
@@ -35,6 +36,9 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.ExitableDirectoryReader;
 import org.apache.lucene.index.FieldInfos;
 import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.NoMergePolicy;
 import org.apache.lucene.queryparser.classic.ParseException;
 import org.apache.lucene.queryparser.classic.QueryParser;
 import org.apache.lucene.search.BooleanClause.Occur;
@@ -50,6 +54,7 @@ import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TotalHits;
+import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -632,6 +637,58 @@ public final class SearchContext {
       return searcher.timedOut() ? -1 : found;
     } catch (ExitableDirectoryReader.ExitingReaderException e) {
       return -1;
+    }
+  }
+
+  /**
+   * The hits' JSON (see {@link PageResults#hits}) of documents that another engine found (the
+   * SolrCloud backend), from their stored fields: {@code strings} and {@code numbers} are rows as
+   * {@link SchemaWriter} takes them, written into an index in memory with the schema's own fields,
+   * so that the hit fields read as the embedded index's do and the passages of {@code parsed}
+   * (none when null, or for {@code maxPassages} 0) come from the same highlighter. The passages'
+   * statistics are those of the page's documents, not of the whole collection.
+   */
+  public String storedPage(
+      Parsed parsed,
+      String keyField,
+      String[] stringFields,
+      String[] longFields,
+      String[] strings,
+      long[] numbers,
+      float[] scores,
+      int maxPassages,
+      int maxChars)
+      throws IOException {
+    try (ByteBuffersDirectory directory = new ByteBuffersDirectory()) {
+      IndexWriterConfig config =
+          new IndexWriterConfig(analyzer).setRAMBufferSizeMB(256).setUseCompoundFile(false);
+      config.setMergePolicy(NoMergePolicy.INSTANCE);
+      try (IndexWriter writer = new IndexWriter(directory, config)) {
+        new SchemaWriter(writer, schema, facetsConfig, keyField, stringFields, longFields, null, 1)
+            .add(strings, numbers);
+      }
+      try (DirectoryReader reader = DirectoryReader.open(directory)) {
+        if (reader.leaves().size() != 1 || reader.maxDoc() != scores.length) {
+          throw new IllegalStateException("a page's documents must be one segment in order");
+        }
+        int[] docIds = new int[scores.length];
+        Arrays.setAll(docIds, i -> i);
+        boolean passages = parsed != null && !parsed.matchAll && maxPassages > 0;
+        Json hits = new Json();
+        PageResults.hits(
+            hits,
+            new IndexSearcher(reader),
+            docIds,
+            scores,
+            schema,
+            analyzer,
+            matchFields,
+            passages ? parsed.highlightQuery : null,
+            passages ? parsed.units : List.of(),
+            maxPassages,
+            maxChars);
+        return hits.toString();
+      }
     }
   }
 
