@@ -77,3 +77,31 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.section("figures (reliability, evaluation)")
         for name, value in FIGURES.items():
             terminalreporter.write_line(f"{name}: {value}")
+
+
+@pytest.fixture(scope="session")
+def solr_cluster() -> Iterator[Any]:
+    """A 2-node SolrCloud in a JVM of its own (``tests.solr_cluster``), with the product's
+    configset uploaded, for the whole session."""
+    from tests.solr_cluster import LocalCluster
+
+    cluster = LocalCluster(2)
+    try:
+        yield cluster
+    finally:
+        cluster.close()
+
+
+@pytest.fixture(scope="session")
+def solr_settings(solr_cluster: Any) -> Any:
+    """The settings of a collection ``tests`` of two shards with two replicas each."""
+    from pylucene_mcp.engine.solr import configset
+    from pylucene_mcp.engine.solr.client import SolrClient, SolrSettings
+
+    settings = SolrSettings(tuple(solr_cluster.urls), collection="tests")
+    client = SolrClient(settings)
+    try:
+        configset.init(client, shards=2, replicas=2)
+    finally:
+        client.close()
+    return settings

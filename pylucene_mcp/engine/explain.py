@@ -9,6 +9,7 @@ into Python data, and the BM25 contribution of each matched term.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +42,17 @@ class Explanation:
             description=str(java.getDescription()),
             match=bool(java.isMatch()),
             details=tuple(cls.of(d) for d in java.getDetails()),
+        )
+
+    @classmethod
+    def of_json(cls, tree: Mapping[str, Any]) -> Explanation:
+        """The tree of an explanation as JSON (``match``, ``value``, ``description``,
+        ``details``: Solr's structured explanation)."""
+        return cls(
+            value=float(tree.get("value", 0.0)),
+            description=str(tree.get("description", "")),
+            match=bool(tree.get("match", False)),
+            details=tuple(cls.of_json(d) for d in tree.get("details", ())),
         )
 
     def find(self, prefix: str) -> Explanation | None:
@@ -197,6 +209,12 @@ def explain_document(
     already parsed (``lucene_query``; ``query`` is its text, for the answer)."""
     with jvm.java_errors():
         tree = Explanation.of(searcher.explain(lucene_query, doc_id))
+    return explanation_of(tree, path, query)
+
+
+def explanation_of(tree: Explanation, path: str, query: str) -> DocumentExplanation:
+    """What the explanation ``tree`` of the document of ``path`` for ``query`` says: its score
+    and each matched term's share."""
     score = tree.value if tree.match else 0.0
     terms = _contributions(tree, score)
     return DocumentExplanation(

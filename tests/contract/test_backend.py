@@ -1,5 +1,6 @@
 """The contract of a Backend, written once and run against every implementation (the embedded
-Lucene index today; a SolrCloud backend adds itself to IMPLEMENTATIONS and inherits them all).
+Lucene index, and a SolrCloud collection on the session's local cluster: conftest's
+``solr_settings``).
 
 Each test writes its documents through the backend's own writer and checks the answers against
 plain Python over the same documents: which documents hold a word, how many per language, which
@@ -20,6 +21,7 @@ import pytest
 from pylucene_mcp.basics.errors import DocumentNotFoundError, InvalidRequestError
 from pylucene_mcp.engine.backend import Backend
 from pylucene_mcp.engine.embedded import EmbeddedBackend
+from pylucene_mcp.engine.solr.backend import SolrBackend
 
 WORDS = (
     "harbour lantern quarry meadow orchard glacier canyon prairie lagoon tundra "
@@ -28,12 +30,25 @@ WORDS = (
 LANGUAGES = ("en", "de")
 
 
-def _embedded(folder: Path) -> Backend:
+def _embedded(folder: Path, request: pytest.FixtureRequest) -> Backend:
     return EmbeddedBackend.open(folder, refresh_interval_s=0.05)
 
 
+def _solr(folder: Path, request: pytest.FixtureRequest) -> Backend:
+    """The session's SolrCloud collection (conftest's ``solr_settings``), emptied."""
+    settings = request.getfixturevalue("solr_settings")
+    backend = SolrBackend.open(settings, refresh_interval_s=0.05)
+    with backend.writer() as writer:
+        writer.delete_under("/")
+    assert len(backend) == 0
+    return backend
+
+
 #: name → a function that opens a new, empty backend in a folder of the test's own
-IMPLEMENTATIONS: dict[str, Callable[[Path], Backend]] = {"embedded": _embedded}
+IMPLEMENTATIONS: dict[str, Callable[[Path, pytest.FixtureRequest], Backend]] = {
+    "embedded": _embedded,
+    "solr": _solr,
+}
 
 
 def make_documents(root: Path, count: int, seed: int) -> list[dict[str, Any]]:
@@ -64,7 +79,7 @@ def holding(docs: list[dict[str, Any]], word: str) -> set[str]:
 
 @pytest.fixture(params=sorted(IMPLEMENTATIONS))
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    opened = IMPLEMENTATIONS[request.param](tmp_path / "index")
+    opened = IMPLEMENTATIONS[request.param](tmp_path / "index", request)
     yield opened
     opened.close()
 

@@ -37,10 +37,12 @@ from typing import Any, Literal
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, portable, schema
 from pylucene_mcp.basics.shapes import Encoded, to_dict
-from pylucene_mcp.engine import documents
+from pylucene_mcp.engine import documents, vocabulary
 from pylucene_mcp.engine.counts import RangeFacet, buckets, plan
-from pylucene_mcp.engine.filters import Filter, facet_value, filter_query, parse_filters
+from pylucene_mcp.engine.explain import DocumentExplanation, Explanation, explanation_of
+from pylucene_mcp.engine.filters import Filter, filter_query, parse_filters
 from pylucene_mcp.engine.index import FileState
+from pylucene_mcp.engine.info import DateRange, DocumentDetails, FieldInfo, IndexStats
 from pylucene_mcp.engine.query import context, limit_ms, parse_query, query_text
 from pylucene_mcp.engine.results import RangeBucket, SearchResult
 from pylucene_mcp.engine.search import (
@@ -51,6 +53,7 @@ from pylucene_mcp.engine.search import (
 )
 from pylucene_mcp.engine.solr import configset
 from pylucene_mcp.engine.solr.client import SolrClient, SolrSettings
+from pylucene_mcp.engine.vocabulary import DuplicateGroup, Duplicates, TermCount, TermList
 
 #: the Solr field that counts a facet dimension: the keyword field itself, or for the analysed
 #: author its exact values' twin
@@ -70,6 +73,8 @@ HIT_FIELDS = (
     schema.PAGE_OFFSETS,
 )
 SCHEMA_VERSION_FIELD = "schema_version"
+#: the number of pages of a paged document (indexed: the documents that have pages are counted)
+PAGE_COUNT = "page_count"
 #: documents per update request, and the characters of text at which a request is sent early
 UPDATE_DOCS = 500
 UPDATE_CHARS = 8_000_000
@@ -79,12 +84,25 @@ CURSOR_VERSION = "s1"
 ALL: dict[str, Any] = {"t": "all"}
 
 
+#: the embedded index's facet terms (``DrillDownQuery.term``): dimension and value joined
+FACET_TERMS = "$facets"
+FACET_DELIMITER = "\x1f"
+
+
 def portable_query(query: Any) -> dict[str, Any]:
-    """A parsed Lucene query (a Java object) as the portable JSON the plugin takes."""
+    """A parsed Lucene query (a Java object) as the portable JSON the plugin takes, a facet
+    value's drill-down term as the term of the collection's facet field."""
     with jvm.java_errors():
         text = str(jvm.jclass("io.github.pylucenemcp.portable.PortableQuery").toJson(query))
-    found: dict[str, Any] = json.loads(text)
+    found: dict[str, Any] = json.loads(text, object_hook=_facet_term)
     return found
+
+
+def _facet_term(node: dict[str, Any]) -> dict[str, Any]:
+    if node.get("t") == "term" and node.get("f") == FACET_TERMS:
+        dim, _, value = str(node["v"]).partition(FACET_DELIMITER)
+        return _term(FACET_FIELD.get(dim, dim), value)
+    return node
 
 
 def local(node: Mapping[str, Any], tags: Sequence[str] = ()) -> str:
@@ -114,15 +132,8 @@ def _without(node: dict[str, Any]) -> dict[str, Any]:
 
 def filter_node(flt: Filter) -> dict[str, Any]:
     """The filter's query as portable JSON (for ``not``/``not_in``: all but what it names)."""
-    negative = flt.operator in ("not", "not_in")
-    if flt.field in schema.FACET_FIELDS and flt.operator != "range":
-        chosen = (flt.value,) if flt.operator in ("eq", "not") else tuple(flt.values or ())
-        field = FACET_FIELD.get(flt.field, flt.field)
-        values = dict.fromkeys(facet_value(flt, v) for v in chosen)
-        positive = _any([_term(field, v) for v in values])
-    else:
-        positive = portable_query(filter_query(flt))
-    return _without(positive) if negative else positive
+    positive = portable_query(filter_query(flt))
+    return _without(positive) if flt.operator in ("not", "not_in") else positive
 
 
 class SolrWriter:
@@ -176,8 +187,11 @@ def solr_document(doc: Mapping[str, Any]) -> dict[str, Any]:
         if name == documents.LEMMA_SLOT:
             for lemma_field in filter(None, value.split(",")):
                 out[lemma_field] = strings[documents.STRING_SLOTS.index(schema.CONTENT)]
-        elif name in (schema.CONTENT, schema.PAGE_OFFSETS):
+        elif name == schema.CONTENT:
             out[name] = value
+        elif name == schema.PAGE_OFFSETS:
+            out[name] = value
+            out[PAGE_COUNT] = len(value.split(",")) if value else 0
         else:
             parts = [v for v in value.split(documents.SEPARATOR) if v]
             if parts:
@@ -483,6 +497,303 @@ class SolrBackend:
         ranges = {field: list(found) for field, found in (result.range_facets or {}).items()}
         return dict(result.facet_queries or {}), ranges, result.partial_results
 
+    # -- one document -----------------------------------------------------------------------
+
+    def _stored(self, file_path: str, fields: str = "*") -> dict[str, Any]:
+        """The stored fields of the document of ``file_path``.
+
+        Raises:
+            DocumentNotFoundError: when the collection has no document with that path.
+        """
+        path = documents.normalize_path(file_path)
+        answer = self._select(
+            {
+                "query": json.dumps(_term(schema.FILE_PATH, path)),
+                "limit": 1,
+                "fields": fields,
+                "params": {"shards.tolerant": "false"},
+            }
+        )
+        docs = answer["response"]["docs"]
+        if not docs:
+            raise errors.DocumentNotFoundError(
+                f"no indexed document has file_path {path!r}; search for it first "
+                "(filePath values come from search results)"
+            )
+        found: dict[str, Any] = docs[0]
+        return found
+
+    def document_details(
+        self, file_path: str, *, offset: int = 0, length: int = 5000
+    ) -> DocumentDetails:
+        if offset < 0:
+            raise errors.InvalidRequestError(f"offset must be >= 0, got {offset}")
+        if not 1 <= length <= 100_000:
+            raise errors.InvalidRequestError(f"length must be 1–100000, got {length}")
+        stored = self._stored(file_path)
+        fields: dict[str, Any] = {}
+        for name, value in stored.items():
+            if name in (schema.CONTENT, schema.PAGE_OFFSETS) or name not in schema.FIELDS:
+                continue
+            values = value if isinstance(value, list) else [value]
+            if name in schema.DATE_FIELDS:
+                values = [schema.iso(int(v)) for v in values]
+            fields[name] = values[0] if len(values) == 1 else values
+        content = str(stored.get(schema.CONTENT) or "")
+        pages = stored.get(schema.PAGE_OFFSETS)
+        chunk = content[offset : offset + length]
+        more = offset + len(chunk) < len(content)
+        return DocumentDetails(
+            file_path=str(stored[schema.FILE_PATH]),
+            fields=fields,
+            content=chunk,
+            offset=offset,
+            length=len(chunk),
+            content_length=len(content),
+            has_more=more,
+            page_count=len(str(pages).split(",")) if pages else None,
+            next_offset=offset + len(chunk) if more else None,
+        )
+
+    def explain(
+        self, query: str, file_path: str, *, default_operator: str = "AND"
+    ) -> DocumentExplanation:
+        """How ``query`` scores the document, from Solr's structured explanation (the same
+        tree as Lucene's, with the collection's statistics)."""
+        parsed = parse_query(query, default_operator)
+        path = str(self._stored(file_path, "file_path")[schema.FILE_PATH])
+        tree = self._explanation(portable_query(parsed.match_query), path)
+        return explanation_of(tree, path, query)
+
+    def _explanation(self, node: Mapping[str, Any], path: str) -> Explanation:
+        """The explanation of ``node`` for the document of ``path``: of the hit, with the
+        collection's statistics, when it matches; else from the shard that holds it (Solr
+        explains other documents only within one shard: a non-match scores nothing anyway)."""
+        debug = {"debug": "results", "debug.explain.structured": "true"}
+        answer = self._select(
+            {
+                "query": json.dumps(node),
+                "filter": [local(_term(schema.FILE_PATH, path))],
+                "limit": 1,
+                "fields": "file_path",
+                "params": {**debug, "shards.tolerant": "false"},
+            }
+        )
+        explained = answer.get("debug", {}).get("explain", {})
+        if path in explained:
+            return Explanation.of_json(explained[path])
+        other = {**debug, "explainOther": local(_term(schema.FILE_PATH, path)), "distrib": "false"}
+        for replica in self._leaders():
+            found = self.client.request(
+                "POST",
+                f"{replica['core']}/select",
+                data=json.dumps({"query": json.dumps(node), "limit": 0, "params": other}).encode(),
+                headers={"Content-Type": "application/json"},
+                nodes=[replica["base_url"]],
+            )
+            tree = found.get("debug", {}).get("explainOther", {}).get(path)
+            if tree is not None:
+                return Explanation.of_json(tree)
+        raise errors.DocumentNotFoundError(f"no shard of the collection holds {path!r} now")
+
+    # -- vocabulary and statistics ----------------------------------------------------------
+
+    def _terms(self, name: str, **params: Any) -> list[tuple[str, int, int | None]]:
+        answer = self.client.get(
+            self.client.collection("terms"),
+            {"terms.fl": name, "terms.mincount": 1, "terms.ttf": "true", **params},
+        )
+        listed = answer.get("terms", {}).get(name, {})
+        if isinstance(listed, list):  # the flat form: term, count, term, count …
+            listed = dict(zip(listed[::2], listed[1::2], strict=True))
+        out = []
+        for term, counts in listed.items():
+            if isinstance(counts, dict):
+                out.append((term, int(counts.get("df", 0)), int(counts.get("ttf", 0))))
+            else:
+                out.append((term, int(counts), None))
+        return out
+
+    def suggest_terms(self, name: str, prefix: str = "", limit: int = 20) -> TermList:
+        vocabulary.term_field(name)
+        normalized = vocabulary.normalize_prefix(name, prefix)
+        found = self._terms(
+            name,
+            **{
+                "terms.prefix": normalized,
+                "terms.limit": _term_limit(limit),
+                "terms.sort": "count",
+            },
+        )
+        return TermList(
+            field=name,
+            prefix=normalized,
+            terms=tuple(TermCount(t, n) for t, n, _ in _by_count(found)),
+            scanned=len(found),
+            complete=True,
+        )
+
+    def top_terms(self, name: str, limit: int = 20) -> TermList:
+        vocabulary.term_field(name)
+        found = self._terms(name, **{"terms.limit": _term_limit(limit), "terms.sort": "count"})
+        return TermList(
+            field=name,
+            terms=tuple(TermCount(t, n, total) for t, n, total in _by_count(found)),
+            scanned=len(found),
+            complete=True,
+        )
+
+    def find_duplicates(
+        self,
+        min_group_size: int = 2,
+        directory: str | None = None,
+        page: int = 1,
+        page_size: int = 10,
+    ) -> Duplicates:
+        """Groups of documents with the same content hash (a terms facet on it), largest
+        first, ties by hash; each group's first documents by path."""
+        if min_group_size < 2:
+            raise errors.InvalidRequestError(
+                f"minGroupSize must be 2 or more, got {min_group_size}"
+            )
+        if page < 1 or not 1 <= page_size <= 50:
+            raise errors.InvalidRequestError("page starts at 1 and pageSize must be 1–50")
+        empty = _term("content_hash", vocabulary.EMPTY_TEXT_HASH)
+        node: dict[str, Any] = ALL
+        if directory:
+            prefix = portable.folder_prefix(directory)
+            node = {"t": "prefix", "f": schema.FILE_PATH, "v": prefix, "ranked": False}
+        answer = self._select(
+            {
+                "query": json.dumps(node),
+                "limit": 0,
+                "facet": {
+                    "hashes": {
+                        "type": "terms",
+                        "field": "content_hash",
+                        "mincount": min_group_size,
+                        "limit": page_size,
+                        "offset": (page - 1) * page_size,
+                        "sort": "count desc",
+                        "numBuckets": True,
+                        "domain": {"filter": local(_without(empty))},
+                    },
+                    "apart": {"type": "query", "q": local(empty)},
+                },
+                "params": {"shards.tolerant": "false"},
+            }
+        )
+        facets = answer.get("facets", {})
+        buckets_found = facets.get("hashes", {}).get("buckets", [])
+        total = int(facets.get("hashes", {}).get("numBuckets", 0))
+        groups = []
+        for bucket in buckets_found:
+            listed = self._select(
+                {
+                    "query": json.dumps(node),
+                    "filter": [local(_term("content_hash", bucket["val"]))],
+                    "limit": vocabulary.MAX_LISTED,
+                    "sort": "file_path asc",
+                    "fields": "file_path,file_size,modified_date",
+                    "params": {"shards.tolerant": "false"},
+                }
+            )["response"]["docs"]
+            groups.append(
+                DuplicateGroup(
+                    {
+                        "contentHash": bucket["val"],
+                        "size": int(bucket["count"]),
+                        "documents": [_duplicate(d) for d in listed],
+                    }
+                )
+            )
+        return Duplicates(
+            total_groups=total,
+            groups=tuple(groups),
+            page=page,
+            page_size=page_size,
+            has_next_page=page * page_size < total,
+            empty_documents=int(facets.get("apart", {}).get("count", 0)),
+            directory=directory,
+        )
+
+    def index_stats(self) -> IndexStats:
+        """Counts, size and date ranges of the collection (its size: the leaders' indexes)."""
+        facet = {
+            f"{edge}_{name}": f"{edge}({name})"
+            for name in schema.DATE_FIELDS
+            for edge in ("min", "max")
+        }
+        answer = self._select({"query": json.dumps(ALL), "limit": 0, "facet": facet})
+        counted = answer.get("facets", {})
+        ranges = {
+            name: DateRange(
+                _iso_or_none(counted.get(f"min_{name}")), _iso_or_none(counted.get(f"max_{name}"))
+            )
+            for name in schema.DATE_FIELDS
+        }
+        cores = self._leader_cores()
+        return IndexStats(
+            document_count=int(answer["response"]["numFound"]),
+            deleted_documents=sum(c.get("deletedDocs", 0) for c in cores),
+            index_path=self.location,
+            schema_version=schema.SCHEMA_VERSION,
+            needs_reindex=self.needs_reindex,
+            lucene_version=self._lucene_version(),
+            size_bytes=sum(c.get("sizeInBytes", 0) for c in cores),
+            fields=tuple(schema.FIELDS),
+            date_ranges=ranges,
+        )
+
+    def _leader_cores(self) -> list[dict[str, Any]]:
+        """The index of each shard's leader: its documents, deleted documents and size."""
+        out = []
+        for replica in self._leaders():
+            status = self.client.request(
+                "GET",
+                "admin/cores",
+                params={"action": "STATUS", "core": replica["core"]},
+                nodes=[replica["base_url"]],
+            )
+            out.append(status.get("status", {}).get(replica["core"], {}).get("index", {}))
+        return out
+
+    def _leaders(self) -> list[dict[str, Any]]:
+        """Each shard's active leader replica (``core``, ``base_url`` …)."""
+        state = configset.collections(self.client).get(self.settings.collection, {})
+        return [
+            replica
+            for shard in state.get("shards", {}).values()
+            for replica in shard.get("replicas", {}).values()
+            if replica.get("leader") == "true" and replica.get("state") == "active"
+        ]
+
+    def _lucene_version(self) -> str:
+        info = self.client.get("admin/info/system")
+        return str(info.get("lucene", {}).get("lucene-spec-version", "unknown"))
+
+    def field_infos(self) -> tuple[FieldInfo, ...]:
+        """Every schema field with the documents that have it (a count of its terms' or
+        points' documents)."""
+        facet: dict[str, Any] = {}
+        for n, spec in enumerate(schema.FIELDS.values()):
+            facet[f"f{n}"] = {"type": "query", "q": local(_presence(spec.name, spec.kind))}
+        answer = self._select({"query": json.dumps(ALL), "limit": 0, "facet": facet})
+        counted = answer.get("facets", {})
+        return tuple(
+            FieldInfo(
+                name=spec.name,
+                kind=spec.kind,
+                stored=spec.stored,
+                facet=spec.facet,
+                sortable=spec.sortable,
+                filter_operators=spec.filter_operators,
+                documents_with_field=int(counted.get(f"f{n}", {}).get("count", 0)),
+                description=spec.description,
+            )
+            for n, spec in enumerate(schema.FIELDS.values())
+        )
+
     # -- writing (the crawler) --------------------------------------------------------------
 
     @contextlib.contextmanager
@@ -574,6 +885,41 @@ class SolrBackend:
         self.client.post(
             self.client.collection("update"), params={"softCommit": "true", "commit": "true"}
         )
+
+
+def _term_limit(limit: int) -> int:
+    if not 1 <= limit <= vocabulary.MAX_LIMIT:
+        raise errors.InvalidRequestError(f"limit must be 1–{vocabulary.MAX_LIMIT}, got {limit}")
+    return limit
+
+
+def _by_count(
+    found: list[tuple[str, int, int | None]],
+) -> list[tuple[str, int, int | None]]:
+    """Most documents first, then in term order (as the embedded index lists them)."""
+    return sorted(found, key=lambda t: (-t[1], t[0].encode("utf-8")))
+
+
+def _duplicate(doc: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {"filePath": doc["file_path"]}
+    if "file_size" in doc:
+        out["fileSize"] = int(doc["file_size"])
+    if "modified_date" in doc:
+        out["modifiedDate"] = schema.iso(int(doc["modified_date"]))
+    return out
+
+
+def _iso_or_none(value: Any) -> str | None:
+    return schema.iso(int(value)) if isinstance(value, int | float) else None
+
+
+def _presence(name: str, kind: str) -> dict[str, Any]:
+    """The documents that have field ``name``: any of its terms, or any point."""
+    if name == schema.PAGE_OFFSETS:
+        return {"t": "longRange", "f": PAGE_COUNT, "lo": 0, "hi": 2**63 - 1}
+    if kind in ("long", "date"):
+        return {"t": "longRange", "f": name, "lo": -(2**63), "hi": 2**63 - 1}
+    return {"t": "termRange", "f": name, "lo": None, "hi": None, "li": True, "ui": True}
 
 
 def _sort(field_name: str, order: str) -> str:
