@@ -19,7 +19,8 @@ from pylucene_mcp import jvm
 from pylucene_mcp.basics import schema
 from pylucene_mcp.engine import analysis, documents
 from pylucene_mcp.engine.filters import Filter, constrain, filter_query, parse_filters
-from pylucene_mcp.engine.index import LuceneIndex, document_id, path_query
+from pylucene_mcp.engine.index import LuceneIndex
+from pylucene_mcp.engine.probe import LuceneProbe, Probe
 from pylucene_mcp.engine.profile import QueryNode, query_tree
 from pylucene_mcp.engine.query import QUOTE_CHARS, parse_query, quote
 
@@ -52,11 +53,6 @@ class MissExplanation:
     summary: str
     #: reasons left out to fit the answer's byte budget
     omitted: dict[str, int] | None = None
-
-
-def _only(path: str, query: Any) -> Any:
-    """``query`` restricted to the document of ``path``."""
-    return constrain(query, [], path_query(path))
 
 
 _ALL_PARTS = 8 * 1024
@@ -108,19 +104,6 @@ def _required_leaves(
     return out
 
 
-def _stored_values(stored: Any, name: str) -> list[str]:
-    out = []
-    for value in stored.getFields(name):
-        number = value.numericValue()
-        if number is None:
-            out.append(str(value.stringValue()))
-        elif name in schema.DATE_FIELDS:
-            out.append(str(schema.iso(int(number.longValue()))))
-        else:
-            out.append(str(int(number.longValue())))
-    return out
-
-
 def _tokens(text: str) -> list[str]:
     return [t.term for t in analysis.analyze(text, schema.CONTENT)]
 
@@ -142,70 +125,79 @@ def explain_miss(
             wrong in itself.
     """
     path = documents.normalize_path(file_path)
+    with index.searcher() as searcher, jvm.java_errors(caller_input=True):
+        return explain_miss_on(LuceneProbe(index, searcher), query, path, filters, default_operator)
+
+
+def explain_miss_on(
+    probe: Probe,
+    query: str,
+    path: str,
+    filters: Sequence[Filter | Mapping[str, Any]] = (),
+    default_operator: str = "AND",
+) -> MissExplanation:
+    """:func:`explain_miss` asked of any index (``probe``) for the document of ``path`` (as
+    the index keys it)."""
     parsed_filters = parse_filters(filters)
     parsed = parse_query(query, default_operator)
     reasons: list[MissReason] = []
-    with index.searcher() as searcher, jvm.java_errors(caller_input=True):
-        doc_id = document_id(searcher, path)
-        stored = searcher.storedFields().document(doc_id)
-        passes = True
-        for flt in parsed_filters:
-            positive = int(searcher.count(_only(path, filter_query(flt))))
-            excluded = positive == 0 if flt.operator not in ("not", "not_in") else positive > 0
-            if excluded:
-                passes = False
-                values = _stored_values(stored, flt.field) or ["(none)"]
-                reasons.append(
-                    MissReason(
-                        "filter",
-                        f"the filter {flt.operator} on {flt.field} excludes it: its "
-                        f"{flt.field} is {', '.join(values)}",
-                        flt.field,
-                        ", ".join(values),
-                    )
+    stored = probe.stored(path)
+    passes = True
+    for flt in parsed_filters:
+        positive = probe.matches(filter_query(flt), path)
+        excluded = not positive if flt.operator not in ("not", "not_in") else positive
+        if excluded:
+            passes = False
+            values = stored.get(flt.field) or ["(none)"]
+            reasons.append(
+                MissReason(
+                    "filter",
+                    f"the filter {flt.operator} on {flt.field} excludes it: its "
+                    f"{flt.field} is {', '.join(values)}",
+                    flt.field,
+                    ", ".join(values),
                 )
-        matches = int(searcher.count(_only(path, parsed.match_query))) > 0
-        content = str(stored.get(schema.CONTENT) or "")
-        # every part the query can have: Lucene's clause limit, each word with its twins
-        tree = query_tree(parsed.query, max_nodes=_ALL_PARTS)
-        if not matches:
-            words = _tokens(content)
-            vocabulary = sorted(set(words))
-            for leaf, twins in _required_leaves(tree):
-                if leaf.type == "MatchAllDocsQuery" or leaf.field is None:
-                    continue
-                if any(_matches(searcher, path, twin) for twin in twins):
-                    continue  # another form of the word is in the document
-                reason = _leaf_reason(searcher, path, leaf, words, vocabulary)
-                if reason is not None:
-                    reasons.append(reason)
-            if not reasons:
-                reasons.append(
-                    MissReason(
-                        "query",
-                        "none of the query's alternatives (OR) occurs in the document",
-                    )
+            )
+    matches = probe.matches(parsed.match_query, path)
+    content = (stored.get(schema.CONTENT) or [""])[0]
+    # every part the query can have: Lucene's clause limit, each word with its twins
+    tree = query_tree(parsed.query, max_nodes=_ALL_PARTS)
+    if not matches:
+        words = _tokens(content)
+        vocabulary = sorted(set(words))
+        for leaf, twins in _required_leaves(tree):
+            if leaf.type == "MatchAllDocsQuery" or leaf.field is None:
+                continue
+            if any(_matches(probe, path, twin) for twin in twins):
+                continue  # another form of the word is in the document
+            reason = _leaf_reason(probe, path, leaf, words, vocabulary)
+            if reason is not None:
+                reasons.append(reason)
+        if not reasons:
+            reasons.append(
+                MissReason(
+                    "query",
+                    "none of the query's alternatives (OR) occurs in the document",
                 )
-        rank = score = last_score = None
-        if matches and passes:
-            hits = searcher.search(
-                constrain(parsed.match_query, parsed_filters), RANK_WINDOW
-            ).scoreDocs
-            for position, hit in enumerate(hits, start=1):
-                if hit.doc == doc_id:
-                    rank, score = position, round(float(hit.score), 4)
-                    break
-            if len(hits) >= FIRST_PAGE:
-                last_score = round(float(hits[FIRST_PAGE - 1].score), 4)
-            if rank is not None and rank > FIRST_PAGE:
-                reasons.append(
-                    MissReason(
-                        "rank",
-                        f"it matches but ranks {rank} of {len(hits)} (score {score}; the "
-                        f"{FIRST_PAGE}th result has {last_score}): add a word that sets it "
-                        "apart, or filters",
-                    )
+            )
+    rank = score = last_score = None
+    if matches and passes:
+        hits = probe.top(constrain(parsed.match_query, parsed_filters), RANK_WINDOW)
+        for position, (hit_path, hit_score) in enumerate(hits, start=1):
+            if hit_path == path:
+                rank, score = position, round(hit_score, 4)
+                break
+        if len(hits) >= FIRST_PAGE:
+            last_score = round(hits[FIRST_PAGE - 1][1], 4)
+        if rank is not None and rank > FIRST_PAGE:
+            reasons.append(
+                MissReason(
+                    "rank",
+                    f"it matches but ranks {rank} of {len(hits)} (score {score}; the "
+                    f"{FIRST_PAGE}th result has {last_score}): add a word that sets it "
+                    "apart, or filters",
                 )
+            )
     return MissExplanation(
         file_path=path,
         query=query if len(query) <= QUOTE_CHARS else quote(query),
@@ -220,11 +212,11 @@ def explain_miss(
 
 
 def _leaf_reason(
-    searcher: Any, path: str, leaf: QueryNode, words: list[str], vocabulary: list[str]
+    probe: Probe, path: str, leaf: QueryNode, words: list[str], vocabulary: list[str]
 ) -> MissReason | None:
     """Why one required part of the query does not match the document (None: it does)."""
     node_query = _leaf_query(leaf)
-    if node_query is not None and int(searcher.count(_only(path, node_query))) > 0:
+    if node_query is not None and probe.matches(node_query, path):
         return None
     value = leaf.value or ""
     if leaf.type == "PhraseQuery":
@@ -265,10 +257,10 @@ def _leaf_reason(
     )
 
 
-def _matches(searcher: Any, path: str, leaf: QueryNode) -> bool:
+def _matches(probe: Probe, path: str, leaf: QueryNode) -> bool:
     """Whether the document of ``path`` matches ``leaf`` (False when it cannot be rebuilt)."""
     query = _leaf_query(leaf)
-    return query is not None and int(searcher.count(_only(path, query))) > 0
+    return query is not None and probe.matches(query, path)
 
 
 def _leaf_query(leaf: QueryNode) -> Any:

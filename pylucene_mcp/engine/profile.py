@@ -12,15 +12,16 @@ import dataclasses
 import json
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
-from pylucene_mcp.engine.explain import TermContribution, explain_document, rarity
+from pylucene_mcp.engine.explain import TermContribution, rarity
 from pylucene_mcp.engine.filters import Filter, constrain, parse_filters
 from pylucene_mcp.engine.index import LuceneIndex
+from pylucene_mcp.engine.probe import LuceneProbe, Probe
 from pylucene_mcp.engine.query import LEMMA_WEIGHT, context, parse_query
 
 MAX_NODES = 200  # a query tree is cut here (a wildcard can rewrite into thousands of terms)
@@ -112,7 +113,7 @@ class QueryProfile:
     also_searched: tuple[QueryNode, ...] = ()
 
 
-def _tree(query: Any, occur: str | None, budget: list[int], searcher: Any) -> QueryNode:
+def _tree(query: Any, occur: str | None, budget: list[int], probe: Probe | None) -> QueryNode:
     budget[0] -= 1
     kind = str(query.getClass().getSimpleName())
     if kind == "BooleanQuery":
@@ -120,10 +121,10 @@ def _tree(query: Any, occur: str | None, budget: list[int], searcher: Any) -> Qu
         for clause in query.clauses():
             if budget[0] <= 0:
                 break
-            clauses.append(_tree(clause.query(), str(clause.occur().name()), budget, searcher))
+            clauses.append(_tree(clause.query(), str(clause.occur().name()), budget, probe))
         node = QueryNode("BooleanQuery", occur, clauses=tuple(clauses))
     elif kind == "BoostQuery":
-        inner = _tree(query.getQuery(), occur, budget, searcher)
+        inner = _tree(query.getQuery(), occur, budget, probe)
         return dataclasses.replace(inner, boost=round(float(query.getBoost()), 3))
     elif kind in ("TermQuery", "WildcardQuery", "FuzzyQuery"):
         term = query.getTerm()
@@ -150,17 +151,11 @@ def _tree(query: Any, occur: str | None, budget: list[int], searcher: Any) -> Qu
         node = QueryNode(kind, occur)
     else:  # a leaf of another kind: its own summary, no parsing of it
         node = QueryNode(kind, occur, value=str(query.toString())[:200])
-    return node if searcher is None else _with_cost(node, query, searcher)
+    return node if probe is None else _with_cost(node, query, probe)
 
 
-def _with_cost(node: QueryNode, query: Any, searcher: Any) -> QueryNode:
-    found = json.loads(
-        memoryview(
-            jvm.jclass("io.github.pylucenemcp.search.QueryCosts").of(
-                searcher, query, MAX_EXPANSION, SAMPLE_TERMS
-            )
-        ).tobytes()
-    )
+def _with_cost(node: QueryNode, query: Any, probe: Probe) -> QueryNode:
+    found = probe.cost(query, MAX_EXPANSION, SAMPLE_TERMS)
     if "terms" not in found:
         return dataclasses.replace(node, cost=found["cost"])
     sample = found["sample"]
@@ -184,10 +179,10 @@ def _also_searched(parsed: Any) -> list[Any]:
     return [c.query() for c in match.clauses() if not c.query().equals(content)]
 
 
-def query_tree(query: Any, searcher: Any = None, max_nodes: int = MAX_NODES) -> QueryNode:
+def query_tree(query: Any, probe: Probe | None = None, max_nodes: int = MAX_NODES) -> QueryNode:
     """The Lucene ``query`` as a tree of :class:`QueryNode` (cut at ``max_nodes``); with
-    ``searcher``, each node with its cost and each pattern with its expansion in that index."""
-    return _tree(query, None, [max_nodes], searcher)
+    ``probe``, each node with its cost and each pattern with its expansion in that index."""
+    return _tree(query, None, [max_nodes], probe)
 
 
 def _leaves(node: QueryNode) -> list[QueryNode]:
@@ -236,77 +231,101 @@ def profile_query(
         QuerySyntaxError, UnknownFieldError, InvalidFilterError, InvalidRequestError.
     """
     started = time.perf_counter()
+    with index.searcher() as searcher, jvm.java_errors(caller_input=True):
+        return profile_on(
+            LuceneProbe(index, searcher),
+            query,
+            filters=filters,
+            default_operator=default_operator,
+            analyze_filter_impact=analyze_filter_impact,
+            analyze_document_scoring=analyze_document_scoring,
+            max_doc_explanations=max_doc_explanations,
+            facet_cost=_facet_cost(index) if analyze_facet_cost else None,
+            started=started,
+        )
+
+
+def _facet_cost(index: LuceneIndex) -> Callable[[Any], FacetCost]:
+    def measure(filtered: Any) -> FacetCost:
+        measured = json.loads(
+            memoryview(context().facetCost(index.searchers, filtered, 5)).tobytes()
+        )
+        return FacetCost(
+            measured["searchMs"],
+            measured["collectMs"],
+            measured["countMs"],
+            measured["dimensions"],
+        )
+
+    return measure
+
+
+def profile_on(
+    probe: Probe,
+    query: str,
+    *,
+    filters: Sequence[Filter | Mapping[str, Any]] = (),
+    default_operator: str = "AND",
+    analyze_filter_impact: bool = False,
+    analyze_document_scoring: bool = False,
+    max_doc_explanations: int = 3,
+    facet_cost: Callable[[Any], FacetCost] | None = None,
+    started: float | None = None,
+) -> QueryProfile:
+    """:func:`profile_query` asked of any index (``probe``); ``facet_cost`` measures the facets
+    of the filtered query where the index can (None: left out)."""
+    started = time.perf_counter() if started is None else started
     if not 1 <= max_doc_explanations <= 10:
         raise errors.InvalidRequestError(
             f"maxDocExplanations must be 1–10, got {max_doc_explanations}"
         )
     parsed_filters = parse_filters(filters)
     parsed = parse_query(query, default_operator)
-    term_class = jvm.jclass("org.apache.lucene.index.Term")
-    with index.searcher() as searcher, jvm.java_errors(caller_input=True):
-        tree = query_tree(parsed.query, searcher)
-        also = tuple(query_tree(q, searcher) for q in _also_searched(parsed))
-        leaves = _leaves(tree)
-        reader = searcher.getIndexReader()
-        documents = int(reader.numDocs())
-        matching = int(searcher.count(parsed.match_query))
-        filtered = constrain(parsed.match_query, parsed_filters)
-        impacts = []
-        for flt in parsed_filters:
-            counted = time.perf_counter()
-            alone = int(searcher.count(constrain(parsed.match_query, [flt])))
-            impacts.append(
-                FilterImpact(
-                    filter={k: v for k, v in flt.__dict__.items() if v is not None},
-                    hits_with_filter=alone,
-                    removed=matching - alone,
-                    selectivity=round(alone / matching, 4) if matching else 0.0,
-                    ms=round((time.perf_counter() - counted) * 1000, 3),
-                )
+    tree = query_tree(parsed.query, probe)
+    also = tuple(query_tree(q, probe) for q in _also_searched(parsed))
+    leaves = _leaves(tree)
+    documents = probe.documents()
+    matching = probe.count(parsed.match_query)
+    filtered = constrain(parsed.match_query, parsed_filters)
+    impacts = []
+    for flt in parsed_filters:
+        counted = time.perf_counter()
+        alone = probe.count(constrain(parsed.match_query, [flt]))
+        impacts.append(
+            FilterImpact(
+                filter={k: v for k, v in flt.__dict__.items() if v is not None},
+                hits_with_filter=alone,
+                removed=matching - alone,
+                selectivity=round(alone / matching, 4) if matching else 0.0,
+                ms=round((time.perf_counter() - counted) * 1000, 3),
             )
-        after = int(searcher.count(filtered)) if parsed_filters else matching
-        stats = []
-        for leaf in leaves + [leaf for node in also for leaf in _leaves(node)]:
-            if leaf.type != "TermQuery" or leaf.field is None or leaf.value is None:
-                continue
-            term = term_class(leaf.field, leaf.value)
-            doc_freq = int(reader.docFreq(term))
-            field_docs = int(reader.getDocCount(leaf.field)) or documents
-            idf = math.log(1 + (field_docs - doc_freq + 0.5) / (doc_freq + 0.5))
-            stats.append(
-                TermStats(
-                    leaf.field,
-                    leaf.value,
-                    doc_freq,
-                    int(reader.totalTermFreq(term)),
-                    round(idf, 4),
-                    rarity(doc_freq, field_docs),
-                )
+        )
+    after = probe.count(filtered) if parsed_filters else matching
+    stats = []
+    for leaf in leaves + [leaf for node in also for leaf in _leaves(node)]:
+        if leaf.type != "TermQuery" or leaf.field is None or leaf.value is None:
+            continue
+        doc_freq, occurrences = probe.term_stats(leaf.field, leaf.value)
+        field_docs = probe.field_documents(leaf.field) or documents
+        idf = math.log(1 + (field_docs - doc_freq + 0.5) / (doc_freq + 0.5))
+        stats.append(
+            TermStats(
+                leaf.field,
+                leaf.value,
+                doc_freq,
+                occurrences,
+                round(idf, 4),
+                rarity(doc_freq, field_docs),
             )
-        scoring: list[DocumentScore] | None = [] if analyze_document_scoring else None
-        if scoring is not None and matching:
-            stored = searcher.storedFields()
-            for hit in searcher.search(filtered, max_doc_explanations).scoreDocs:
-                path = str(stored.document(hit.doc).get(schema.FILE_PATH))
-                explained = explain_document(
-                    searcher, parsed.match_query, int(hit.doc), path, query
-                )
-                scoring.append(
-                    DocumentScore(
-                        path, round(explained.score, 4), explained.summary, explained.terms
-                    )
-                )
-        facet_cost = None
-        if analyze_facet_cost:
-            measured = json.loads(
-                memoryview(context().facetCost(index.searchers, filtered, 5)).tobytes()
+        )
+    scoring: list[DocumentScore] | None = [] if analyze_document_scoring else None
+    if scoring is not None and matching:
+        for path, _ in probe.top(filtered, max_doc_explanations):
+            explained = probe.explain(parsed.match_query, path, query)
+            scoring.append(
+                DocumentScore(path, round(explained.score, 4), explained.summary, explained.terms)
             )
-            facet_cost = FacetCost(
-                measured["searchMs"],
-                measured["collectMs"],
-                measured["countMs"],
-                measured["dimensions"],
-            )
+    measured = facet_cost(filtered) if facet_cost is not None else None
     written = {(leaf.field, leaf.value) for leaf in leaves}  # what the user wrote, not the
     written_stats = [s for s in stats if (s.field, s.term) in written]  # alternatives
     warnings, recommendations = _advice(
@@ -326,7 +345,7 @@ def profile_query(
         recommendations=tuple(recommendations),
         filter_impact=tuple(impacts) if analyze_filter_impact else None,
         document_scoring=tuple(scoring) if scoring is not None else None,
-        facet_cost=facet_cost,
+        facet_cost=measured,
         profile_time_ms=round((time.perf_counter() - started) * 1000, 2),
     )
 

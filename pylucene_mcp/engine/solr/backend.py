@@ -32,17 +32,19 @@ import math
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePath
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, portable, schema
 from pylucene_mcp.basics.shapes import Encoded, to_dict
 from pylucene_mcp.engine import documents, vocabulary
 from pylucene_mcp.engine.counts import RangeFacet, buckets, plan
-from pylucene_mcp.engine.explain import DocumentExplanation, Explanation, explanation_of
+from pylucene_mcp.engine.explain import DocumentExplanation, explanation_of
 from pylucene_mcp.engine.filters import Filter, filter_query, parse_filters
 from pylucene_mcp.engine.index import FileState
 from pylucene_mcp.engine.info import DateRange, DocumentDetails, FieldInfo, IndexStats
+from pylucene_mcp.engine.miss import MissExplanation, explain_miss_on
+from pylucene_mcp.engine.profile import QueryProfile, profile_on
 from pylucene_mcp.engine.query import context, limit_ms, parse_query, query_text
 from pylucene_mcp.engine.results import RangeBucket, SearchResult
 from pylucene_mcp.engine.search import (
@@ -51,13 +53,12 @@ from pylucene_mcp.engine.search import (
     _python_names,
     check_request,
 )
-from pylucene_mcp.engine.solr import configset
+from pylucene_mcp.engine.solr import configset, nodes
 from pylucene_mcp.engine.solr.client import SolrClient, SolrSettings
+from pylucene_mcp.engine.solr.collection import Collection
+from pylucene_mcp.engine.solr.probe import SolrProbe
 from pylucene_mcp.engine.vocabulary import DuplicateGroup, Duplicates, TermCount, TermList
 
-#: the Solr field that counts a facet dimension: the keyword field itself, or for the analysed
-#: author its exact values' twin
-FACET_FIELD = {"author": "author_facet"}
 #: the stored fields a page reads (its hits' fields, their pages and hash)
 HIT_FIELDS = (
     "file_path",
@@ -73,67 +74,19 @@ HIT_FIELDS = (
     schema.PAGE_OFFSETS,
 )
 SCHEMA_VERSION_FIELD = "schema_version"
-#: the number of pages of a paged document (indexed: the documents that have pages are counted)
-PAGE_COUNT = "page_count"
+
 #: documents per update request, and the characters of text at which a request is sent early
 UPDATE_DOCS = 500
 UPDATE_CHARS = 8_000_000
 #: rows per request when walking many documents (file states)
 WALK_ROWS = 5000
 CURSOR_VERSION = "s1"
-ALL: dict[str, Any] = {"t": "all"}
-
-
-#: the embedded index's facet terms (``DrillDownQuery.term``): dimension and value joined
-FACET_TERMS = "$facets"
-FACET_DELIMITER = "\x1f"
-
-
-def portable_query(query: Any) -> dict[str, Any]:
-    """A parsed Lucene query (a Java object) as the portable JSON the plugin takes, a facet
-    value's drill-down term as the term of the collection's facet field."""
-    with jvm.java_errors():
-        text = str(jvm.jclass("io.github.pylucenemcp.portable.PortableQuery").toJson(query))
-    found: dict[str, Any] = json.loads(text, object_hook=_facet_term)
-    return found
-
-
-def _facet_term(node: dict[str, Any]) -> dict[str, Any]:
-    if node.get("t") == "term" and node.get("f") == FACET_TERMS:
-        dim, _, value = str(node["v"]).partition(FACET_DELIMITER)
-        return _term(FACET_FIELD.get(dim, dim), value)
-    return node
-
-
-def local(node: Mapping[str, Any], tags: Sequence[str] = ()) -> str:
-    """``node`` as a query string for Solr: the product's parser named, then the JSON (which a
-    local-params parser takes literally, as the rest of the string)."""
-    tag = f" tag={','.join(tags)}" if tags else ""
-    return "{!pylucene" + tag + "}" + json.dumps(node, ensure_ascii=False)
-
-
-def _term(field: str, value: str) -> dict[str, Any]:
-    return {"t": "term", "f": field, "v": value}
-
-
-def _any(nodes: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    if len(nodes) == 1:
-        return nodes[0]
-    return {"t": "bool", "msm": 0, "c": [{"o": "SHOULD", "q": n} for n in nodes]}
-
-
-def _without(node: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "t": "bool",
-        "msm": 0,
-        "c": [{"o": "MUST", "q": ALL}, {"o": "MUST_NOT", "q": node}],
-    }
 
 
 def filter_node(flt: Filter) -> dict[str, Any]:
     """The filter's query as portable JSON (for ``not``/``not_in``: all but what it names)."""
-    positive = portable_query(filter_query(flt))
-    return _without(positive) if flt.operator in ("not", "not_in") else positive
+    positive = nodes.portable_query(filter_query(flt))
+    return nodes.without(positive) if flt.operator in ("not", "not_in") else positive
 
 
 class SolrWriter:
@@ -150,8 +103,8 @@ class SolrWriter:
 
     def delete_under(self, folder: str) -> None:
         prefix = portable.folder_prefix(folder)
-        node = {"t": "prefix", "f": schema.FILE_PATH, "v": prefix, "ranked": False}
-        self.commands.append(("delete", {"query": local(node)}))
+        node = nodes.prefix(schema.FILE_PATH, prefix)
+        self.commands.append(("delete", {"query": nodes.local(node)}))
 
     def touch(self, file_path: str | PurePath, mtime_ms: int) -> None:
         # an in-place update of the doc-values-only field; _version_ 1: only if the document
@@ -191,7 +144,7 @@ def solr_document(doc: Mapping[str, Any]) -> dict[str, Any]:
             out[name] = value
         elif name == schema.PAGE_OFFSETS:
             out[name] = value
-            out[PAGE_COUNT] = len(value.split(",")) if value else 0
+            out[nodes.PAGE_COUNT] = len(value.split(",")) if value else 0
         else:
             parts = [v for v in value.split(documents.SEPARATOR) if v]
             if parts:
@@ -224,6 +177,7 @@ class SolrBackend:
     def __init__(self, settings: SolrSettings, *, refresh_interval_s: float = 1.0) -> None:
         self.settings = settings
         self.client = SolrClient(settings)
+        self.collection = Collection(self.client)
         self._refresh_interval_s = refresh_interval_s
 
     @classmethod
@@ -257,28 +211,14 @@ class SolrBackend:
         """The collection as a person names it: its first node's URL and its name."""
         return f"{self.client.urls[0]}/{self.settings.collection}"
 
-    def _select(self, body: dict[str, Any]) -> dict[str, Any]:
-        params = body.setdefault("params", {})
-        params.setdefault("shards.tolerant", "true")
-        return self.client.post(self.client.collection("select"), body)
-
-    def _count(self, node: Mapping[str, Any], *filters: str) -> int:
-        answer = self._select({"query": json.dumps(node), "filter": list(filters), "limit": 0})
-        return int(answer["response"]["numFound"])
-
     def __len__(self) -> int:
-        return self._count(ALL)
+        return self.collection.count(nodes.ALL)
 
     @property
     def needs_reindex(self) -> bool:
         """Whether a document was written with another schema version (each records its own)."""
-        version = {
-            "t": "longRange",
-            "f": SCHEMA_VERSION_FIELD,
-            "lo": schema.SCHEMA_VERSION,
-            "hi": schema.SCHEMA_VERSION,
-        }
-        return self._count(_without(version)) > 0
+        version = nodes.longs(SCHEMA_VERSION_FIELD, schema.SCHEMA_VERSION, schema.SCHEMA_VERSION)
+        return self.collection.count(nodes.without(version)) > 0
 
     def mark_schema_current(self) -> None:
         """Nothing to record: each document carries the schema version it was written with."""
@@ -332,17 +272,17 @@ class SolrBackend:
         for n, (_, parsed_count) in enumerate(counted.items()):
             facets[f"q{n}"] = {
                 "type": "query",
-                "q": local(portable_query(parsed_count.match_query)),
+                "q": nodes.local(nodes.portable_query(parsed_count.match_query)),
             }
         for f, (facet, edges) in enumerate(ranges):
             for b, (low, high) in enumerate(zip(edges, edges[1:], strict=False)):
-                node = {"t": "longRange", "f": facet.field, "lo": low, "hi": high - 1}
-                facets[f"r{f}_{b}"] = {"type": "query", "q": local(node)}
+                node = nodes.longs(facet.field, low, high - 1)
+                facets[f"r{f}_{b}"] = {"type": "query", "q": nodes.local(node)}
         fields = [*HIT_FIELDS, "score"]
         if max_passages and not parsed.match_all:
             fields.append(schema.CONTENT)
         body: dict[str, Any] = {
-            "query": json.dumps(portable_query(parsed.match_query)),
+            "query": json.dumps(nodes.portable_query(parsed.match_query)),
             "filter": filter_strings,
             "limit": page_size,
             "fields": ",".join(fields),
@@ -357,7 +297,7 @@ class SolrBackend:
             body["params"]["cursorMark"] = mark
         else:
             body["offset"] = (page - 1) * page_size
-        answer = self._select(body)
+        answer = self.collection.select(body)
         header = answer.get("responseHeader", {})
         found = answer["response"]
         total = int(found["numFound"])
@@ -422,12 +362,12 @@ class SolrBackend:
             own = [tags[n]]
             if flt.field in schema.FACET_FIELDS and flt.operator in ("eq", "in"):
                 own.append(f"dim_{flt.field}")
-            strings.append(local(filter_node(flt), own))
+            strings.append(nodes.local(filter_node(flt), own))
         facets: dict[str, Any] = {}
         for dim in schema.FACET_FIELDS:
             facets[dim] = {
                 "type": "terms",
-                "field": FACET_FIELD.get(dim, dim),
+                "field": nodes.FACET_FIELD.get(dim, dim),
                 "limit": facet_limit,
                 "sort": "count desc",
                 "domain": {"excludeTags": f"dim_{dim}"},
@@ -435,7 +375,7 @@ class SolrBackend:
         for n, flt in enumerate(filters):
             facets[f"filter{n}"] = {
                 "type": "query",
-                "q": local(filter_node(flt)),
+                "q": nodes.local(filter_node(flt)),
                 "domain": {"excludeTags": ",".join(tags)},
             }
         return strings, facets
@@ -499,30 +439,6 @@ class SolrBackend:
 
     # -- one document -----------------------------------------------------------------------
 
-    def _stored(self, file_path: str, fields: str = "*") -> dict[str, Any]:
-        """The stored fields of the document of ``file_path``.
-
-        Raises:
-            DocumentNotFoundError: when the collection has no document with that path.
-        """
-        path = documents.normalize_path(file_path)
-        answer = self._select(
-            {
-                "query": json.dumps(_term(schema.FILE_PATH, path)),
-                "limit": 1,
-                "fields": fields,
-                "params": {"shards.tolerant": "false"},
-            }
-        )
-        docs = answer["response"]["docs"]
-        if not docs:
-            raise errors.DocumentNotFoundError(
-                f"no indexed document has file_path {path!r}; search for it first "
-                "(filePath values come from search results)"
-            )
-        found: dict[str, Any] = docs[0]
-        return found
-
     def document_details(
         self, file_path: str, *, offset: int = 0, length: int = 5000
     ) -> DocumentDetails:
@@ -530,7 +446,7 @@ class SolrBackend:
             raise errors.InvalidRequestError(f"offset must be >= 0, got {offset}")
         if not 1 <= length <= 100_000:
             raise errors.InvalidRequestError(f"length must be 1–100000, got {length}")
-        stored = self._stored(file_path)
+        stored = self.collection.stored(file_path)
         fields: dict[str, Any] = {}
         for name, value in stored.items():
             if name in (schema.CONTENT, schema.PAGE_OFFSETS) or name not in schema.FIELDS:
@@ -561,63 +477,51 @@ class SolrBackend:
         """How ``query`` scores the document, from Solr's structured explanation (the same
         tree as Lucene's, with the collection's statistics)."""
         parsed = parse_query(query, default_operator)
-        path = str(self._stored(file_path, "file_path")[schema.FILE_PATH])
-        tree = self._explanation(portable_query(parsed.match_query), path)
+        path = str(self.collection.stored(file_path, "file_path")[schema.FILE_PATH])
+        tree = self.collection.explanation(nodes.portable_query(parsed.match_query), path)
         return explanation_of(tree, path, query)
 
-    def _explanation(self, node: Mapping[str, Any], path: str) -> Explanation:
-        """The explanation of ``node`` for the document of ``path``: of the hit, with the
-        collection's statistics, when it matches; else from the shard that holds it (Solr
-        explains other documents only within one shard: a non-match scores nothing anyway)."""
-        debug = {"debug": "results", "debug.explain.structured": "true"}
-        answer = self._select(
-            {
-                "query": json.dumps(node),
-                "filter": [local(_term(schema.FILE_PATH, path))],
-                "limit": 1,
-                "fields": "file_path",
-                "params": {**debug, "shards.tolerant": "false"},
-            }
+    def profile_query(
+        self,
+        query: str,
+        *,
+        filters: Sequence[Filter | Mapping[str, Any]] = (),
+        default_operator: str = "AND",
+        analyze_filter_impact: bool = False,
+        analyze_document_scoring: bool = False,
+        analyze_facet_cost: bool = False,
+        max_doc_explanations: int = 3,
+    ) -> QueryProfile:
+        """As the embedded index's profile, asked of the collection (``SolrProbe``); the facet
+        cost, which Solr does not break down, is left out."""
+        return profile_on(
+            SolrProbe(self.collection),
+            query,
+            filters=filters,
+            default_operator=default_operator,
+            analyze_filter_impact=analyze_filter_impact,
+            analyze_document_scoring=analyze_document_scoring,
+            max_doc_explanations=max_doc_explanations,
         )
-        explained = answer.get("debug", {}).get("explain", {})
-        if path in explained:
-            return Explanation.of_json(explained[path])
-        other = {**debug, "explainOther": local(_term(schema.FILE_PATH, path)), "distrib": "false"}
-        for replica in self._leaders():
-            found = self.client.request(
-                "POST",
-                f"{replica['core']}/select",
-                data=json.dumps({"query": json.dumps(node), "limit": 0, "params": other}).encode(),
-                headers={"Content-Type": "application/json"},
-                nodes=[replica["base_url"]],
-            )
-            tree = found.get("debug", {}).get("explainOther", {}).get(path)
-            if tree is not None:
-                return Explanation.of_json(tree)
-        raise errors.DocumentNotFoundError(f"no shard of the collection holds {path!r} now")
+
+    def explain_miss(
+        self,
+        query: str,
+        file_path: str,
+        *,
+        filters: Sequence[Filter | Mapping[str, Any]] = (),
+        default_operator: str = "AND",
+    ) -> MissExplanation:
+        """As the embedded index's, from the same checks asked of the collection."""
+        path = documents.normalize_path(file_path)
+        return explain_miss_on(SolrProbe(self.collection), query, path, filters, default_operator)
 
     # -- vocabulary and statistics ----------------------------------------------------------
-
-    def _terms(self, name: str, **params: Any) -> list[tuple[str, int, int | None]]:
-        answer = self.client.get(
-            self.client.collection("terms"),
-            {"terms.fl": name, "terms.mincount": 1, "terms.ttf": "true", **params},
-        )
-        listed = answer.get("terms", {}).get(name, {})
-        if isinstance(listed, list):  # the flat form: term, count, term, count …
-            listed = dict(zip(listed[::2], listed[1::2], strict=True))
-        out = []
-        for term, counts in listed.items():
-            if isinstance(counts, dict):
-                out.append((term, int(counts.get("df", 0)), int(counts.get("ttf", 0))))
-            else:
-                out.append((term, int(counts), None))
-        return out
 
     def suggest_terms(self, name: str, prefix: str = "", limit: int = 20) -> TermList:
         vocabulary.term_field(name)
         normalized = vocabulary.normalize_prefix(name, prefix)
-        found = self._terms(
+        found = self.collection.terms(
             name,
             **{
                 "terms.prefix": normalized,
@@ -635,7 +539,9 @@ class SolrBackend:
 
     def top_terms(self, name: str, limit: int = 20) -> TermList:
         vocabulary.term_field(name)
-        found = self._terms(name, **{"terms.limit": _term_limit(limit), "terms.sort": "count"})
+        found = self.collection.terms(
+            name, **{"terms.limit": _term_limit(limit), "terms.sort": "count"}
+        )
         return TermList(
             field=name,
             terms=tuple(TermCount(t, n, total) for t, n, total in _by_count(found)),
@@ -658,12 +564,12 @@ class SolrBackend:
             )
         if page < 1 or not 1 <= page_size <= 50:
             raise errors.InvalidRequestError("page starts at 1 and pageSize must be 1–50")
-        empty = _term("content_hash", vocabulary.EMPTY_TEXT_HASH)
-        node: dict[str, Any] = ALL
+        empty = nodes.term("content_hash", vocabulary.EMPTY_TEXT_HASH)
+        node: dict[str, Any] = nodes.ALL
         if directory:
             prefix = portable.folder_prefix(directory)
-            node = {"t": "prefix", "f": schema.FILE_PATH, "v": prefix, "ranked": False}
-        answer = self._select(
+            node = nodes.prefix(schema.FILE_PATH, prefix)
+        answer = self.collection.select(
             {
                 "query": json.dumps(node),
                 "limit": 0,
@@ -676,9 +582,9 @@ class SolrBackend:
                         "offset": (page - 1) * page_size,
                         "sort": "count desc",
                         "numBuckets": True,
-                        "domain": {"filter": local(_without(empty))},
+                        "domain": {"filter": nodes.local(nodes.without(empty))},
                     },
-                    "apart": {"type": "query", "q": local(empty)},
+                    "apart": {"type": "query", "q": nodes.local(empty)},
                 },
                 "params": {"shards.tolerant": "false"},
             }
@@ -688,10 +594,10 @@ class SolrBackend:
         total = int(facets.get("hashes", {}).get("numBuckets", 0))
         groups = []
         for bucket in buckets_found:
-            listed = self._select(
+            listed = self.collection.select(
                 {
                     "query": json.dumps(node),
-                    "filter": [local(_term("content_hash", bucket["val"]))],
+                    "filter": [nodes.local(nodes.term("content_hash", bucket["val"]))],
                     "limit": vocabulary.MAX_LISTED,
                     "sort": "file_path asc",
                     "fields": "file_path,file_size,modified_date",
@@ -724,7 +630,9 @@ class SolrBackend:
             for name in schema.DATE_FIELDS
             for edge in ("min", "max")
         }
-        answer = self._select({"query": json.dumps(ALL), "limit": 0, "facet": facet})
+        answer = self.collection.select(
+            {"query": json.dumps(nodes.ALL), "limit": 0, "facet": facet}
+        )
         counted = answer.get("facets", {})
         ranges = {
             name: DateRange(
@@ -732,53 +640,31 @@ class SolrBackend:
             )
             for name in schema.DATE_FIELDS
         }
-        cores = self._leader_cores()
+        cores = self.collection.leader_cores()
         return IndexStats(
             document_count=int(answer["response"]["numFound"]),
             deleted_documents=sum(c.get("deletedDocs", 0) for c in cores),
             index_path=self.location,
             schema_version=schema.SCHEMA_VERSION,
             needs_reindex=self.needs_reindex,
-            lucene_version=self._lucene_version(),
+            lucene_version=self.collection.lucene_version(),
             size_bytes=sum(c.get("sizeInBytes", 0) for c in cores),
             fields=tuple(schema.FIELDS),
             date_ranges=ranges,
         )
-
-    def _leader_cores(self) -> list[dict[str, Any]]:
-        """The index of each shard's leader: its documents, deleted documents and size."""
-        out = []
-        for replica in self._leaders():
-            status = self.client.request(
-                "GET",
-                "admin/cores",
-                params={"action": "STATUS", "core": replica["core"]},
-                nodes=[replica["base_url"]],
-            )
-            out.append(status.get("status", {}).get(replica["core"], {}).get("index", {}))
-        return out
-
-    def _leaders(self) -> list[dict[str, Any]]:
-        """Each shard's active leader replica (``core``, ``base_url`` …)."""
-        state = configset.collections(self.client).get(self.settings.collection, {})
-        return [
-            replica
-            for shard in state.get("shards", {}).values()
-            for replica in shard.get("replicas", {}).values()
-            if replica.get("leader") == "true" and replica.get("state") == "active"
-        ]
-
-    def _lucene_version(self) -> str:
-        info = self.client.get("admin/info/system")
-        return str(info.get("lucene", {}).get("lucene-spec-version", "unknown"))
 
     def field_infos(self) -> tuple[FieldInfo, ...]:
         """Every schema field with the documents that have it (a count of its terms' or
         points' documents)."""
         facet: dict[str, Any] = {}
         for n, spec in enumerate(schema.FIELDS.values()):
-            facet[f"f{n}"] = {"type": "query", "q": local(_presence(spec.name, spec.kind))}
-        answer = self._select({"query": json.dumps(ALL), "limit": 0, "facet": facet})
+            facet[f"f{n}"] = {
+                "type": "query",
+                "q": nodes.local(nodes.presence(spec.name, spec.kind)),
+            }
+        answer = self.collection.select(
+            {"query": json.dumps(nodes.ALL), "limit": 0, "facet": facet}
+        )
         counted = answer.get("facets", {})
         return tuple(
             FieldInfo(
@@ -835,27 +721,24 @@ class SolrBackend:
         )
 
     def file_states(self, roots: Sequence[str]) -> dict[str, FileState]:
-        prefixes = [
-            {"t": "prefix", "f": schema.FILE_PATH, "v": portable.folder_prefix(r), "ranked": False}
-            for r in roots
-        ]
+        prefixes = [nodes.prefix(schema.FILE_PATH, portable.folder_prefix(r)) for r in roots]
         if not prefixes:
             return {}
-        return self._states(_any(prefixes))
+        return self._states(nodes.any_of(prefixes))
 
     def file_states_of(self, paths: Iterable[str]) -> dict[str, FileState]:
         found: dict[str, FileState] = {}
         wanted = list(dict.fromkeys(paths))
         for start in range(0, len(wanted), 500):
-            terms = [_term(schema.FILE_PATH, p) for p in wanted[start : start + 500]]
-            found.update(self._states(_any(terms)))
+            terms = [nodes.term(schema.FILE_PATH, p) for p in wanted[start : start + 500]]
+            found.update(self._states(nodes.any_of(terms)))
         return found
 
     def _states(self, node: dict[str, Any]) -> dict[str, FileState]:
         states: dict[str, FileState] = {}
         mark = "*"
         while True:
-            answer = self._select(
+            answer = self.collection.select(
                 {
                     "query": json.dumps(node),
                     "limit": WALK_ROWS,
@@ -879,6 +762,35 @@ class SolrBackend:
 
     def set_refresh_interval(self, seconds: float) -> None:
         self._refresh_interval_s = seconds
+
+    # -- administration ---------------------------------------------------------------------
+
+    def optimize(self, max_segments: int = 1) -> int:
+        """Merges each shard's index down to at most ``max_segments``; returns the most segments
+        a shard's leader has after.
+
+        Raises:
+            InvalidRequestError: for fewer than one segment.
+        """
+        if max_segments < 1:
+            raise errors.InvalidRequestError(f"maxSegments must be 1 or more, got {max_segments}")
+        self.client.post(
+            self.client.collection("update"),
+            params={"optimize": "true", "maxSegments": max_segments, "waitSearcher": "true"},
+        )
+        return max(
+            (int(c.get("segmentCount", 0)) for c in self.collection.leader_cores()), default=0
+        )
+
+    def purge(self) -> int:
+        """Removes the deleted documents of every shard for good; returns how many there were
+        (on the shards' leaders)."""
+        deleted = sum(int(c.get("deletedDocs", 0)) for c in self.collection.leader_cores())
+        self.client.post(
+            self.client.collection("update"),
+            params={"commit": "true", "expungeDeletes": "true", "waitSearcher": "true"},
+        )
+        return deleted
 
     def refresh(self) -> None:
         """Opens a new searcher on every replica (a soft commit)."""
@@ -911,15 +823,6 @@ def _duplicate(doc: Mapping[str, Any]) -> dict[str, Any]:
 
 def _iso_or_none(value: Any) -> str | None:
     return schema.iso(int(value)) if isinstance(value, int | float) else None
-
-
-def _presence(name: str, kind: str) -> dict[str, Any]:
-    """The documents that have field ``name``: any of its terms, or any point."""
-    if name == schema.PAGE_OFFSETS:
-        return {"t": "longRange", "f": PAGE_COUNT, "lo": 0, "hi": 2**63 - 1}
-    if kind in ("long", "date"):
-        return {"t": "longRange", "f": name, "lo": -(2**63), "hi": 2**63 - 1}
-    return {"t": "termRange", "f": name, "lo": None, "hi": None, "li": True, "ui": True}
 
 
 def _sort(field_name: str, order: str) -> str:
@@ -961,3 +864,10 @@ def _position(cursor: str, fingerprint: str) -> tuple[str, int]:
             "answer's nextCursor"
         )
     return mark, count
+
+
+if TYPE_CHECKING:  # mypy checks here that the collection is a whole Backend
+    from pylucene_mcp.engine.backend import Backend
+
+    def _is_a_backend(solr: SolrBackend) -> Backend:
+        return solr

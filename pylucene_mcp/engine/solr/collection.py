@@ -1,0 +1,135 @@
+"""One SolrCloud collection as the backend and the diagnostics ask it: a search request, a
+count, one document's stored fields, an explanation, the terms component, the shards' leaders.
+Every request goes through :class:`~pylucene_mcp.engine.solr.client.SolrClient` (its node list,
+auth and errors); queries are the portable JSON of :mod:`pylucene_mcp.engine.solr.nodes`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from pylucene_mcp.basics import errors, schema
+from pylucene_mcp.engine import documents
+from pylucene_mcp.engine.explain import Explanation
+from pylucene_mcp.engine.solr import configset, nodes
+from pylucene_mcp.engine.solr.client import SolrClient
+
+
+class Collection:
+    """The collection that ``client``'s settings name."""
+
+    def __init__(self, client: SolrClient) -> None:
+        self.client = client
+        self.name = client.settings.collection
+
+    def select(self, body: dict[str, Any]) -> dict[str, Any]:
+        params = body.setdefault("params", {})
+        params.setdefault("shards.tolerant", "true")
+        return self.client.post(self.client.collection("select"), body)
+
+    def count(self, node: Mapping[str, Any], *filters: str) -> int:
+        answer = self.select({"query": json.dumps(node), "filter": list(filters), "limit": 0})
+        return int(answer["response"]["numFound"])
+
+    def stored(self, file_path: str, fields: str = "*") -> dict[str, Any]:
+        """The stored fields of the document of ``file_path``.
+
+        Raises:
+            DocumentNotFoundError: when the collection has no document with that path.
+        """
+        path = documents.normalize_path(file_path)
+        answer = self.select(
+            {
+                "query": json.dumps(nodes.term(schema.FILE_PATH, path)),
+                "limit": 1,
+                "fields": fields,
+                "params": {"shards.tolerant": "false"},
+            }
+        )
+        docs = answer["response"]["docs"]
+        if not docs:
+            raise errors.DocumentNotFoundError(
+                f"no indexed document has file_path {path!r}; search for it first "
+                "(filePath values come from search results)"
+            )
+        found: dict[str, Any] = docs[0]
+        return found
+
+    def explanation(self, node: Mapping[str, Any], path: str) -> Explanation:
+        """The explanation of ``node`` for the document of ``path``: of the hit, with the
+        collection's statistics, when it matches; else from the shard that holds it (Solr
+        explains other documents only within one shard: a non-match scores nothing anyway)."""
+        debug = {"debug": "results", "debug.explain.structured": "true"}
+        answer = self.select(
+            {
+                "query": json.dumps(node),
+                "filter": [nodes.local(nodes.term(schema.FILE_PATH, path))],
+                "limit": 1,
+                "fields": "file_path",
+                "params": {**debug, "shards.tolerant": "false"},
+            }
+        )
+        explained = answer.get("debug", {}).get("explain", {})
+        if path in explained:
+            return Explanation.of_json(explained[path])
+        other = {
+            **debug,
+            "explainOther": nodes.local(nodes.term(schema.FILE_PATH, path)),
+            "distrib": "false",
+        }
+        for replica in self.leaders():
+            found = self.client.request(
+                "POST",
+                f"{replica['core']}/select",
+                data=json.dumps({"query": json.dumps(node), "limit": 0, "params": other}).encode(),
+                headers={"Content-Type": "application/json"},
+                nodes=[replica["base_url"]],
+            )
+            tree = found.get("debug", {}).get("explainOther", {}).get(path)
+            if tree is not None:
+                return Explanation.of_json(tree)
+        raise errors.DocumentNotFoundError(f"no shard of the collection holds {path!r} now")
+
+    def terms(self, name: str, **params: Any) -> list[tuple[str, int, int | None]]:
+        answer = self.client.get(
+            self.client.collection("terms"),
+            {"terms.fl": name, "terms.mincount": 1, "terms.ttf": "true", **params},
+        )
+        listed = answer.get("terms", {}).get(name, {})
+        if isinstance(listed, list):  # the flat form: term, count, term, count …
+            listed = dict(zip(listed[::2], listed[1::2], strict=True))
+        out: list[tuple[str, int, int | None]] = []
+        for term, counts in listed.items():
+            if isinstance(counts, dict):
+                out.append((term, int(counts.get("df", 0)), int(counts.get("ttf", 0))))
+            else:
+                out.append((term, int(counts), None))
+        return out
+
+    def leaders(self) -> list[dict[str, Any]]:
+        """Each shard's active leader replica (``core``, ``base_url`` …)."""
+        state = configset.collections(self.client).get(self.name, {})
+        return [
+            replica
+            for shard in state.get("shards", {}).values()
+            for replica in shard.get("replicas", {}).values()
+            if replica.get("leader") == "true" and replica.get("state") == "active"
+        ]
+
+    def leader_cores(self) -> list[dict[str, Any]]:
+        """The index of each shard's leader: its documents, deleted documents and size."""
+        out = []
+        for replica in self.leaders():
+            status = self.client.request(
+                "GET",
+                "admin/cores",
+                params={"action": "STATUS", "core": replica["core"]},
+                nodes=[replica["base_url"]],
+            )
+            out.append(status.get("status", {}).get(replica["core"], {}).get("index", {}))
+        return out
+
+    def lucene_version(self) -> str:
+        info = self.client.get("admin/info/system")
+        return str(info.get("lucene", {}).get("lucene-spec-version", "unknown"))
