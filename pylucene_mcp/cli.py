@@ -104,6 +104,22 @@ def _parser() -> argparse.ArgumentParser:
     purge.add_argument(
         "--full", action="store_true", help="also remove the index folder and recreate it empty"
     )
+
+    solr = commands.add_parser(
+        "solr", help="the SolrCloud backend: set up its collection, list its plugin's jars"
+    )
+    solr_commands = solr.add_subparsers(dest="solr_command", required=True)
+    init = solr_commands.add_parser(
+        "init",
+        help="upload the configset and create or update the collection (idempotent); the "
+        "cluster is solr_urls (PYLUCENE_MCP_SOLR_URLS), the collection solr_collection",
+    )
+    init.add_argument("--shards", type=int, default=2)
+    init.add_argument("--replicas", type=int, default=2)
+    init.add_argument("--index", type=Path, help=argparse.SUPPRESS)
+    solr_commands.add_parser(
+        "plugin", help="print the jars every Solr node needs on its class path (its lib folder)"
+    )
     return parser
 
 
@@ -185,11 +201,11 @@ def _highlight(text: str, tty: bool) -> str:
 
 
 def _search(args: argparse.Namespace) -> int:
-    from pylucene_mcp.service.service import open_index
+    from pylucene_mcp.service.service import open_backend
 
     settings = _settings(args)
     filters = [parse_filter(f) for f in args.filter]
-    index = open_index(settings.index_path, read_only=True)
+    index = open_backend(settings, read_only=True)
     try:
         result = index.search(
             args.query,
@@ -336,9 +352,9 @@ def _print_summary(report: CrawlReport) -> None:
 
 def _stats(args: argparse.Namespace) -> int:
     from pylucene_mcp.basics.shapes import to_dict
-    from pylucene_mcp.service.service import open_index
+    from pylucene_mcp.service.service import open_backend
 
-    index = open_index(_settings(args).index_path, read_only=True)
+    index = open_backend(_settings(args), read_only=True)
     try:
         print(json.dumps(to_dict(index.index_stats()), indent=2))
     finally:
@@ -353,9 +369,9 @@ def _doctor(args: argparse.Namespace) -> int:
 
 
 def _optimize(args: argparse.Namespace) -> int:
-    from pylucene_mcp.service.service import open_index
+    from pylucene_mcp.service.service import open_backend
 
-    index = open_index(_settings(args).index_path, create=False)
+    index = open_backend(_settings(args), create=False)
     try:
         segments = index.optimize(args.max_segments)
         print(f"{len(index)} documents in {segments} segment(s)")
@@ -367,13 +383,19 @@ def _optimize(args: argparse.Namespace) -> int:
 def _purge(args: argparse.Namespace) -> int:
     import shutil
 
-    from pylucene_mcp.service.service import open_index
+    from pylucene_mcp.service.service import open_backend, open_index
 
     if not args.yes:
         raise errors.InvalidRequestError(
             "purge deletes every document of the index: run it again with --yes"
         )
-    index = open_index(_settings(args).index_path, create=False)
+    settings = _settings(args)
+    if args.full and settings.backend != "embedded":
+        raise errors.InvalidRequestError(
+            "--full removes an index folder, and a SolrCloud collection has none: delete the "
+            "collection with Solr's collections API, then run `pylucene-mcp solr init`"
+        )
+    index = open_backend(settings, create=False)
     try:
         deleted = index.purge()
     finally:
@@ -382,6 +404,23 @@ def _purge(args: argparse.Namespace) -> int:
         shutil.rmtree(index.path)
         open_index(index.path).close()
     print(f"deleted {deleted} documents" + (f"; {index.path} recreated empty" if args.full else ""))
+    return 0
+
+
+def _solr(args: argparse.Namespace) -> int:
+    from pylucene_mcp.service.service import solr_init, solr_plugin_jars
+
+    if args.solr_command == "plugin":
+        for jar in solr_plugin_jars():
+            print(jar)
+        return 0
+    settings = _settings(args)
+    if not settings.solr_urls:
+        raise errors.ConfigError(
+            "solr init needs solr_urls (PYLUCENE_MCP_SOLR_URLS): the base URLs of one or more "
+            "nodes, comma-separated, such as http://host:8983/solr"
+        )
+    print(solr_init(settings, args.shards, args.replicas))
     return 0
 
 
@@ -408,6 +447,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "unlock": _unlock,
         "optimize": _optimize,
         "purge": _purge,
+        "solr": _solr,
     }
     try:
         return commands[args.command](args)

@@ -65,9 +65,23 @@ def check_jars() -> Check:
     return Check("jars", OK, f"Lucene {version}, {len(jars)} jars in {jvm.jars_dir()}")
 
 
+def check_solr(settings: Settings) -> Check:
+    """The SolrCloud backend's cluster: its live nodes, the collection's replicas and whether
+    its configset is this version's."""
+    from pylucene_mcp.service.service import solr_health
+
+    try:
+        healthy, message = solr_health(settings)
+    except errors.PyLuceneMcpError as exc:
+        return Check("index", FAIL, str(exc))
+    return Check("index", OK if healthy else FAIL, message)
+
+
 def check_index(settings: Settings) -> Check:
     from pylucene_mcp.service.service import index_holder, open_index
 
+    if settings.backend == "solr":
+        return check_solr(settings)
     folder = settings.index_path
     if not any(folder.glob("segments_*")):
         return Check("index", OK, f"{folder} does not exist yet; the server creates it")

@@ -102,10 +102,11 @@ def test_arrows_run_only_downward() -> None:
 
 
 #: What the layers above the engine may import of it: its interface. The service also builds the
-#: embedded implementation; the public Python API at the package root and the research library
-#: are Lucene's own faces and use the engine whole.
+#: implementations (the embedded index, and the SolrCloud backend through its package); the
+#: public Python API at the package root and the research library are Lucene's own faces and use
+#: the engine whole.
 ENGINE_INTERFACE = {"pylucene_mcp.engine", "pylucene_mcp.engine.backend"}
-MAY_BUILD = {"service": {"pylucene_mcp.engine.embedded"}}
+MAY_BUILD = {"service": {"pylucene_mcp.engine.embedded", "pylucene_mcp.engine.solr"}}
 WHOLE_ENGINE = {"pylucene_mcp", "pylucene_mcp.api"}
 
 

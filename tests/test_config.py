@@ -51,7 +51,29 @@ EVERY_KEY = {
     "watch": ("false", ("watch", False)),
     "crawl_on_start": ("no", ("crawl_on_start", False)),
     "index_hard_links": ("yes", ("index_hard_links", True)),
+    "backend": ("Solr", ("backend", "solr")),
+    "solr_urls": (
+        "http://a:8983/solr, http://b:8983/solr",
+        ("solr_urls", ("http://a:8983/solr", "http://b:8983/solr")),
+    ),
+    "solr_collection": ("team-docs", ("solr_collection", "team-docs")),
+    "solr_username": ("searcher", ("solr_username", "searcher")),
+    "solr_password": ("s3cret", ("solr_password", "s3cret")),
+    "solr_verify": ("/etc/ca.pem", ("solr_verify", "/etc/ca.pem")),
+    "solr_timeout_s": ("12", ("solr_timeout_s", 12.0)),
 }
+
+
+def test_the_solr_backend_names_what_it_lacks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYLUCENE_MCP_BACKEND", "solr")
+    monkeypatch.delenv("PYLUCENE_MCP_SOLR_URLS", raising=False)
+    with pytest.raises(ConfigError, match="solr_urls"):
+        Settings.load(tmp_path / "none.yaml")
+    monkeypatch.setenv("PYLUCENE_MCP_BACKEND", "elastic")
+    with pytest.raises(ConfigError, match="embedded, solr"):
+        Settings.load(tmp_path / "none.yaml")
 
 
 def test_every_setting_has_its_environment_variable(

@@ -78,6 +78,15 @@ class Settings:
     debounce_s: float = 1.0
     crawl_on_start: bool = True
     config_file: Path = field(default_factory=lambda: home_dir() / "config.yaml")
+    # the engine: the embedded index (index_path), or a SolrCloud collection (docs/scale-out.md)
+    backend: str = "embedded"
+    solr_urls: tuple[str, ...] = ()
+    solr_collection: str = "pylucene-mcp"
+    solr_username: str | None = None
+    solr_password: str | None = None
+    #: "true" (the system's trust store), "false" (no check), or the path of a CA bundle
+    solr_verify: str = "true"
+    solr_timeout_s: float = 30.0
 
     @classmethod
     def load(cls, config_file: Path | None = None, **overrides: Any) -> Settings:
@@ -97,6 +106,15 @@ class Settings:
         if settings.default_operator not in ("AND", "OR"):
             raise ConfigError(
                 f"default_operator must be AND or OR, not {settings.default_operator!r}"
+            )
+        if settings.backend not in BACKENDS:
+            raise ConfigError(
+                f"backend must be one of {', '.join(BACKENDS)}, not {settings.backend!r}"
+            )
+        if settings.backend == "solr" and not settings.solr_urls:
+            raise ConfigError(
+                "backend solr needs solr_urls (PYLUCENE_MCP_SOLR_URLS): the base URLs of one or "
+                "more nodes, comma-separated, such as http://host:8983/solr"
             )
         return settings
 
@@ -139,10 +157,22 @@ NUMBERS: dict[str, type[int] | type[float]] = {
     "debounce_s": float,
     "search_timeout_s": float,
     "refresh_interval_s": float,
+    "solr_timeout_s": float,
 }
 FLAGS = ("watch", "crawl_on_start", "index_hard_links")
-LISTS = ("tools_include", "tools_exclude", "include", "exclude")
-TEXTS = ("max_heap", "tika_heap", "default_operator")
+LISTS = ("tools_include", "tools_exclude", "include", "exclude", "solr_urls")
+TEXTS = (
+    "max_heap",
+    "tika_heap",
+    "default_operator",
+    "backend",
+    "solr_collection",
+    "solr_username",
+    "solr_password",
+    "solr_verify",
+)
+#: the engines a configuration chooses from
+BACKENDS = ("embedded", "solr")
 KEYS = ("index", "directories", *TEXTS, *LISTS, *NUMBERS, *FLAGS)
 _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
 
@@ -234,6 +264,8 @@ def _from_mapping(data: dict[str, Any], where: str | Callable[[str], str]) -> di
             values[key] = str(data[key])
     if "default_operator" in values:
         values["default_operator"] = values["default_operator"].upper()
+    if "backend" in values:
+        values["backend"] = values["backend"].strip().lower()
     for key in LISTS:
         if key in data:
             raw = data[key]

@@ -3,7 +3,8 @@ ask of an index, and the data it answers with.
 
 ``Backend`` is a :class:`~typing.Protocol`: an implementation need not inherit from it. The
 embedded Lucene index (:class:`~pylucene_mcp.engine.embedded.EmbeddedBackend`) is the first; a
-remote one (SolrCloud) is to be the second. Nothing above the engine imports its other modules:
+remote one (:class:`~pylucene_mcp.engine.solr.backend.SolrBackend`, a SolrCloud collection)
+is the second. Nothing above the engine imports its other modules:
 ``tests/test_architecture.py`` allows the layers above only this one (and the service the module
 that builds the embedded index), and ``tests/contract/`` runs the same contract tests against
 every implementation.
@@ -79,6 +80,9 @@ class BackendWriter(Protocol):
 
     def touch(self, file_path: str | PurePath, mtime_ms: int) -> None:
         """Records that the file was seen unchanged at ``mtime_ms`` (no new analysis)."""
+
+    def delete_all(self) -> None:
+        """Deletes every document."""
 
 
 class Backend(Protocol):

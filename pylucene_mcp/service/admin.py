@@ -148,11 +148,22 @@ class Admin:
             return {"deleted": self._service.index().purge(), "full": False}
         index = self._service.index()
         deleted = len(index)
+        if not isinstance(index, EmbeddedBackend):  # a remote collection: no folder to remove
+            with index.writer() as writer:
+                writer.delete_all()
+            index.purge()
+            return {"deleted": deleted, "full": True, "recreated": str(index.path)}
         path = index.path
         self._service.reset_index(lambda: shutil.rmtree(path, ignore_errors=True))
         return {"deleted": deleted, "full": True, "recreated": str(path)}
 
     def _unlock(self) -> dict[str, Any]:
+        if self._service.settings.backend != "embedded":
+            return {
+                "unlocked": False,
+                "message": "a SolrCloud collection has no index lock of this product's: there "
+                "is nothing to unlock",
+            }
         if self._service.index_is_open():
             return {
                 "unlocked": False,

@@ -60,6 +60,93 @@ def open_index(
     )
 
 
+def open_backend(settings: Settings, *, create: bool = True, read_only: bool = False) -> Backend:
+    """The index the settings choose: the embedded one at ``index_path``, or the SolrCloud
+    collection of ``solr_urls`` and ``solr_collection`` (``backend: solr``).
+
+    Raises:
+        IndexAccessError and its kinds: see :func:`open_index`; RemoteIndexError for a cluster
+            that cannot be reached or lacks the collection.
+    """
+    if settings.backend == "solr":
+        from pylucene_mcp.engine import solr
+
+        jvm.start(settings.max_heap)  # the queries are parsed, and passages found, here
+        return solr.SolrBackend.open(
+            solr_settings(settings), refresh_interval_s=settings.refresh_interval_s
+        )
+    return open_index(
+        settings.index_path,
+        create=create,
+        read_only=read_only,
+        refresh_interval_s=settings.refresh_interval_s,
+    )
+
+
+def solr_settings(settings: Settings) -> Any:
+    """The settings' SolrCloud part (a ``SolrSettings``).
+
+    Raises:
+        ConfigError: for URLs that are not http(s), or a user without a password.
+    """
+    from pylucene_mcp.engine import solr
+
+    verify: bool | str = settings.solr_verify
+    if settings.solr_verify.strip().lower() in ("true", "yes", "1"):
+        verify = True
+    elif settings.solr_verify.strip().lower() in ("false", "no", "0"):
+        verify = False
+    return solr.SolrSettings(
+        urls=settings.solr_urls,
+        collection=settings.solr_collection,
+        username=settings.solr_username,
+        password=settings.solr_password,
+        verify=verify,
+        timeout_s=settings.solr_timeout_s,
+    )
+
+
+def solr_init(settings: Settings, shards: int, replicas: int) -> str:
+    """``pylucene-mcp solr init``: uploads the configset and creates or updates the collection;
+    says what it did."""
+    from pylucene_mcp.engine import solr
+
+    client = solr.SolrClient(solr_settings(settings))
+    try:
+        return solr.init(client, shards=shards, replicas=replicas).summary()
+    finally:
+        client.close()
+
+
+def solr_health(settings: Settings) -> tuple[bool, str]:
+    """Whether the settings' SolrCloud collection is usable, and what doctor says of it."""
+    from pylucene_mcp.engine import solr
+
+    client = solr.SolrClient(solr_settings(settings))
+    try:
+        found = solr.health(client)
+    finally:
+        client.close()
+    problems = found.problems(settings.solr_collection)
+    summary = (
+        f"SolrCloud at {settings.solr_urls[0]}: {len(found.live_nodes)} live node(s); "
+        f"collection '{settings.solr_collection}'"
+    )
+    if found.exists:
+        summary += (
+            f": {found.shards} shard(s), {found.active_replicas} of {found.replicas} "
+            f"replica(s) active, configset {found.configset}"
+        )
+    return not problems, "; ".join([summary, *problems])
+
+
+def solr_plugin_jars() -> list[Path]:
+    """The jars every Solr node needs for the product's plugin."""
+    from pylucene_mcp.engine import solr
+
+    return solr.plugin_jars(jvm.jars_dir())
+
+
 def index_holder(folder: Path) -> Owner | None:
     """The process recorded as the writer of the index in ``folder``, if any."""
     return EmbeddedBackend.holder(folder)
@@ -103,9 +190,7 @@ class Service:
         with self._lock:
             if self._index is None:
                 jvm.start(self.settings.max_heap)
-                self._index = open_index(
-                    self.settings.index_path, refresh_interval_s=self.settings.refresh_interval_s
-                )
+                self._index = open_backend(self.settings)
             return self._index
 
     def index_is_open(self) -> bool:

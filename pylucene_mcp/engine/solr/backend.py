@@ -34,6 +34,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, Literal
 
+import pylucene_mcp.engine.solr.configset as configset
+import pylucene_mcp.engine.solr.nodes as nodes
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, portable, schema
 from pylucene_mcp.basics.shapes import Encoded, to_dict
@@ -53,7 +55,6 @@ from pylucene_mcp.engine.search import (
     _python_names,
     check_request,
 )
-from pylucene_mcp.engine.solr import configset, nodes
 from pylucene_mcp.engine.solr.client import SolrClient, SolrSettings
 from pylucene_mcp.engine.solr.collection import Collection
 from pylucene_mcp.engine.solr.probe import SolrProbe
@@ -105,6 +106,9 @@ class SolrWriter:
         prefix = portable.folder_prefix(folder)
         node = nodes.prefix(schema.FILE_PATH, prefix)
         self.commands.append(("delete", {"query": nodes.local(node)}))
+
+    def delete_all(self) -> None:
+        self.commands.append(("delete", {"query": nodes.local(nodes.ALL)}))
 
     def touch(self, file_path: str | PurePath, mtime_ms: int) -> None:
         # an in-place update of the doc-values-only field; _version_ 1: only if the document

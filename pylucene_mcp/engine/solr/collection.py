@@ -9,10 +9,11 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+import pylucene_mcp.engine.solr.configset as configset
+import pylucene_mcp.engine.solr.nodes as nodes
 from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.engine import documents
 from pylucene_mcp.engine.explain import Explanation
-from pylucene_mcp.engine.solr import configset, nodes
 from pylucene_mcp.engine.solr.client import SolrClient
 
 

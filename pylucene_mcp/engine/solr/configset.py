@@ -175,3 +175,58 @@ def _all_shards_led(state: dict[str, Any]) -> bool:
         )
         for shard in shards.values()
     )
+
+
+@dataclass(frozen=True)
+class Health:
+    """What ``doctor`` reports of the cluster and the collection."""
+
+    live_nodes: tuple[str, ...]
+    exists: bool
+    configset: str | None
+    current: bool
+    shards: int
+    active_replicas: int
+    replicas: int
+    leaderless: tuple[str, ...]
+
+    def problems(self, collection: str) -> list[str]:
+        """What is wrong, each with what to do (empty: healthy)."""
+        if not self.exists:
+            return [f"the collection '{collection}' does not exist: run `pylucene-mcp solr init`"]
+        found = []
+        if not self.current:
+            found.append(
+                f"the collection uses the configset {self.configset}, not this version's "
+                f"{name()}: run `pylucene-mcp solr init` (and reindex when the schema changed)"
+            )
+        if self.leaderless:
+            found.append(
+                f"shard(s) {', '.join(self.leaderless)} have no active leader: start their nodes"
+            )
+        return found
+
+
+def health(client: SolrClient) -> Health:
+    """The live nodes, and the collection's configset and replicas (CLUSTERSTATUS)."""
+    status = client.get("admin/collections", {"action": "CLUSTERSTATUS"}).get("cluster", {})
+    state = (status.get("collections") or {}).get(client.settings.collection)
+    nodes = tuple(status.get("live_nodes", []))
+    if state is None:
+        return Health(nodes, False, None, False, 0, 0, 0, ())
+    shards = state.get("shards", {})
+    replicas = [r for shard in shards.values() for r in shard.get("replicas", {}).values()]
+    return Health(
+        live_nodes=nodes,
+        exists=True,
+        configset=state.get("configName"),
+        current=state.get("configName") == name(),
+        shards=len(shards),
+        active_replicas=sum(r.get("state") == "active" for r in replicas),
+        replicas=len(replicas),
+        leaderless=tuple(
+            shard_name
+            for shard_name, shard in shards.items()
+            if not _all_shards_led({"shards": {shard_name: shard}})
+        ),
+    )

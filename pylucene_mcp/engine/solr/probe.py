@@ -14,9 +14,9 @@ import json
 import re
 from typing import Any
 
+import pylucene_mcp.engine.solr.nodes as nodes
 from pylucene_mcp.basics import schema
 from pylucene_mcp.engine.explain import DocumentExplanation, explanation_of
-from pylucene_mcp.engine.solr import nodes
 from pylucene_mcp.engine.solr.collection import Collection
 
 

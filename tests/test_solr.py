@@ -1,0 +1,228 @@
+"""The SolrCloud backend beside the embedded index, on a real 2-node cluster (conftest's
+``solr_settings``: 2 shards × 2 replicas): the same documents give the same tokens, field by
+field, through Solr's analysis API; the same queries give the same hits in the same order, the
+same facets and the same passages; a cursor walks the whole match once; ``solr init`` and
+doctor speak through the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pylucene_mcp.basics import schema
+from pylucene_mcp.engine import analysis
+from pylucene_mcp.engine.embedded import EmbeddedBackend
+from pylucene_mcp.engine.solr import SolrBackend, SolrSettings
+from tests.corpus import corpus_docs
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def both(
+    solr_settings: SolrSettings, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[EmbeddedBackend, SolrBackend, list[dict[str, Any]]]]:
+    """The fixture corpus written to an embedded index and to a collection of its own."""
+    folder = tmp_path_factory.mktemp("corpus")
+    docs = corpus_docs(folder)
+    embedded = EmbeddedBackend.open(folder / "index", refresh_interval_s=0.05)
+    from pylucene_mcp.engine.solr import SolrClient, init
+
+    settings = SolrSettings(solr_settings.urls, collection="corpus")
+    client = SolrClient(settings)
+    init(client, shards=2, replicas=2)
+    client.close()
+    solr = SolrBackend.open(settings)
+    for backend in (embedded, solr):
+        with backend.writer() as writer:
+            writer.delete_all()
+            for doc in docs:
+                writer.add(doc)
+        backend.refresh()
+    yield embedded, solr, docs
+    embedded.close()
+    solr.close()
+
+
+#: queries of every kind the syntax has, each with the search options it is run with
+QUERIES: list[tuple[str, dict[str, Any]]] = [
+    ("*vertrag*", {}),
+    ("*vertrag", {}),
+    ("vertrag*", {}),
+    ("Vertr?g", {}),
+    ('"reading room"~2', {}),
+    ('"signed contract"', {}),
+    ("Mueller OR Vertrag", {"default_operator": "OR"}),
+    ("Müller", {}),
+    ("Haus", {}),
+    ("Haus", {"word_forms": False}),
+    ("lock", {}),
+    ("contract AND NOT lease", {}),
+    ("machine learning OR deep learning", {}),
+    ("archive~1", {}),
+    ("/arch[a-z]+/", {}),
+    ("title:manual", {}),
+    ("quokka", {"max_passages": 1}),
+    ("*", {"filters": [{"field": "language", "value": "de"}], "sort": "modified_date"}),
+    ("*", {"filters": [{"field": "language", "operator": "not", "value": "de"}]}),
+    (
+        "*",
+        {
+            "filters": [
+                {"field": "modified_date", "operator": "range", "from": "2020-01-01"},
+                {"field": "file_extension", "operator": "in", "values": ["txt", "md"]},
+            ],
+            "sort": "file_size",
+            "sort_order": "asc",
+        },
+    ),
+    (
+        "the",
+        {
+            "default_operator": "OR",
+            "facet_queries": {"german": "language:de", "contract": "contract OR Vertrag"},
+            "range_facets": [
+                {"field": "modified_date", "start": "2018-01-01", "end": "2024-12-31", "gap": "year"}
+            ],
+        },
+    ),
+]
+
+
+def _comparable(result: dict[str, Any]) -> dict[str, Any]:
+    """The answer without its timing, each score to 3 places (Solr's sums of the same BM25
+    terms may differ in the last float digits)."""
+    out = {k: v for k, v in result.items() if k != "searchTimeMs"}
+    out["documents"] = [
+        {
+            **{k: v for k, v in d.items() if k not in ("score", "passages", "indexedDate")},
+            "score": round(d["score"], 3),
+            "passages": [p["text"] for p in d.get("passages", [])],
+        }
+        for d in result["documents"]
+    ]
+    return out
+
+
+@pytest.mark.parametrize(("query", "options"), QUERIES, ids=[q for q, _ in QUERIES])
+def test_the_same_query_gives_the_same_answer(
+    both: tuple[EmbeddedBackend, SolrBackend, list[dict[str, Any]]],
+    query: str,
+    options: dict[str, Any],
+) -> None:
+    embedded, solr, _ = both
+    expected = embedded.search(query, page_size=20, **options).to_dict()
+    found = solr.search(query, page_size=20, **options).to_dict()
+    assert expected["totalHits"] > 0 or query == "archive~1", "a query must find something"
+    if _comparable(found) != _comparable(expected):
+        sys.path.insert(0, "/tmp")
+        import diff
+
+        diff.show(_comparable(found), _comparable(expected))
+    assert _comparable(found) == _comparable(expected)
+
+
+def test_a_cursor_walks_the_whole_match_once(
+    both: tuple[EmbeddedBackend, SolrBackend, list[dict[str, Any]]],
+) -> None:
+    embedded, solr, docs = both
+    for sort in ("_score", "file_size"):
+        walked = []
+        cursor: str | None = "*"
+        pages = 0
+        while cursor is not None:
+            page = solr.search("*", cursor=cursor, page_size=3, sort=sort, max_passages=0)
+            walked += [hit.file_path for hit in page.documents]
+            cursor = page.next_cursor
+            pages += 1
+            assert pages <= len(docs), "the walk does not end"
+        assert sorted(walked) == sorted(d["file_path"] for d in docs)
+        assert len(walked) == len(set(walked))
+
+
+TEXTS = [
+    "ElementTree.write() und die Müller-Straße: ﬁnance ＦＵＬＬ",
+    "Die Häuser der Arbeitsverträge; locks locked signed Silbentrennungen",
+    "Annual_Report-2024.pdf dhua.sty getIndexStats",
+]
+FIELDS = [
+    schema.CONTENT,
+    schema.CONTENT_REVERSED,
+    schema.CONTENT_TRANSLIT_DE,
+    schema.CONTENT_LEMMA_EN,
+    schema.CONTENT_LEMMA_DE,
+    schema.FILE_NAME,
+    "title",
+]
+
+
+@pytest.mark.parametrize("field", FIELDS)
+def test_the_configset_analyses_as_the_embedded_index(
+    solr_settings: SolrSettings, field: str
+) -> None:
+    """Solr's analysis API gives, field by field, the tokens the embedded index makes: term,
+    offsets and position."""
+    from pylucene_mcp.engine.solr import SolrClient
+
+    client = SolrClient(solr_settings)
+    try:
+        for text in TEXTS:
+            answer = client.get(
+                f"{solr_settings.collection}/analysis/field",
+                {"analysis.fieldname": field, "analysis.fieldvalue": text},
+            )
+            stages = answer["analysis"]["field_names"][field]["index"]
+            last = stages[-1]
+            solr_tokens = [(t["text"], t["start"], t["end"], t["position"] - 1) for t in last]
+            ours = [(t.term, t.start, t.end, t.position) for t in analysis.analyze(text, field)]
+            assert solr_tokens == ours, (field, text)
+    finally:
+        client.close()
+
+
+def _cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pylucene_mcp", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        cwd=ROOT,
+        timeout=300,
+    )
+
+
+def test_solr_init_is_idempotent_and_doctor_checks_the_cluster(
+    solr_settings: SolrSettings,
+) -> None:
+    env = {
+        "PYLUCENE_MCP_BACKEND": "solr",
+        "PYLUCENE_MCP_SOLR_URLS": ",".join(solr_settings.urls),
+        "PYLUCENE_MCP_SOLR_COLLECTION": "cli-made",
+    }
+    first = _cli("solr", "init", "--shards", "1", "--replicas", "2", env=env)
+    assert first.returncode == 0, first.stderr
+    assert "created" in first.stdout
+    again = _cli("solr", "init", "--shards", "1", "--replicas", "2", env=env)
+    assert "already current" in again.stdout, again.stdout
+    doctor = _cli("doctor", "--json", env=env)
+    checks = {c["name"]: c for c in json.loads(doctor.stdout)["checks"]}
+    assert checks["index"]["status"] == "ok", checks["index"]
+    assert "2 live node(s)" in checks["index"]["detail"]
+    missing = _cli("doctor", "--json", env={**env, "PYLUCENE_MCP_SOLR_COLLECTION": "absent"})
+    index = {c["name"]: c for c in json.loads(missing.stdout)["checks"]}["index"]
+    assert index["status"] == "fail" and "solr init" in index["detail"]
+
+
+def test_the_plugin_jars_are_listed_and_exist() -> None:
+    listed = _cli("solr", "plugin", env={})
+    jars = [Path(line) for line in listed.stdout.splitlines()]
+    assert jars and all(jar.is_file() for jar in jars), listed.stdout
+    assert jars[0].name == "pylucene-mcp-solr.jar"
+    assert any("german-pos-dict" in jar.name for jar in jars)
