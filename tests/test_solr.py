@@ -56,16 +56,16 @@ QUERIES: list[tuple[str, dict[str, Any]]] = [
     ("*vertrag*", {}),
     ("*vertrag", {}),
     ("vertrag*", {}),
-    ("Vertr?g", {}),
+    ("Mietv?rtrag", {}),
     ('"reading room"~2', {}),
     ('"signed contract"', {}),
     ("Mueller OR Vertrag", {"default_operator": "OR"}),
     ("Müller", {}),
-    ("Haus", {}),
-    ("Haus", {"word_forms": False}),
-    ("lock", {}),
+    ("Ortschaft", {}),
+    ("Ortschaften", {"word_forms": False}),
+    ("apple", {}),
     ("contract AND NOT lease", {}),
-    ("machine learning OR deep learning", {}),
+    ("signed contract OR lease agreement", {}),
     ("archive~1", {}),
     ("/arch[a-z]+/", {}),
     ("title:manual", {}),
@@ -89,7 +89,12 @@ QUERIES: list[tuple[str, dict[str, Any]]] = [
             "default_operator": "OR",
             "facet_queries": {"german": "language:de", "contract": "contract OR Vertrag"},
             "range_facets": [
-                {"field": "modified_date", "start": "2018-01-01", "end": "2024-12-31", "gap": "year"}
+                {
+                    "field": "modified_date",
+                    "start": "2018-01-01",
+                    "end": "2024-12-31",
+                    "gap": "year",
+                }
             ],
         },
     ),
@@ -98,9 +103,10 @@ QUERIES: list[tuple[str, dict[str, Any]]] = [
 
 def _comparable(result: dict[str, Any]) -> dict[str, Any]:
     """The answer without its timing, each score to 3 places (Solr's sums of the same BM25
-    terms may differ in the last float digits)."""
+    terms may differ in the last float digits), hits of one score in path order (the embedded
+    index breaks ties by its document numbers, the collection by path)."""
     out = {k: v for k, v in result.items() if k != "searchTimeMs"}
-    out["documents"] = [
+    hits = [
         {
             **{k: v for k, v in d.items() if k not in ("score", "passages", "indexedDate")},
             "score": round(d["score"], 3),
@@ -108,6 +114,7 @@ def _comparable(result: dict[str, Any]) -> dict[str, Any]:
         }
         for d in result["documents"]
     ]
+    out["documents"] = sorted(hits, key=lambda d: (-d["score"], d["filePath"]))
     return out
 
 
@@ -120,12 +127,7 @@ def test_the_same_query_gives_the_same_answer(
     embedded, solr, _ = both
     expected = embedded.search(query, page_size=20, **options).to_dict()
     found = solr.search(query, page_size=20, **options).to_dict()
-    assert expected["totalHits"] > 0 or query == "archive~1", "a query must find something"
-    if _comparable(found) != _comparable(expected):
-        sys.path.insert(0, "/tmp")
-        import diff
-
-        diff.show(_comparable(found), _comparable(expected))
+    assert expected["totalHits"] > 0, "a query must find something for the test to mean anything"
     assert _comparable(found) == _comparable(expected)
 
 
@@ -217,7 +219,7 @@ def test_solr_init_is_idempotent_and_doctor_checks_the_cluster(
     assert "2 live node(s)" in checks["index"]["detail"]
     missing = _cli("doctor", "--json", env={**env, "PYLUCENE_MCP_SOLR_COLLECTION": "absent"})
     index = {c["name"]: c for c in json.loads(missing.stdout)["checks"]}["index"]
-    assert index["status"] == "fail" and "solr init" in index["detail"]
+    assert index["status"] == "failed" and "solr init" in index["detail"]
 
 
 def test_the_plugin_jars_are_listed_and_exist() -> None:

@@ -286,7 +286,7 @@ class SolrBackend:
         if max_passages and not parsed.match_all:
             fields.append(schema.CONTENT)
         body: dict[str, Any] = {
-            "query": json.dumps(nodes.portable_query(parsed.match_query)),
+            "query": json.dumps(self.collection.ranked(nodes.portable_query(parsed.match_query))),
             "filter": filter_strings,
             "limit": page_size,
             "fields": ",".join(fields),
@@ -482,7 +482,8 @@ class SolrBackend:
         tree as Lucene's, with the collection's statistics)."""
         parsed = parse_query(query, default_operator)
         path = str(self.collection.stored(file_path, "file_path")[schema.FILE_PATH])
-        tree = self.collection.explanation(nodes.portable_query(parsed.match_query), path)
+        node = self.collection.ranked(nodes.portable_query(parsed.match_query))
+        tree = self.collection.explanation(node, path)
         return explanation_of(tree, path, query)
 
     def profile_query(

@@ -16,6 +16,13 @@ from pylucene_mcp.engine import documents
 from pylucene_mcp.engine.explain import Explanation
 from pylucene_mcp.engine.solr.client import SolrClient
 
+#: the fields a query scores on, as Solr's statistics parameters list them
+SCORED_FIELDS = "!".join(
+    name for name, spec in schema.FIELDS.items() if spec.kind in ("text", "shadow")
+)
+#: the terms a ranked pattern scores by (the product parser's ``RANKED_PATTERN_TERMS``)
+RANKED_TERMS = 50
+
 
 class Collection:
     """The collection that ``client``'s settings name."""
@@ -25,8 +32,14 @@ class Collection:
         self.name = client.settings.collection
 
     def select(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A search request (the JSON request API of ``/select``). Every shard reports the
+        statistics of every analysed field (``solr.stats.fields``): Solr's exact distributed
+        statistics otherwise sum a field's only over the shards that hold one of the query's
+        terms in it, and a phrase whose words are all on one shard would score with that
+        shard's document count."""
         params = body.setdefault("params", {})
         params.setdefault("shards.tolerant", "true")
+        params.setdefault("solr.stats.fields", SCORED_FIELDS)
         return self.client.post(self.client.collection("select"), body)
 
     def count(self, node: Mapping[str, Any], *filters: str) -> int:
@@ -134,3 +147,41 @@ class Collection:
     def lucene_version(self) -> str:
         info = self.client.get("admin/info/system")
         return str(info.get("lucene", {}).get("lucene-spec-version", "unknown"))
+
+    def ranked(self, node: dict[str, Any]) -> dict[str, Any]:
+        """``node`` with each ranked prefix or wildcard ranked over the whole collection: its
+        first :data:`RANKED_TERMS` terms in index order (the terms Lucene's top-terms rewrite
+        keeps) as a ``blend`` node, ORed, when the pattern reaches more, with the pattern itself
+        weighted 0 (every document of every term matches). Each shard would otherwise keep the
+        best terms of its own part and blend their statistics apart. A fuzzy word stays ranked
+        per shard (the terms component has no edit distance)."""
+        kind = node.get("t")
+        if kind in ("prefix", "wildcard") and node.get("ranked"):
+            return self._ranked_pattern(node)
+        if kind == "bool":
+            return {**node, "c": [{**c, "q": self.ranked(c["q"])} for c in node["c"]]}
+        if kind in ("boost", "const"):
+            return {**node, "q": self.ranked(node["q"])}
+        return node
+
+    def _ranked_pattern(self, node: dict[str, Any]) -> dict[str, Any]:
+        field, pattern = str(node["f"]), str(node["v"])
+        params: dict[str, Any] = {"terms.limit": RANKED_TERMS + 1, "terms.sort": "index"}
+        if node["t"] == "prefix":
+            params["terms.prefix"] = pattern
+        else:
+            params["terms.prefix"] = nodes.literal_prefix(pattern)
+            params["terms.regex"] = nodes.wildcard_regex(pattern)
+            params["terms.regex.flag"] = "dotall"
+        found = sorted((t for t, _, _ in self.terms(field, **params)), key=lambda t: t.encode())
+        if not found:
+            return {"t": "none"}
+        best = {"t": "blend", "f": field, "v": found[:RANKED_TERMS]}
+        if len(found) <= RANKED_TERMS:
+            return best
+        every = {"t": "boost", "b": 0.0, "q": {**node, "ranked": False}}
+        return {
+            "t": "bool",
+            "msm": 0,
+            "c": [{"o": "SHOULD", "q": best}, {"o": "SHOULD", "q": every}],
+        }

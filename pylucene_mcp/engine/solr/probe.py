@@ -11,32 +11,12 @@ available from Solr)."""
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import pylucene_mcp.engine.solr.nodes as nodes
 from pylucene_mcp.basics import schema
 from pylucene_mcp.engine.explain import DocumentExplanation, explanation_of
 from pylucene_mcp.engine.solr.collection import Collection
-
-
-def wildcard_regex(pattern: str) -> str:
-    """A Lucene wildcard (``*`` any characters, ``?`` one, ``\\`` escapes) as a Java regex."""
-    out = []
-    escaped = False
-    for char in pattern:
-        if escaped:
-            out.append(re.escape(char))
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif char == "*":
-            out.append(".*")
-        elif char == "?":
-            out.append(".")
-        else:
-            out.append(re.escape(char))
-    return "".join(out)
 
 
 class SolrProbe:
@@ -74,7 +54,7 @@ class SolrProbe:
     def top(self, query: Any, n: int) -> list[tuple[str, float]]:
         answer = self.collection.select(
             {
-                "query": json.dumps(self._node(query)),
+                "query": json.dumps(self.collection.ranked(self._node(query))),
                 "limit": n,
                 "fields": "file_path,score",
                 "sort": "score desc,file_path asc",
@@ -100,7 +80,7 @@ class SolrProbe:
             params = {"terms.prefix": str(term.text())}
         elif kind == "WildcardQuery":
             term = query.getTerm()
-            params = {"terms.regex": wildcard_regex(str(term.text()))}
+            params = {"terms.regex": nodes.wildcard_regex(str(term.text()))}
         elif kind == "RegexpQuery":
             term = query.getRegexp()
             params = {"terms.regex": str(term.text())}
@@ -115,5 +95,5 @@ class SolrProbe:
         return found
 
     def explain(self, query: Any, path: str, text: str) -> DocumentExplanation:
-        tree = self.collection.explanation(self._node(query), path)
+        tree = self.collection.explanation(self.collection.ranked(self._node(query)), path)
         return explanation_of(tree, path, text)

@@ -101,6 +101,7 @@ public final class PortableQParserPlugin extends QParserPlugin {
       case "longRange" ->
           LongPoint.newRangeQuery(
               text(node, "f"), number(node, "lo").longValue(), number(node, "hi").longValue());
+      case "blend" -> new GlobalBlendQuery(text(node, "f"), strings(node.get("v")));
       case "all" -> new MatchAllDocsQuery();
       case "none" -> new MatchNoDocsQuery();
       default -> throw new IllegalArgumentException("unknown node kind '" + kind + "'");
@@ -153,6 +154,14 @@ public final class PortableQParserPlugin extends QParserPlugin {
       builder.add(each, ((Number) positions.get(i)).intValue());
     }
     return builder.build();
+  }
+
+  private static List<String> strings(Object value) {
+    List<String> out = new java.util.ArrayList<>();
+    for (Object each : (List<?>) value) {
+      out.add((String) each);
+    }
+    return out;
   }
 
   private static MultiTermQuery.RewriteMethod rewrite(Map<?, ?> node) {

@@ -644,8 +644,8 @@ public final class SearchContext {
    * The hits' JSON (see {@link PageResults#hits}) of documents that another engine found (the
    * SolrCloud backend), from their stored fields: {@code strings} and {@code numbers} are rows as
    * {@link SchemaWriter} takes them, written into an index in memory with the schema's own fields,
-   * so that the hit fields read as the embedded index's do and the passages of {@code parsed}
-   * (none when null, or for {@code maxPassages} 0) come from the same highlighter. The passages'
+   * so that the hit fields read as the embedded index's do and the passages of {@code parsed} (none
+   * when null, or for {@code maxPassages} 0) come from the same highlighter. The passages'
    * statistics are those of the page's documents, not of the whole collection.
    */
   public String storedPage(
