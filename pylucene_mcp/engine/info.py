@@ -19,6 +19,18 @@ class DateRange:
 
 
 @dataclass(frozen=True)
+class ClusterInfo:
+    """Where a SolrCloud collection lives: its nodes, shards and replicas."""
+
+    collection: str
+    configset: str | None
+    live_nodes: tuple[str, ...]
+    shards: int
+    replicas: int
+    active_replicas: int
+
+
+@dataclass(frozen=True)
 class IndexStats:
     """What ``getIndexStats`` returns."""
 
@@ -31,6 +43,8 @@ class IndexStats:
     size_bytes: int
     fields: tuple[str, ...]
     date_ranges: dict[str, DateRange]
+    #: the cluster of a SolrCloud collection (None for the embedded index)
+    cluster: ClusterInfo | None = None
 
 
 @dataclass(frozen=True)

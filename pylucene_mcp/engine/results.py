@@ -106,6 +106,8 @@ class SearchResult(Shape):
     range_facets: dict[str, tuple[RangeBucket, ...]] | None
     next_cursor: str | None
     partial_results: bool
+    #: why the results are partial when the engine says (a SolrCloud shard that did not answer)
+    partial_details: str | None
     passages_omitted: int | None
     actions: tuple[Action, ...] | None
     json_keys: ClassVar[dict[str, str]] = {"actions": "_actions"}

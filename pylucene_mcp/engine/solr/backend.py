@@ -44,7 +44,7 @@ from pylucene_mcp.engine.counts import RangeFacet, buckets, plan
 from pylucene_mcp.engine.explain import DocumentExplanation, explanation_of
 from pylucene_mcp.engine.filters import Filter, filter_query, parse_filters
 from pylucene_mcp.engine.index import FileState
-from pylucene_mcp.engine.info import DateRange, DocumentDetails, FieldInfo, IndexStats
+from pylucene_mcp.engine.info import ClusterInfo, DateRange, DocumentDetails, FieldInfo, IndexStats
 from pylucene_mcp.engine.miss import MissExplanation, explain_miss_on
 from pylucene_mcp.engine.profile import QueryProfile, profile_on
 from pylucene_mcp.engine.query import context, limit_ms, parse_query, query_text
@@ -295,6 +295,7 @@ class SolrBackend:
             "params": {},
         }
         limit = limit_ms(timeout_s)
+        body["params"]["shards.info"] = "true"  # which shard failed, when one does
         if limit:
             body["params"]["timeAllowed"] = limit
         if mark is not None:
@@ -353,6 +354,7 @@ class SolrBackend:
                 data["nextCursor"] = _cursor(fingerprint, str(next_mark), walked)
         if partial:
             data["partialResults"] = True
+            data["partialDetails"] = _partial_details(answer, limit)
         return SearchResult(data)
 
     def _facet_request(
@@ -646,6 +648,7 @@ class SolrBackend:
             for name in schema.DATE_FIELDS
         }
         cores = self.collection.leader_cores()
+        health = configset.health(self.client)
         return IndexStats(
             document_count=int(answer["response"]["numFound"]),
             deleted_documents=sum(c.get("deletedDocs", 0) for c in cores),
@@ -656,6 +659,14 @@ class SolrBackend:
             size_bytes=sum(c.get("sizeInBytes", 0) for c in cores),
             fields=tuple(schema.FIELDS),
             date_ranges=ranges,
+            cluster=ClusterInfo(
+                collection=self.settings.collection,
+                configset=health.configset,
+                live_nodes=health.live_nodes,
+                shards=health.shards,
+                replicas=health.replicas,
+                active_replicas=health.active_replicas,
+            ),
         )
 
     def field_infos(self) -> tuple[FieldInfo, ...]:
@@ -701,6 +712,7 @@ class SolrBackend:
         self.client.post(
             self.client.collection("update"),
             {"commit": {"waitSearcher": True}},
+            retry_s=self.settings.write_retry_s,
         )
 
     def _send(self, commands: Sequence[tuple[str, dict[str, Any]]]) -> None:
@@ -723,6 +735,7 @@ class SolrBackend:
             self.client.collection("update"),
             params={"failOnVersionConflicts": "false"},
             data=payload,
+            retry_s=self.settings.write_retry_s,
         )
 
     def file_states(self, roots: Sequence[str]) -> dict[str, FileState]:
@@ -802,6 +815,23 @@ class SolrBackend:
         self.client.post(
             self.client.collection("update"), params={"softCommit": "true", "commit": "true"}
         )
+
+
+def _partial_details(answer: Mapping[str, Any], limit_ms: int) -> str:
+    """Why an answer is partial: the shards that failed (from ``shards.info``), or the time
+    limit."""
+    failed = [
+        f"{name}: {str(info['error']).splitlines()[0][:200]}"
+        for name, info in (answer.get("shards.info") or {}).items()
+        if isinstance(info, dict) and info.get("error")
+    ]
+    if failed:
+        return (
+            "shards did not answer, their documents are missing ("
+            + "; ".join(failed)
+            + "); start their nodes, or wait for their replicas to recover"
+        )
+    return f"the time limit ({limit_ms} ms) ran out: the counts and hits are those found by then"
 
 
 def _term_limit(limit: int) -> int:

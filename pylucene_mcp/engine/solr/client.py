@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,8 @@ class SolrSettings:
     #: True (the system's trust store), False (no check: never in production), or a CA bundle
     verify: bool | str = True
     timeout_s: float = 30.0
+    #: how long a write waits for a node that can take it (a node restarting, a new leader)
+    write_retry_s: float = 60.0
 
     def __post_init__(self) -> None:
         if not self.urls:
@@ -82,10 +85,16 @@ class SolrClient:
         *,
         data: bytes | None = None,
         content_type: str = "application/json",
+        retry_s: float = 0.0,
     ) -> dict[str, Any]:
         payload = data if data is not None else json.dumps(body).encode("utf-8")
         return self.request(
-            "POST", path, params=params, data=payload, headers={"Content-Type": content_type}
+            "POST",
+            path,
+            params=params,
+            data=payload,
+            headers={"Content-Type": content_type},
+            retry_s=retry_s,
         )
 
     def request(
@@ -97,14 +106,40 @@ class SolrClient:
         data: bytes | None = None,
         headers: Mapping[str, str] | None = None,
         nodes: Sequence[str] | None = None,
+        retry_s: float = 0.0,
     ) -> dict[str, Any]:
         """The JSON answer of ``path`` (below a node's base URL) from the first node that
-        answers, the last one that answered first.
+        answers, the last one that answered first. When none can serve it (down, starting, a
+        shard electing its leader), the nodes are tried again for ``retry_s`` seconds, and so is
+        a request they fail with a server error (for writes, which are idempotent: adds and
+        deletes by path, commits; a leader fails a write whose replica is going down).
 
         Raises:
             RemoteIndexError: when no node answers, or Solr refuses the request (its message
                 quoted, with what to do).
         """
+        deadline = time.monotonic() + retry_s
+        pause = 0.25
+        while True:
+            try:
+                return self._once(method, path, params, data, headers, nodes, retry_s > 0)
+            except _Unavailable as exc:
+                if time.monotonic() + pause > deadline:
+                    raise errors.RemoteIndexError(str(exc)) from None
+                log.warning("%s; trying again in %.2f s", exc, pause)
+                time.sleep(pause)
+                pause = min(pause * 2, 2.0)
+
+    def _once(
+        self,
+        method: str,
+        path: str,
+        params: Mapping[str, Any] | None,
+        data: bytes | None,
+        headers: Mapping[str, str] | None,
+        nodes: Sequence[str] | None,
+        retrying: bool,
+    ) -> dict[str, Any]:
         order = list(nodes) if nodes is not None else self._rotation()
         failures = []
         for base in order:
@@ -127,13 +162,16 @@ class SolrClient:
                 failures.append(f"{base}: {_first_line(exc)}")
                 log.warning("Solr node %s did not answer: %s", base, _first_line(exc))
                 continue
-            if answer.status_code in _UNAVAILABLE and not _solr_error(answer):
-                failures.append(f"{base}: HTTP {answer.status_code}")
+            if answer.status_code in _UNAVAILABLE or (retrying and answer.status_code >= 500):
+                # starting, stopping, or a shard without a leader yet (and, for a write, a
+                # replica going down under the leader that forwards it): another node, or later
+                problem = _solr_error(answer)
+                failures.append(f"{base}: HTTP {answer.status_code} {_message(problem)}".strip())
                 continue
             if base in self.urls:
                 self._preferred = self.urls.index(base)
             return self._answer(answer, base, path)
-        raise errors.RemoteIndexError(
+        raise _Unavailable(
             "no Solr node answered ("
             + "; ".join(failures)
             + "): check solr_urls (PYLUCENE_MCP_SOLR_URLS) and that the cluster runs"
@@ -168,6 +206,16 @@ class SolrClient:
         if problem is not None:
             raise _refusal(problem, answer.status_code, base, path, self.settings.collection)
         return body
+
+
+class _Unavailable(Exception):
+    """No node could serve a request now (it may succeed later)."""
+
+
+def _message(error: dict[str, Any] | None) -> str:
+    if not error:
+        return ""
+    return str(error.get("msg") or "").strip().split("\n")[0][:200]
 
 
 def _solr_error(

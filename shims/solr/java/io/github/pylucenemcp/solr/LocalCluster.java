@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.solr.cloud.MiniSolrCloudCluster;
@@ -19,9 +20,9 @@ import org.apache.solr.embedded.JettySolrRunner;
  *
  * <p>Usage: {@code LocalCluster NODES DIR}. Once every node is up it writes one line to stdout,
  * {@code {"urls":[...],"zkHost":"..."}}, then reads commands from stdin, one per line, and answers
- * each with a line: {@code stop I} stops node I (from 0), {@code start I} starts it again on its
- * port, {@code urls} repeats the first line. At the end of stdin, or {@code quit}, it shuts down: a
- * cluster never outlives the process that started it.
+ * each with a line: {@code stop I} stops node I (from 0, in the order of the first line), {@code
+ * start I} starts it again on its port, {@code urls} repeats the first line. At the end of stdin,
+ * or {@code quit}, it shuts down: a cluster never outlives the process that started it.
  */
 public final class LocalCluster {
   private LocalCluster() {}
@@ -31,15 +32,17 @@ public final class LocalCluster {
     if (args.length != 2) {
       throw new IllegalArgumentException("usage: LocalCluster NODES DIR");
     }
-    int nodes = Integer.parseInt(args[0]);
+    int count = Integer.parseInt(args[0]);
     Path dir = Path.of(args[1]);
     Files.createDirectories(dir);
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     MiniSolrCloudCluster cluster =
-        new MiniSolrCloudCluster(nodes, dir, JettyConfig.builder().setPort(0).build());
+        new MiniSolrCloudCluster(count, dir, JettyConfig.builder().setPort(0).build());
     try {
       cluster.waitForAllNodes(60);
-      out.println(describe(cluster));
+      // the nodes by their first order: the cluster's own list drops a node that stops
+      List<JettySolrRunner> nodes = new ArrayList<>(cluster.getJettySolrRunners());
+      out.println(describe(cluster, nodes));
       BufferedReader in =
           new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       for (String line = in.readLine(); line != null; line = in.readLine()) {
@@ -47,18 +50,18 @@ public final class LocalCluster {
         try {
           switch (words[0]) {
             case "stop" -> {
-              JettySolrRunner node = cluster.getJettySolrRunner(Integer.parseInt(words[1]));
+              JettySolrRunner node = nodes.get(Integer.parseInt(words[1]));
               cluster.stopJettySolrRunner(node);
               cluster.waitForJettyToStop(node);
               out.println("{\"stopped\":" + words[1] + "}");
             }
             case "start" -> {
-              JettySolrRunner node = cluster.getJettySolrRunner(Integer.parseInt(words[1]));
+              JettySolrRunner node = nodes.get(Integer.parseInt(words[1]));
               cluster.startJettySolrRunner(node, true);
               cluster.waitForNode(node, 60);
               out.println("{\"started\":" + words[1] + "}");
             }
-            case "urls" -> out.println(describe(cluster));
+            case "urls" -> out.println(describe(cluster, nodes));
             case "quit" -> {
               return;
             }
@@ -73,8 +76,7 @@ public final class LocalCluster {
     }
   }
 
-  private static String describe(MiniSolrCloudCluster cluster) {
-    List<JettySolrRunner> nodes = cluster.getJettySolrRunners();
+  private static String describe(MiniSolrCloudCluster cluster, List<JettySolrRunner> nodes) {
     String urls =
         nodes.stream()
             .map(n -> "\"" + n.getBaseUrl().toString() + "\"")
