@@ -58,6 +58,7 @@ class LocalCluster:
     def __init__(self, nodes: int = 2, folder: Path | None = None) -> None:
         self._own_folder = folder is None
         self.folder = folder or Path(tempfile.mkdtemp(prefix="pylucene-mcp-solr-"))
+        self.folder.mkdir(parents=True, exist_ok=True)
         self.log = (self.folder / "cluster.log").open("wb")
         self._process = subprocess.Popen(
             [

@@ -71,6 +71,8 @@ public final class SchemaWriter implements AutoCloseable {
   private final int threads;
   private final int contentSlot;
   private final int lemmaSlot;
+  // for a page's passages only: the lemma fields kept (null: an index's documents, all fields)
+  private Set<String> pageLemmas;
 
   /**
    * @param seenField the doc-values-only twin of the {@code file_mtime} slot (null: none)
@@ -170,7 +172,9 @@ public final class SchemaWriter implements AutoCloseable {
           String lemmaFields =
               lemmaSlot < 0 ? null : strings[row * stringFields.length + lemmaSlot];
           if (content != null) {
-            contentFields(schema, content, lemmaFields).forEach(document::add);
+            boolean whole = pageLemmas == null;
+            contentFields(schema, content, whole ? lemmaFields : page(lemmaFields), whole)
+                .forEach(document::add);
           }
         }
         for (int f = 0; f < longFields.length; f++) {
@@ -234,6 +238,15 @@ public final class SchemaWriter implements AutoCloseable {
    */
   public static List<IndexableField> contentFields(
       FieldSchema schema, String text, String lemmaFields) {
+    return contentFields(schema, text, lemmaFields, true);
+  }
+
+  /**
+   * {@link #contentFields(FieldSchema, String, String)}, without the reversed and translit twins
+   * unless {@code twins}.
+   */
+  public static List<IndexableField> contentFields(
+      FieldSchema schema, String text, String lemmaFields, boolean twins) {
     StandardTokenizer tokenizer = new StandardTokenizer();
     tokenizer.setReader(Analyzers.normalized(new StringReader(text)));
     TeeSinkTokenFilter tee = new TeeSinkTokenFilter(tokenizer);
@@ -243,8 +256,10 @@ public final class SchemaWriter implements AutoCloseable {
     if (schema.sentences != null) {
       fields.add(new BinaryDocValuesField(schema.sentences, SentenceIndex.encode(text)));
     }
-    fields.add(new TextField(schema.reversed, Analyzers.reversedChain(tee.newSinkTokenStream())));
-    fields.add(new TextField(schema.translit, Analyzers.translitChain(tee.newSinkTokenStream())));
+    if (twins) {
+      fields.add(new TextField(schema.reversed, Analyzers.reversedChain(tee.newSinkTokenStream())));
+      fields.add(new TextField(schema.translit, Analyzers.translitChain(tee.newSinkTokenStream())));
+    }
     if (lemmaFields != null) {
       for (String field : lemmaFields.split(",")) {
         String language = schema.lemmaFields.get(field);
@@ -257,6 +272,30 @@ public final class SchemaWriter implements AutoCloseable {
       }
     }
     return fields;
+  }
+
+  /**
+   * Writes the documents of a page whose passages are to be found ({@code
+   * SearchContext.storedPage}): the content without its reversed and translit twins (the
+   * highlighter marks their matches on the content), and only the lemma fields of {@code lemmas}
+   * (those a query has clauses on). Returns this writer.
+   */
+  public SchemaWriter forPassages(Set<String> lemmas) {
+    this.pageLemmas = Set.copyOf(lemmas);
+    return this;
+  }
+
+  private String page(String lemmaFields) {
+    if (lemmaFields == null) {
+      return null;
+    }
+    List<String> kept = new ArrayList<>();
+    for (String field : lemmaFields.split(",")) {
+      if (pageLemmas.contains(field)) {
+        kept.add(field);
+      }
+    }
+    return String.join(",", kept);
   }
 
   @Override

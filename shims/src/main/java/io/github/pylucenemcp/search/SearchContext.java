@@ -48,6 +48,7 @@ import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.ReferenceManager;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.Sort;
@@ -663,8 +664,10 @@ public final class SearchContext {
       IndexWriterConfig config =
           new IndexWriterConfig(analyzer).setRAMBufferSizeMB(256).setUseCompoundFile(false);
       config.setMergePolicy(NoMergePolicy.INSTANCE);
+      boolean passages = parsed != null && !parsed.matchAll && maxPassages > 0;
       try (IndexWriter writer = new IndexWriter(directory, config)) {
         new SchemaWriter(writer, schema, facetsConfig, keyField, stringFields, longFields, null, 1)
+            .forPassages(passages ? fieldsOf(parsed.highlightQuery) : Set.of())
             .add(strings, numbers);
       }
       try (DirectoryReader reader = DirectoryReader.open(directory)) {
@@ -673,7 +676,6 @@ public final class SearchContext {
         }
         int[] docIds = new int[scores.length];
         Arrays.setAll(docIds, i -> i);
-        boolean passages = parsed != null && !parsed.matchAll && maxPassages > 0;
         Json hits = new Json();
         PageResults.hits(
             hits,
@@ -690,6 +692,25 @@ public final class SearchContext {
         return hits.toString();
       }
     }
+  }
+
+  /** The fields that {@code query}'s terms and patterns are on. */
+  private static Set<String> fieldsOf(Query query) {
+    Set<String> fields = new HashSet<>();
+    query.visit(
+        new QueryVisitor() {
+          @Override
+          public boolean acceptField(String field) {
+            fields.add(field);
+            return true;
+          }
+
+          @Override
+          public QueryVisitor getSubVisitor(Occur occur, Query parent) {
+            return this;
+          }
+        });
+    return fields;
   }
 
   /** The hits' JSON (see {@link PageResults#hits}) with passages of {@code highlight}. */
