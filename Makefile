@@ -61,7 +61,7 @@ lint: $(SETUP_STAMP)  ## ruff
 typecheck: $(SETUP_STAMP)  ## mypy --strict on the package
 	$(PYTHON) -m mypy
 
-bench: $(SETUP_STAMP) $(JAR_STAMP)  ## the benchmarks of bench/README.md (prints figures; long)
+bench: $(SETUP_STAMP) $(JAR_STAMP) $(SOLR_NODE)  ## the benchmarks of bench/README.md (prints figures; long)
 	@./scripts/ensure-bench-corpora
 	$(PYTHON) bench/startup.py
 	$(PYTHON) bench/search_latency.py
@@ -79,6 +79,7 @@ bench: $(SETUP_STAMP) $(JAR_STAMP)  ## the benchmarks of bench/README.md (prints
 	$(PYTHON) bench/pattern_cost.py
 	$(PYTHON) bench/passage_cost.py
 	$(PYTHON) bench/pyserini.py
+	$(PYTHON) bench/solr.py
 	$(PYTHON) bench/fuzz_stdio.py
 	$(PYTHON) bench/shutdown.py
 

@@ -6,9 +6,10 @@ nodes in one JVM of its own), a collection of 2 shards × 2 replicas made by ``s
 documents: ``bench/scale.py``'s stream (CACM abstracts of 2–5 KB, an open vocabulary).
 
 Prints, per backend: indexing documents/s (blocks of 500, committed each); then per query type
-the p50 and p95 of the MCP round trip, and for the collection the cost of the HTTP hop: the
-backend's own search time (``searchTimeMs``) beside the time Solr reports for the same request
-(``QTime``).
+the p50 and p95 of the MCP round trip, and where the collection's time goes, from the same
+search run in this process (medians): the search request's round trip beside the time Solr
+reports for it (``QTime``: the difference is the HTTP hop), the terms component's requests that
+rank a pattern over the collection, and the page built from the stored text (hits, passages).
 
     python bench/solr.py [--docs 20000] [--rounds 20] [--json PATH]
 """
@@ -16,7 +17,6 @@ backend's own search time (``searchTimeMs``) beside the time Solr reports for th
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import tempfile
 import time
@@ -53,6 +53,42 @@ def p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
+PARTS = ("select", "qtime", "terms", "page")
+
+
+def breakdown(solr: Any, arguments: dict[str, Any]) -> dict[str, float]:
+    """Where one in-process search of ``solr`` spends its time (ms): the search request's round
+    trip and Solr's ``QTime`` for it, the terms component's requests, the page."""
+    spent = dict.fromkeys(PARTS, 0.0)
+    collection = solr.collection
+    select, terms, page = collection.select, collection.terms, solr._page
+
+    def timed_select(body: dict[str, Any]) -> dict[str, Any]:
+        started = time.perf_counter()
+        answer: dict[str, Any] = select(body)
+        spent["select"] += (time.perf_counter() - started) * 1000
+        spent["qtime"] += float(answer["responseHeader"].get("QTime", 0))
+        return answer
+
+    def timed(part: str, call: Any) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return call(*args, **kwargs)
+            finally:
+                spent[part] += (time.perf_counter() - started) * 1000
+
+        return run
+
+    collection.select, collection.terms = timed_select, timed("terms", terms)
+    solr._page = timed("page", page)
+    try:
+        solr.search(arguments["query"], **{k: v for k, v in arguments.items() if k != "query"})
+    finally:
+        collection.select, collection.terms, solr._page = select, terms, page
+    return spent
+
+
 def index_into(backend: Any, docs: list[dict[str, Any]]) -> float:
     """Documents per second of writing ``docs`` in committed blocks."""
     started = time.perf_counter()
@@ -72,9 +108,7 @@ def main() -> None:
     args = parser.parse_args()
     from pylucene_mcp import jvm
     from pylucene_mcp.engine.embedded import EmbeddedBackend
-    from pylucene_mcp.engine.query import parse_query
     from pylucene_mcp.engine.solr import SolrBackend, SolrClient, SolrSettings, init
-    from pylucene_mcp.engine.solr import nodes as solr_nodes
 
     jvm.start()
     abstracts = [" ".join(lines) for _, _, lines in cacm_pages(args.cacm)]
@@ -106,7 +140,15 @@ def main() -> None:
                 "solr": StdioPeer(base / "unused", base / "home-solr", env),
             }
             rows: dict[str, dict[str, list[float]]] = {
-                label(q): {"embedded": [], "solr": [], "solr_server": [], "solr_qtime": []}
+                label(q): {
+                    "embedded": [],
+                    "solr": [],
+                    "solr_server": [],
+                    "select": [],
+                    "qtime": [],
+                    "terms": [],
+                    "page": [],
+                }
                 for q in QUERIES
             }
             try:
@@ -128,23 +170,21 @@ def main() -> None:
                                 if name == "solr":
                                     searched = result["structuredContent"]["searchTimeMs"]
                                     row["solr_server"].append(searched)
-                        parsed = parse_query(
-                            arguments["query"], arguments.get("defaultOperator", "AND")
-                        )
-                        node = solr.collection.ranked(solr_nodes.portable_query(parsed.match_query))
-                        header = solr.collection.select(
-                            {"query": json.dumps(node), "limit": 10, "fields": "file_path,score"}
-                        )["responseHeader"]
+                        parts = breakdown(solr, arguments)
                         if round_ >= 3:
-                            row["solr_qtime"].append(float(header.get("QTime", 0)))
+                            for part, took in parts.items():
+                                row[part].append(took)
             finally:
                 for peer in peers.values():
                     peer.close()
                 solr.close()
         finally:
             cluster.close()
-    heads = ("embedded p50/p95", "solr p50/p95", "solr searchTimeMs", "QTime")
-    print(f"{'query':32} {heads[0]:>18} {heads[1]:>16} {heads[2]:>18} {heads[3]:>6}")
+    heads = ("embedded p50/p95", "solr p50/p95", "search", "select", "QTime", "terms", "page")
+    print(
+        f"{'query':32} {heads[0]:>18} {heads[1]:>16} {heads[2]:>7} {heads[3]:>7} "
+        f"{heads[4]:>6} {heads[5]:>6} {heads[6]:>6}"
+    )
     figures["queries"] = {}
     for name, row in rows.items():
         figures["queries"][name] = {
@@ -153,13 +193,13 @@ def main() -> None:
             "solr_p50_ms": round(statistics.median(row["solr"]), 1),
             "solr_p95_ms": round(p95(row["solr"]), 1),
             "solr_search_time_ms": round(statistics.median(row["solr_server"]), 1),
-            "solr_qtime_ms": round(statistics.median(row["solr_qtime"]), 1),
+            **{f"{part}_ms": round(statistics.median(row[part]), 1) for part in PARTS},
         }
         f = figures["queries"][name]
         print(
             f"{name:32} {f['embedded_p50_ms']:8.1f}/{f['embedded_p95_ms']:<8.1f} "
-            f"{f['solr_p50_ms']:7.1f}/{f['solr_p95_ms']:<8.1f} {f['solr_search_time_ms']:18.1f} "
-            f"{f['solr_qtime_ms']:6.1f}"
+            f"{f['solr_p50_ms']:7.1f}/{f['solr_p95_ms']:<8.1f} {f['solr_search_time_ms']:7.1f} "
+            f"{f['select_ms']:7.1f} {f['qtime_ms']:6.1f} {f['terms_ms']:6.1f} {f['page_ms']:6.1f}"
         )
     write_json(args.json, figures)
 

@@ -116,6 +116,16 @@ SEARCHES: list[dict[str, Any]] = [
 ]
 
 
+def _expansions(node: dict[str, Any]) -> list[tuple[str, int, list[str]]]:
+    """Each pattern of a profile's tree: its text, the words it reaches, the first of them."""
+    found = []
+    if "expandsTo" in node:
+        found.append((node["value"], node["expandsTo"], node.get("sample", [])))
+    for clause in node.get("clauses", []):
+        found += _expansions(clause)
+    return found
+
+
 def _same(answer: dict[str, Any]) -> dict[str, Any]:
     hits = [
         {
@@ -154,6 +164,8 @@ async def test_the_diagnostic_tools_work_on_the_collection(
     same = await call(embedded, "profileQuery", query="*vertrag* AND Müller")
     assert profile["matching"] == same["matching"] > 0
     assert profile["documents"] == same["documents"]
+    assert _expansions(profile["parsed"]) == _expansions(same["parsed"])
+    assert any(n for _, n, _ in _expansions(profile["parsed"])), "a pattern was expanded"
     miss = await call(solr, "explainMiss", query="quokka", filePath=pdf)
     assert not miss["matchesQuery"] and miss["reasons"][0]["kind"] == "missing_term"
     duplicates = await call(solr, "findDuplicates")

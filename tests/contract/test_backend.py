@@ -118,6 +118,18 @@ def test_a_word_finds_exactly_the_documents_that_hold_it(
     assert {hit.file_path for hit in result.documents} == expected
 
 
+def test_the_tool_s_parameter_names_are_taken_too(
+    backend: Backend, docs: list[dict[str, Any]]
+) -> None:
+    expected = holding(docs, "harbour") | holding(docs, "meadow")
+    result = backend.search(
+        "harbour meadow", pageSize=100, defaultOperator="OR", wordForms=False, maxPassages=0
+    )
+    assert {hit.file_path for hit in result.documents} == expected
+    with pytest.raises(InvalidRequestError, match="pageSize"):
+        backend.search("harbour", pagesize=5)
+
+
 def test_and_or_and_not_combine_as_sets(backend: Backend, docs: list[dict[str, Any]]) -> None:
     a, b = holding(docs, "harbour"), holding(docs, "meadow")
     assert all_paths(backend, "harbour meadow", word_forms=False) == a & b

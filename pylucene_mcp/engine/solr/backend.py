@@ -254,7 +254,8 @@ class SolrBackend:
     ) -> SearchResult:
         """As the embedded index's :func:`~pylucene_mcp.engine.search.search`."""
         if tool_names:
-            return self.search(query, **_python_names(locals(), {**tool_names}))
+            given = {k: v for k, v in locals().items() if k != "self"}
+            return self.search(query, **_python_names(given, tool_names))
         started = time.perf_counter()
         check_request(
             page, page_size, cursor, sort, sort_order, max_passages, passage_length, facet_limit

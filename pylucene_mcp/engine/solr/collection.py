@@ -6,6 +6,7 @@ auth and errors); queries are the portable JSON of :mod:`pylucene_mcp.engine.sol
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,6 +21,8 @@ from pylucene_mcp.engine.solr.client import SolrClient
 SCORED_FIELDS = "!".join(
     name for name, spec in schema.FIELDS.items() if spec.kind in ("text", "shadow")
 )
+#: how long the shards' replicas are taken as known (a new leader is seen within it)
+STATE_TTL_S = 5.0
 #: the terms a ranked pattern scores by (the product parser's ``RANKED_PATTERN_TERMS``)
 RANKED_TERMS = 50
 
@@ -30,6 +33,7 @@ class Collection:
     def __init__(self, client: SolrClient) -> None:
         self.client = client
         self.name = client.settings.collection
+        self._replicas: tuple[float, list[list[dict[str, Any]]]] | None = None
 
     def select(self, body: dict[str, Any]) -> dict[str, Any]:
         """A search request (the JSON request API of ``/select``). Every shard reports the
@@ -165,18 +169,10 @@ class Collection:
         return node
 
     def _ranked_pattern(self, node: dict[str, Any]) -> dict[str, Any]:
-        field, pattern = str(node["f"]), str(node["v"])
-        params: dict[str, Any] = {"terms.limit": RANKED_TERMS + 1, "terms.sort": "index"}
-        if node["t"] == "prefix":
-            params["terms.prefix"] = pattern
-        else:
-            params["terms.prefix"] = nodes.literal_prefix(pattern)
-            params["terms.regex"] = nodes.wildcard_regex(pattern)
-            params["terms.regex.flag"] = "dotall"
-        found = sorted((t for t, _, _ in self.terms(field, **params)), key=lambda t: t.encode())
+        found = self.pattern_terms({**node, "ranked": False}, RANKED_TERMS + 1)
         if not found:
             return {"t": "none"}
-        best = {"t": "blend", "f": field, "v": found[:RANKED_TERMS]}
+        best = {"t": "blend", "f": node["f"], "v": found[:RANKED_TERMS]}
         if len(found) <= RANKED_TERMS:
             return best
         every = {"t": "boost", "b": 0.0, "q": {**node, "ranked": False}}
@@ -185,3 +181,39 @@ class Collection:
             "msm": 0,
             "c": [{"o": "SHOULD", "q": best}, {"o": "SHOULD", "q": every}],
         }
+
+    def pattern_terms(self, node: dict[str, Any], limit: int) -> list[str]:
+        """The first ``limit`` terms, in index order, that the pattern ``node`` reaches in the
+        collection: each shard's first ``limit`` (the plugin's ``/pylucene/terms``, through
+        Lucene's automaton), merged. A shard without a live replica has no hits to rank."""
+        merged: set[str] = set()
+        params = {"q": json.dumps(node, ensure_ascii=False), "limit": limit}
+        for replicas in self.shard_replicas():
+            for replica in replicas:
+                try:
+                    answer = self.client.request(
+                        "GET",
+                        f"{replica['core']}/pylucene/terms",
+                        params=params,
+                        nodes=[replica["base_url"]],
+                    )
+                except errors.RemoteIndexError:
+                    continue  # a replica on a node going down: the shard's next one
+                merged.update(answer.get("terms", []))
+                break
+        return sorted(merged, key=lambda t: t.encode("utf-8"))[:limit]
+
+    def shard_replicas(self) -> list[list[dict[str, Any]]]:
+        """Each shard's active replicas, its leader first (the cluster's state, kept for a few
+        seconds)."""
+        now = time.monotonic()
+        if self._replicas is None or now - self._replicas[0] > STATE_TTL_S:
+            state = configset.collections(self.client).get(self.name, {})
+            shards = []
+            for shard in state.get("shards", {}).values():
+                active = [
+                    r for r in shard.get("replicas", {}).values() if r.get("state") == "active"
+                ]
+                shards.append(sorted(active, key=lambda r: r.get("leader") != "true"))
+            self._replicas = (now, shards)
+        return self._replicas[1]

@@ -6,7 +6,6 @@ backend writes (``{!pylucene tag=…}`` followed by the JSON, which Solr takes l
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -81,39 +80,3 @@ def presence(name: str, kind: str) -> dict[str, Any]:
     if kind in ("long", "date"):
         return longs(name, LONG_MIN, LONG_MAX)
     return {"t": "termRange", "f": name, "lo": None, "hi": None, "li": True, "ui": True}
-
-
-def wildcard_regex(pattern: str) -> str:
-    """A Lucene wildcard (``*`` any characters, ``?`` one, ``\\`` escapes) as a Java regex."""
-    out = []
-    escaped = False
-    for char in pattern:
-        if escaped:
-            out.append(re.escape(char))
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif char == "*":
-            out.append(".*")
-        elif char == "?":
-            out.append(".")
-        else:
-            out.append(re.escape(char))
-    return "".join(out)
-
-
-def literal_prefix(pattern: str) -> str:
-    """The characters a wildcard pattern starts with before its first ``*`` or ``?``."""
-    out = []
-    escaped = False
-    for char in pattern:
-        if escaped:
-            out.append(char)
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif char in "*?":
-            break
-        else:
-            out.append(char)
-    return "".join(out)

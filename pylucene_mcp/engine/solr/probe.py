@@ -1,12 +1,11 @@
 """The diagnostics' :class:`~pylucene_mcp.engine.probe.Probe` over a SolrCloud collection:
-counts and top hits from ``/select`` (the portable query), term statistics and pattern
-expansions from the terms component, explanations from Solr's structured explain.
+counts and top hits from ``/select`` (the portable query), term statistics from the terms
+component, pattern expansions from the plugin, explanations from Solr's structured explain.
 
-A pattern's expansion is the collection's terms that it reaches, listed by the terms component
-(a prefix as ``terms.prefix``, a wildcard as the regular expression it means); a fuzzy word's
-expansion is not listed (the terms component has no edit distance), only its cost. A node's
-cost is the documents it matches (Lucene's estimate, which the embedded index gives, is not
-available from Solr)."""
+A pattern's expansion is the collection's terms that it reaches, each shard's listed by the
+plugin through Lucene's automaton (``/pylucene/terms``) and merged. A node's cost is the
+documents it matches (Lucene's estimate, which the embedded index gives, is not available from
+Solr)."""
 
 from __future__ import annotations
 
@@ -74,24 +73,13 @@ class SolrProbe:
 
     def cost(self, query: Any, max_terms: int, sample: int) -> dict[str, Any]:
         found: dict[str, Any] = {"cost": self.count(query)}
-        kind = str(query.getClass().getSimpleName())
-        if kind == "PrefixQuery":
-            term = query.getPrefix()
-            params = {"terms.prefix": str(term.text())}
-        elif kind == "WildcardQuery":
-            term = query.getTerm()
-            params = {"terms.regex": nodes.wildcard_regex(str(term.text()))}
-        elif kind == "RegexpQuery":
-            term = query.getRegexp()
-            params = {"terms.regex": str(term.text())}
-        else:
+        node = self._node(query)
+        if node.get("t") not in ("prefix", "wildcard", "regexp", "fuzzy"):
             return found
-        words = self.collection.terms(
-            str(term.field()), **params, **{"terms.limit": max_terms, "terms.sort": "index"}
-        )
+        words = self.collection.pattern_terms({**node, "ranked": False}, max_terms)
         found["terms"] = len(words)
         found["complete"] = len(words) < max_terms
-        found["sample"] = [w for w, _, _ in words[:sample]]
+        found["sample"] = words[:sample]
         return found
 
     def explain(self, query: Any, path: str, text: str) -> DocumentExplanation:
