@@ -65,6 +65,7 @@ def make_documents(root: Path, count: int, seed: int) -> list[dict[str, Any]]:
                 "language": LANGUAGES[n % 2],
                 "content": " ".join(words) + ".",
                 "file_size": 100 + n,
+                "file_mtime": 1_700_000_000_000 + n,
                 "content_hash": f"hash-{n % 7}",
             }
         )
@@ -218,6 +219,23 @@ def test_a_block_that_raises_writes_nothing(backend: Backend, docs: list[dict[st
     backend.refresh()
     assert len(backend) == before
     assert docs[1]["file_path"] in all_paths(backend, "*")
+
+
+def test_touch_records_the_mtime_seen_and_adds_nothing(
+    backend: Backend, docs: list[dict[str, Any]]
+) -> None:
+    path, missing = docs[0]["file_path"], docs[0]["file_path"] + ".never-written"
+    before = backend.file_states_of([path])[path]
+    assert before.mtime_ms == docs[0]["file_mtime"]
+    with backend.writer() as writer:
+        writer.touch(path, 1_800_000_000_000)
+        writer.touch(missing, 1_800_000_000_000)
+    backend.refresh()
+    states = backend.file_states_of([path, missing])
+    assert set(states) == {path}
+    assert states[path].mtime_ms == 1_800_000_000_000
+    assert states[path].content_hash == before.content_hash
+    assert len(backend) == len(docs)
 
 
 def test_file_states_are_what_was_written(
