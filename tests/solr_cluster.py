@@ -6,6 +6,8 @@ shuts down when its stdin closes."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import os
 import shutil
@@ -105,6 +107,12 @@ class LocalCluster:
     def start_node(self, index: int) -> None:
         self.command(f"start {index}")
 
+    def secure(self, security: dict[str, Any]) -> None:
+        """Puts ``security`` (a ``security.json``) in ZooKeeper; the nodes load it live."""
+        path = self.folder / "security.json"
+        path.write_text(json.dumps(security))
+        self.command(f"security {path}")
+
     def close(self) -> None:
         if self._process.poll() is None:
             try:
@@ -115,6 +123,31 @@ class LocalCluster:
         self.log.close()
         if self._own_folder:
             shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def basic_auth(users: dict[str, str]) -> dict[str, Any]:
+    """A ``security.json`` of Solr's basic authentication for ``users`` (name → password), each
+    an admin: the credentials hashed as Solr's ``Sha256AuthenticationProvider`` stores them."""
+    credentials = {}
+    for name, password in users.items():
+        salt = os.urandom(32)
+        once = hashlib.sha256(salt + password.encode("utf-8")).digest()
+        hashed = hashlib.sha256(once).digest()
+        credentials[name] = (
+            base64.b64encode(hashed).decode() + " " + base64.b64encode(salt).decode()
+        )
+    return {
+        "authentication": {
+            "class": "solr.BasicAuthPlugin",
+            "blockUnknown": True,
+            "credentials": credentials,
+        },
+        "authorization": {
+            "class": "solr.RuleBasedAuthorizationPlugin",
+            "permissions": [{"name": "all", "role": "admin"}],
+            "user-role": dict.fromkeys(users, "admin"),
+        },
+    }
 
 
 def main() -> None:

@@ -1,8 +1,8 @@
 """The SolrCloud backend when the cluster fails under it, on a 2-node cluster of this module's own
 (its nodes are stopped and started): a node stopped before a query makes the answer partial
 instead of failing, and says so; a node stopped during writes does not lose them (they go to the
-other node, and what was committed stays); a wrong URL, a missing collection and a node that
-answers something else give errors that name the fix."""
+other node, and what was committed stays); a wrong URL, a missing collection, a node that
+answers something else and missing or wrong credentials give errors that name the fix."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 from pylucene_mcp.basics.errors import RemoteIndexError
 from pylucene_mcp.engine.solr import SolrBackend, SolrClient, SolrSettings, init
 from pylucene_mcp.engine.solr.configset import collections
-from tests.solr_cluster import LocalCluster
+from tests.solr_cluster import LocalCluster, basic_auth
 from tests.waiting import until
 
 pytestmark = pytest.mark.slow
@@ -133,3 +133,31 @@ def test_a_url_that_is_no_solr_node_says_so(cluster: LocalCluster) -> None:
     settings = SolrSettings((node + "/nothing-here",))
     with pytest.raises(RemoteIndexError, match="base URL"):
         SolrBackend.open(settings)
+
+
+def test_credentials_are_asked_for_and_checked(cluster: LocalCluster) -> None:
+    """Last in this module: the cluster stays secured until it shuts down."""
+    settings = _collection(cluster, "secured", replicas=1)
+    cluster.secure(basic_auth({"searcher": "right-password"}))
+    allowed = SolrSettings(
+        settings.urls, collection="secured", username="searcher", password="right-password"
+    )
+
+    def refuses_anonymous() -> bool:
+        try:
+            SolrBackend.open(settings).close()
+        except RemoteIndexError as exc:
+            return "solr_username" in str(exc)
+        return False
+
+    until(refuses_anonymous, 60, "the nodes to load the security.json")
+    wrong = SolrSettings(settings.urls, collection="secured", username="searcher", password="x")
+    with pytest.raises(RemoteIndexError, match="solr_password"):
+        SolrBackend.open(wrong)
+    backend = SolrBackend.open(allowed)
+    try:
+        with backend.writer() as writer:
+            writer.add({"file_path": "/secured/a.txt", "content": "a lantern"})
+        assert [h.file_path for h in backend.search("lantern").documents] == ["/secured/a.txt"]
+    finally:
+        backend.close()

@@ -21,8 +21,9 @@ import org.apache.solr.embedded.JettySolrRunner;
  * <p>Usage: {@code LocalCluster NODES DIR}. Once every node is up it writes one line to stdout,
  * {@code {"urls":[...],"zkHost":"..."}}, then reads commands from stdin, one per line, and answers
  * each with a line: {@code stop I} stops node I (from 0, in the order of the first line), {@code
- * start I} starts it again on its port, {@code urls} repeats the first line. At the end of stdin,
- * or {@code quit}, it shuts down: a cluster never outlives the process that started it.
+ * start I} starts it again on its port, {@code security FILE} puts FILE in ZooKeeper as the
+ * cluster's {@code security.json}, {@code urls} repeats the first line. At the end of stdin, or
+ * {@code quit}, it shuts down: a cluster never outlives the process that started it.
  */
 public final class LocalCluster {
   private LocalCluster() {}
@@ -62,6 +63,13 @@ public final class LocalCluster {
               out.println("{\"started\":" + words[1] + "}");
             }
             case "urls" -> out.println(describe(cluster, nodes));
+            case "security" -> {
+              // the cluster's security.json (authentication and authorization) from a file
+              byte[] json =
+                  Files.readAllBytes(Path.of(line.trim().substring("security".length()).trim()));
+              cluster.zkSetData("/security.json", json, true);
+              out.println("{\"security\":true}");
+            }
             case "quit" -> {
               return;
             }
