@@ -144,15 +144,7 @@ def main() -> None:
                 "solr": StdioPeer(base / "unused", base / "home-solr", env),
             }
             rows: dict[str, dict[str, list[float]]] = {
-                label(q): {
-                    "embedded": [],
-                    "solr": [],
-                    "solr_server": [],
-                    "select": [],
-                    "qtime": [],
-                    "terms": [],
-                    "page": [],
-                }
+                label(q): {"embedded": [], "solr": [], "solr_server": [], **{p: [] for p in PARTS}}
                 for q in QUERIES
             }
             try:

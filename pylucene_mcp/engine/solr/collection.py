@@ -127,12 +127,10 @@ class Collection:
 
     def leaders(self) -> list[dict[str, Any]]:
         """Each shard's active leader replica (``core``, ``base_url`` …)."""
-        state = configset.collections(self.client).get(self.name, {})
         return [
-            replica
-            for shard in state.get("shards", {}).values()
-            for replica in shard.get("replicas", {}).values()
-            if replica.get("leader") == "true" and replica.get("state") == "active"
+            replicas[0]
+            for replicas in self.shard_replicas()
+            if replicas and replicas[0].get("leader") == "true"
         ]
 
     def leader_cores(self) -> list[dict[str, Any]]:
