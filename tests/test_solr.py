@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -228,3 +229,54 @@ def test_the_plugin_jars_are_listed_and_exist() -> None:
     assert jars and all(jar.is_file() for jar in jars), listed.stdout
     assert jars[0].name == "pylucene-mcp-solr.jar"
     assert any("german-pos-dict" in jar.name for jar in jars)
+
+
+@pytest.fixture(scope="module")
+def many_forms(
+    solr_settings: SolrSettings, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[EmbeddedBackend, SolrBackend]]:
+    """Documents of 64 words ``bana`` and two letters (within two edits of ``banana``), each in
+    one or two documents, 86 in all: patterns and fuzzy words that reach more than their 50
+    best terms, with every hit on one page (ties are compared as sets)."""
+    from pylucene_mcp.engine.solr import SolrClient, init
+
+    rng = random.Random(5)
+    words: list[str] = []
+    while len(words) < 64:
+        word = "bana" + "".join(rng.choice("abcdfgklmnprstz") for _ in range(2))
+        if word not in words:
+            words.append(word)
+    docs = []
+    for n, word in enumerate(words):
+        for copy in range(1 + (n % 3 == 0)):
+            filler = " ".join(rng.sample(["ripe", "yellow", "fruit", "market", "stall"], 3))
+            docs.append({"file_path": f"/forms/{word}-{copy}.txt", "content": f"{word} {filler}"})
+    settings = SolrSettings(solr_settings.urls, collection="forms")
+    client = SolrClient(settings)
+    init(client, shards=2, replicas=1)
+    client.close()
+    embedded = EmbeddedBackend.open(tmp_path_factory.mktemp("forms") / "index")
+    solr = SolrBackend.open(settings)
+    for backend in (embedded, solr):
+        with backend.writer() as writer:
+            writer.delete_all()
+            for doc in docs:
+                writer.add(doc)
+        backend.refresh()
+    yield embedded, solr
+    embedded.close()
+    solr.close()
+
+
+@pytest.mark.parametrize("query", ["banana~2", "bana*", "bana?*", "ba*"])
+def test_patterns_past_their_best_terms_rank_as_on_one_index(
+    many_forms: tuple[EmbeddedBackend, SolrBackend], query: str
+) -> None:
+    """More terms than the 50 a ranked pattern scores by: the collection picks the same best
+    terms over all its shards and blends the same statistics, so the order is the embedded
+    index's (each shard alone would pick its own)."""
+    embedded, solr = many_forms
+    expected = embedded.search(query, page_size=100, max_passages=0, word_forms=False).to_dict()
+    found = solr.search(query, page_size=100, max_passages=0, word_forms=False).to_dict()
+    assert 50 < expected["totalHits"] <= 100, "more than the best terms, all on one page"
+    assert _comparable(found) == _comparable(expected)

@@ -154,11 +154,11 @@ class Collection:
         """``node`` with each ranked prefix or wildcard ranked over the whole collection: its
         first :data:`RANKED_TERMS` terms in index order (the terms Lucene's top-terms rewrite
         keeps) as a ``blend`` node, ORed, when the pattern reaches more, with the pattern itself
-        weighted 0 (every document of every term matches). Each shard would otherwise keep the
-        best terms of its own part and blend their statistics apart. A fuzzy word stays ranked
-        per shard (the terms component has no edit distance)."""
+        weighted 0 (every document of every term matches); a fuzzy word's most similar terms,
+        with their similarity. Each shard would otherwise keep the best terms of its own part
+        and blend their statistics apart."""
         kind = node.get("t")
-        if kind in ("prefix", "wildcard") and node.get("ranked"):
+        if kind in ("prefix", "wildcard", "fuzzy") and node.get("ranked"):
             return self._ranked_pattern(node)
         if kind == "bool":
             return {**node, "c": [{**c, "q": self.ranked(c["q"])} for c in node["c"]]}
@@ -167,10 +167,17 @@ class Collection:
         return node
 
     def _ranked_pattern(self, node: dict[str, Any]) -> dict[str, Any]:
-        found = self.pattern_terms({**node, "ranked": False}, RANKED_TERMS + 1)
+        plain = {**node, "ranked": False}
+        best: dict[str, Any] = {"t": "blend", "f": node["f"]}
+        if node["t"] == "fuzzy":  # the most similar terms first, as Lucene keeps them
+            similar = self.fuzzy_terms(plain, RANKED_TERMS + 1)
+            found = [term for term, _ in similar]
+            best["b"] = [boost for _, boost in similar[:RANKED_TERMS]]
+        else:
+            found = self.pattern_terms(plain, RANKED_TERMS + 1)
         if not found:
             return {"t": "none"}
-        best = {"t": "blend", "f": node["f"], "v": found[:RANKED_TERMS]}
+        best["v"] = found[:RANKED_TERMS]
         if len(found) <= RANKED_TERMS:
             return best
         every = {"t": "boost", "b": 0.0, "q": {**node, "ranked": False}}
@@ -184,8 +191,20 @@ class Collection:
         """The first ``limit`` terms, in index order, that the pattern ``node`` reaches in the
         collection: each shard's first ``limit`` (the plugin's ``/pylucene/terms``, through
         Lucene's automaton), merged. A shard without a live replica has no hits to rank."""
-        merged: set[str] = set()
-        params = {"q": json.dumps(node, ensure_ascii=False), "limit": limit}
+        merged = {str(t) for t in self._shard_terms(node, limit, {})}
+        return sorted(merged, key=lambda t: t.encode("utf-8"))[:limit]
+
+    def fuzzy_terms(self, node: dict[str, Any], limit: int) -> list[tuple[str, float]]:
+        """The ``limit`` terms most similar to the fuzzy word ``node`` in the collection, each
+        with its similarity (the boost Lucene gives it), best first, then in index order: each
+        shard's best ``limit``, merged."""
+        merged = {str(t): float(b) for t, b in self._shard_terms(node, limit, {"order": "boost"})}
+        ranked = sorted(merged.items(), key=lambda tb: (-tb[1], tb[0].encode("utf-8")))
+        return ranked[:limit]
+
+    def _shard_terms(self, node: dict[str, Any], limit: int, extra: dict[str, str]) -> list[Any]:
+        found: list[Any] = []
+        params = {"q": json.dumps(node, ensure_ascii=False), "limit": limit, **extra}
         for replicas in self.shard_replicas():
             for replica in replicas:
                 try:
@@ -197,9 +216,9 @@ class Collection:
                     )
                 except errors.RemoteIndexError:
                     continue  # a replica on a node going down: the shard's next one
-                merged.update(answer.get("terms", []))
+                found.extend(answer.get("terms", []))
                 break
-        return sorted(merged, key=lambda t: t.encode("utf-8"))[:limit]
+        return found
 
     def shard_replicas(self) -> list[list[dict[str, Any]]]:
         """Each shard's active replicas, its leader first (the cluster's state, kept for a few

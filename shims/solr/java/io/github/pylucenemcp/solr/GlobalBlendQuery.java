@@ -7,6 +7,7 @@ import org.apache.lucene.index.Term;
 import org.apache.lucene.index.TermStates;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.QueryVisitor;
@@ -15,18 +16,24 @@ import org.apache.lucene.search.TermStatistics;
 /**
  * The best terms of a ranked pattern, chosen by the client over the whole collection (the first
  * terms in index order, as Lucene's top-terms rewrite keeps them), scored as Lucene's {@code
- * TopTermsBlendedFreqScoringRewrite} scores them on one index: each term as if its document
- * frequency were the largest of the terms' and its total term frequency their sum. The statistics
- * are the searcher's: on a node with exact distributed statistics, the collection's, so that every
- * shard blends the same figures.
+ * TopTermsBlendedFreqScoringRewrite} scores them on one index (a fuzzy word's terms with their
+ * similarity as their boost): each term as if its document frequency were the largest of the terms'
+ * and its total term frequency their sum. The statistics are the searcher's: on a node with exact
+ * distributed statistics, the collection's, so that every shard blends the same figures.
  */
 final class GlobalBlendQuery extends Query {
   private final String field;
   private final List<String> terms;
+  private final List<Float> boosts;
 
-  GlobalBlendQuery(String field, List<String> terms) {
+  /** {@code boosts}: each term's (a fuzzy word's similarity), or empty for 1 each. */
+  GlobalBlendQuery(String field, List<String> terms, List<Float> boosts) {
     this.field = field;
     this.terms = List.copyOf(terms);
+    this.boosts = List.copyOf(boosts);
+    if (!boosts.isEmpty() && boosts.size() != terms.size()) {
+      throw new IllegalArgumentException("one boost a term, or none");
+    }
   }
 
   @Override
@@ -41,10 +48,10 @@ final class GlobalBlendQuery extends Query {
       }
     }
     BooleanQuery.Builder any = new BooleanQuery.Builder();
-    for (String text : terms) {
-      any.add(
-          new FixedStatsTermQuery(new Term(field, text), docFreq, totalTermFreq),
-          BooleanClause.Occur.SHOULD);
+    for (int i = 0; i < terms.size(); i++) {
+      Query one = new FixedStatsTermQuery(new Term(field, terms.get(i)), docFreq, totalTermFreq);
+      float boost = boosts.isEmpty() ? 1f : boosts.get(i);
+      any.add(boost == 1f ? one : new BoostQuery(one, boost), BooleanClause.Occur.SHOULD);
     }
     return any.build();
   }
@@ -76,11 +83,12 @@ final class GlobalBlendQuery extends Query {
   public boolean equals(Object other) {
     return sameClassAs(other)
         && field.equals(((GlobalBlendQuery) other).field)
-        && terms.equals(((GlobalBlendQuery) other).terms);
+        && terms.equals(((GlobalBlendQuery) other).terms)
+        && boosts.equals(((GlobalBlendQuery) other).boosts);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(classHash(), field, terms);
+    return Objects.hash(classHash(), field, terms, boosts);
   }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.lucene.index.MultiTerms;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.BoostAttribute;
 import org.apache.lucene.search.MultiTermQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.util.BytesRef;
@@ -20,7 +21,8 @@ import org.noggit.ObjectBuilder;
  * pattern ({@code q}: a prefix or wildcard node of the portable query) reaches in this core's
  * index, enumerated as Lucene enumerates them for the query (through its automaton). The backend
  * asks every shard and merges the answers: a ranked pattern's best terms over the collection,
- * without the terms component's regular expression over every term.
+ * without the terms component's regular expression over every term. With {@code order=boost} (a
+ * fuzzy word), the best terms by similarity instead.
  */
 public final class PatternTermsHandler extends RequestHandlerBase {
   @Override
@@ -31,8 +33,12 @@ public final class PatternTermsHandler extends RequestHandlerBase {
     if (!(query instanceof MultiTermQuery pattern)) {
       throw new SolrException(SolrException.ErrorCode.BAD_REQUEST, "q must be a pattern");
     }
-    List<String> found = new ArrayList<>();
     Terms terms = MultiTerms.getTerms(req.getSearcher().getIndexReader(), pattern.getField());
+    if ("boost".equals(req.getParams().get("order"))) {
+      rsp.add("terms", best(terms, pattern, limit));
+      return;
+    }
+    List<String> found = new ArrayList<>();
     if (terms != null) {
       TermsEnum each = pattern.getTermsEnum(terms);
       for (BytesRef term = each.next(); term != null && found.size() < limit; term = each.next()) {
@@ -40,6 +46,36 @@ public final class PatternTermsHandler extends RequestHandlerBase {
       }
     }
     rsp.add("terms", found);
+  }
+
+  /**
+   * The {@code limit} best terms of a fuzzy word, each {@code [term, boost]}: by its similarity
+   * (the boost its enumeration gives), then in index order, as Lucene's top-terms rewrite keeps
+   * them.
+   */
+  private static List<List<Object>> best(Terms terms, MultiTermQuery pattern, int limit)
+      throws java.io.IOException {
+    java.util.PriorityQueue<Object[]> kept =
+        new java.util.PriorityQueue<>(
+            (a, b) -> {
+              int byBoost = Float.compare((Float) a[1], (Float) b[1]);
+              return byBoost != 0 ? byBoost : ((BytesRef) b[0]).compareTo((BytesRef) a[0]);
+            });
+    if (terms != null) {
+      TermsEnum each = pattern.getTermsEnum(terms);
+      BoostAttribute boost = each.attributes().addAttribute(BoostAttribute.class);
+      for (BytesRef term = each.next(); term != null; term = each.next()) {
+        kept.add(new Object[] {BytesRef.deepCopyOf(term), boost.getBoost()});
+        if (kept.size() > limit) {
+          kept.poll(); // the weakest: lowest boost, then the last in index order
+        }
+      }
+    }
+    List<List<Object>> found = new ArrayList<>();
+    for (Object[] term : kept) {
+      found.add(List.of(((BytesRef) term[0]).utf8ToString(), term[1]));
+    }
+    return found;
   }
 
   @Override

@@ -101,7 +101,7 @@ public final class PortableQParserPlugin extends QParserPlugin {
       case "longRange" ->
           LongPoint.newRangeQuery(
               text(node, "f"), number(node, "lo").longValue(), number(node, "hi").longValue());
-      case "blend" -> new GlobalBlendQuery(text(node, "f"), strings(node.get("v")));
+      case "blend" -> new GlobalBlendQuery(text(node, "f"), strings(node.get("v")), floats(node));
       case "all" -> new MatchAllDocsQuery();
       case "none" -> new MatchNoDocsQuery();
       default -> throw new IllegalArgumentException("unknown node kind '" + kind + "'");
@@ -160,6 +160,17 @@ public final class PortableQParserPlugin extends QParserPlugin {
     List<String> out = new java.util.ArrayList<>();
     for (Object each : (List<?>) value) {
       out.add((String) each);
+    }
+    return out;
+  }
+
+  private static List<Float> floats(Map<?, ?> node) {
+    List<Float> out = new java.util.ArrayList<>();
+    Object value = node.get("b");
+    if (value != null) {
+      for (Object each : (List<?>) value) {
+        out.add(((Number) each).floatValue());
+      }
     }
     return out;
   }
