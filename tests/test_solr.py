@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from pylucene_mcp.basics import schema
+from pylucene_mcp.basics.errors import InvalidRequestError
 from pylucene_mcp.engine import analysis
 from pylucene_mcp.engine.embedded import EmbeddedBackend
 from pylucene_mcp.engine.solr import SolrBackend, SolrSettings
@@ -280,3 +281,32 @@ def test_patterns_past_their_best_terms_rank_as_on_one_index(
     found = solr.search(query, page_size=100, max_passages=0, word_forms=False).to_dict()
     assert 50 < expected["totalHits"] <= 100, "more than the best terms, all on one page"
     assert _comparable(found) == _comparable(expected)
+
+
+HOSTILE: list[tuple[str, dict[str, Any]]] = [
+    ("{!lucene}*:*", {}),
+    ('"}{!xmlparser v=\\"<MatchAllDocsQuery/>\\"}"', {}),
+    ("*", {"filters": [{"field": "language", "value": "} OR {!lucene}*:*"}]}),
+    ("*", {"filters": [{"field": "file_path", "value": '{!join from=file_path to=title}x"'}]}),
+    ("*", {"filters": [{"field": "author", "operator": "in", "values": ["}{!", "$q"]}]}),
+]
+
+
+@pytest.mark.parametrize(("query", "options"), HOSTILE, ids=[q for q, _ in HOSTILE])
+def test_user_text_never_becomes_solr_syntax(
+    both: tuple[EmbeddedBackend, SolrBackend, list[dict[str, Any]]],
+    query: str,
+    options: dict[str, Any],
+) -> None:
+    """Local params and Solr syntax in a query or a filter value are text to the product's
+    parser (the embedded index's answer), never a Solr parser's instruction."""
+    embedded, solr, _ = both
+    try:
+        expected: Any = _comparable(embedded.search(query, page_size=20, **options).to_dict())
+    except InvalidRequestError as exc:
+        expected = type(exc)
+    try:
+        found: Any = _comparable(solr.search(query, page_size=20, **options).to_dict())
+    except InvalidRequestError as exc:
+        found = type(exc)
+    assert found == expected
