@@ -26,18 +26,14 @@ from typing import Any
 
 from _common import cacm_pages, scale_options, write_json
 from scale import stream
+from search_latency import SCALE_QUERIES
 
 from tests.solr_cluster import LocalCluster
 from tests.stdio_peer import StdioPeer, handshake
 
+#: bench/search_latency.py's queries on the same documents, and one without passages
 QUERIES: list[dict[str, Any]] = [
-    {"query": "program"},
-    {"query": "algorithm AND language"},
-    {"query": '"programming language"'},
-    {"query": "comput*"},
-    {"query": "*port*"},
-    {"query": "algoritm~1"},
-    {"query": "*", "filters": [{"field": "author", "value": "author7"}]},
+    *SCALE_QUERIES,
     {"query": "system OR method", "defaultOperator": "OR", "maxPassages": 0},
 ]
 BLOCK = 500

@@ -27,20 +27,18 @@ from tests.corpus import corpus_docs
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(scope="module")
-def both(
-    solr_settings: SolrSettings, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[tuple[EmbeddedBackend, SolrBackend, list[dict[str, Any]]]]:
-    """The fixture corpus written to an embedded index and to a collection of its own."""
-    folder = tmp_path_factory.mktemp("corpus")
-    docs = corpus_docs(folder)
-    embedded = EmbeddedBackend.open(folder / "index", refresh_interval_s=0.05)
+def _written_to_both(
+    docs: list[dict[str, Any]], folder: Path, urls: tuple[str, ...], name: str, replicas: int
+) -> tuple[EmbeddedBackend, SolrBackend]:
+    """``docs`` written to an embedded index in ``folder`` and to a 2-shard collection ``name``
+    of the cluster at ``urls``."""
     from pylucene_mcp.engine.solr import SolrClient, init
 
-    settings = SolrSettings(solr_settings.urls, collection="corpus")
+    settings = SolrSettings(urls, collection=name)
     client = SolrClient(settings)
-    init(client, shards=2, replicas=2)
+    init(client, shards=2, replicas=replicas)
     client.close()
+    embedded = EmbeddedBackend.open(folder / "index", refresh_interval_s=0.05)
     solr = SolrBackend.open(settings)
     for backend in (embedded, solr):
         with backend.writer() as writer:
@@ -48,6 +46,17 @@ def both(
             for doc in docs:
                 writer.add(doc)
         backend.refresh()
+    return embedded, solr
+
+
+@pytest.fixture(scope="module")
+def both(
+    solr_settings: SolrSettings, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[EmbeddedBackend, SolrBackend, list[dict[str, Any]]]]:
+    """The fixture corpus written to an embedded index and to a collection of its own."""
+    folder = tmp_path_factory.mktemp("corpus")
+    docs = corpus_docs(folder)
+    embedded, solr = _written_to_both(docs, folder, solr_settings.urls, "corpus", replicas=2)
     yield embedded, solr, docs
     embedded.close()
     solr.close()
@@ -239,8 +248,6 @@ def many_forms(
     """Documents of 64 words ``bana`` and two letters (within two edits of ``banana``), each in
     one or two documents, 86 in all: patterns and fuzzy words that reach more than their 50
     best terms, with every hit on one page (ties are compared as sets)."""
-    from pylucene_mcp.engine.solr import SolrClient, init
-
     rng = random.Random(5)
     words: list[str] = []
     while len(words) < 64:
@@ -252,18 +259,8 @@ def many_forms(
         for copy in range(1 + (n % 3 == 0)):
             filler = " ".join(rng.sample(["ripe", "yellow", "fruit", "market", "stall"], 3))
             docs.append({"file_path": f"/forms/{word}-{copy}.txt", "content": f"{word} {filler}"})
-    settings = SolrSettings(solr_settings.urls, collection="forms")
-    client = SolrClient(settings)
-    init(client, shards=2, replicas=1)
-    client.close()
-    embedded = EmbeddedBackend.open(tmp_path_factory.mktemp("forms") / "index")
-    solr = SolrBackend.open(settings)
-    for backend in (embedded, solr):
-        with backend.writer() as writer:
-            writer.delete_all()
-            for doc in docs:
-                writer.add(doc)
-        backend.refresh()
+    folder = tmp_path_factory.mktemp("forms")
+    embedded, solr = _written_to_both(docs, folder, solr_settings.urls, "forms", replicas=1)
     yield embedded, solr
     embedded.close()
     solr.close()

@@ -120,19 +120,22 @@ def field_infos(index: LuceneIndex) -> tuple[FieldInfo, ...]:
                 count = int(points.getDocCount(reader, spec.name))
             else:
                 count = int(reader.getDocCount(spec.name))
-            out.append(
-                FieldInfo(
-                    name=spec.name,
-                    kind=spec.kind,
-                    stored=spec.stored,
-                    facet=spec.facet,
-                    sortable=spec.sortable,
-                    filter_operators=spec.filter_operators,
-                    documents_with_field=count,
-                    description=spec.description,
-                )
-            )
+            out.append(field_info(spec, count))
         return tuple(out)
+
+
+def field_info(spec: schema.FieldSpec, documents_with_field: int) -> FieldInfo:
+    """The ``listIndexedFields`` entry of the schema field ``spec``."""
+    return FieldInfo(
+        name=spec.name,
+        kind=spec.kind,
+        stored=spec.stored,
+        facet=spec.facet,
+        sortable=spec.sortable,
+        filter_operators=spec.filter_operators,
+        documents_with_field=documents_with_field,
+        description=spec.description,
+    )
 
 
 def document_details(

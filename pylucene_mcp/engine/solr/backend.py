@@ -44,7 +44,14 @@ from pylucene_mcp.engine.counts import RangeFacet, buckets, plan
 from pylucene_mcp.engine.explain import DocumentExplanation, explanation_of
 from pylucene_mcp.engine.filters import Filter, filter_query, parse_filters
 from pylucene_mcp.engine.index import FileState
-from pylucene_mcp.engine.info import ClusterInfo, DateRange, DocumentDetails, FieldInfo, IndexStats
+from pylucene_mcp.engine.info import (
+    ClusterInfo,
+    DateRange,
+    DocumentDetails,
+    FieldInfo,
+    IndexStats,
+    field_info,
+)
 from pylucene_mcp.engine.miss import MissExplanation, explain_miss_on
 from pylucene_mcp.engine.profile import QueryProfile, profile_on
 from pylucene_mcp.engine.query import context, limit_ms, parse_query, query_text
@@ -684,16 +691,7 @@ class SolrBackend:
         )
         counted = answer.get("facets", {})
         return tuple(
-            FieldInfo(
-                name=spec.name,
-                kind=spec.kind,
-                stored=spec.stored,
-                facet=spec.facet,
-                sortable=spec.sortable,
-                filter_operators=spec.filter_operators,
-                documents_with_field=int(counted.get(f"f{n}", {}).get("count", 0)),
-                description=spec.description,
-            )
+            field_info(spec, int(counted.get(f"f{n}", {}).get("count", 0)))
             for n, spec in enumerate(schema.FIELDS.values())
         )
 
