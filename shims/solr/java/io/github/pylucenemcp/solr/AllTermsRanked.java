@@ -1,18 +1,13 @@
 package io.github.pylucenemcp.solr;
 
+import io.github.pylucenemcp.queryparser.PatternTerms;
 import java.io.IOException;
-import java.util.HashSet;
-import java.util.Set;
 import org.apache.lucene.index.IndexReader;
-import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.Terms;
-import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.MultiTermQuery;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.util.BytesRef;
 
 /**
  * The product's ranked pattern rewrite ({@code ContentQueryParser.ALL_TERMS_RANKED}) for the Lucene
@@ -32,7 +27,7 @@ final class AllTermsRanked extends MultiTermQuery.RewriteMethod {
 
   @Override
   public Query rewrite(IndexReader reader, MultiTermQuery query) throws IOException {
-    if (atMostTerms(reader, query, TERMS)) {
+    if (PatternTerms.atMost(reader, query, TERMS)) {
       return best.rewrite(reader, query);
     }
     Query every = MultiTermQuery.CONSTANT_SCORE_BLENDED_REWRITE.rewrite(reader, query);
@@ -40,24 +35,6 @@ final class AllTermsRanked extends MultiTermQuery.RewriteMethod {
         .add(best.rewrite(reader, query), BooleanClause.Occur.SHOULD)
         .add(new BoostQuery(every, 0f), BooleanClause.Occur.SHOULD)
         .build();
-  }
-
-  private static boolean atMostTerms(IndexReader reader, MultiTermQuery query, int max)
-      throws IOException {
-    Set<BytesRef> seen = new HashSet<>();
-    for (LeafReaderContext leaf : reader.leaves()) {
-      Terms terms = leaf.reader().terms(query.getField());
-      if (terms == null) {
-        continue;
-      }
-      TermsEnum each = query.getTermsEnum(terms);
-      for (BytesRef term = each.next(); term != null; term = each.next()) {
-        if (seen.add(BytesRef.deepCopyOf(term)) && seen.size() > max) {
-          return false;
-        }
-      }
-    }
-    return true;
   }
 
   @Override

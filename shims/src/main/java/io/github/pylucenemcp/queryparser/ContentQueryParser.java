@@ -6,7 +6,6 @@ import java.io.UncheckedIOException;
 import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,11 +15,7 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.LongPoint;
-import org.apache.lucene.index.IndexReader;
-import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.Term;
-import org.apache.lucene.index.Terms;
-import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.queryparser.classic.ParseException;
 import org.apache.lucene.queryparser.classic.QueryParser;
 import org.apache.lucene.search.BooleanClause;
@@ -402,7 +397,7 @@ public final class ContentQueryParser extends QueryParser {
 
     @Override
     public Query rewrite(IndexSearcher searcher, MultiTermQuery query) throws IOException {
-      if (atMostTerms(searcher.getIndexReader(), query, RANKED_PATTERN_TERMS)) {
+      if (PatternTerms.atMost(searcher.getIndexReader(), query, RANKED_PATTERN_TERMS)) {
         return best.rewrite(searcher, query); // the best terms are all of them: exact alone
       }
       Query every = MultiTermQuery.CONSTANT_SCORE_BLENDED_REWRITE.rewrite(searcher, query);
@@ -413,25 +408,6 @@ public final class ContentQueryParser extends QueryParser {
           .add(best.rewrite(searcher, query), BooleanClause.Occur.SHOULD)
           .add(new BoostQuery(every, 0f), BooleanClause.Occur.SHOULD)
           .build();
-    }
-
-    /** Whether {@code query} expands to at most {@code max} distinct terms in {@code reader}. */
-    private static boolean atMostTerms(IndexReader reader, MultiTermQuery query, int max)
-        throws IOException {
-      Set<BytesRef> seen = new HashSet<>();
-      for (LeafReaderContext leaf : reader.leaves()) {
-        Terms terms = leaf.reader().terms(query.getField());
-        if (terms == null) {
-          continue;
-        }
-        TermsEnum each = query.getTermsEnum(terms);
-        for (BytesRef term = each.next(); term != null; term = each.next()) {
-          if (seen.add(BytesRef.deepCopyOf(term)) && seen.size() > max) {
-            return false;
-          }
-        }
-      }
-      return true;
     }
 
     @Override
