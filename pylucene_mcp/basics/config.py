@@ -195,6 +195,17 @@ def _flag(value: Any, where: str) -> bool:
     raise ConfigError(f"{where} must be true or false, not {value!r}")
 
 
+def flag_or_text(value: str) -> bool | str:
+    """``value`` as a yes or no when it is one of a flag's words (as :func:`_flag` reads them),
+    else as it is: ``solr_verify`` is true, false, or the path of a CA bundle."""
+    text = value.strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    return value
+
+
 def _from_environment() -> dict[str, Any]:
     env = os.environ
     raw: dict[str, Any] = {key: env[variable(key)] for key in KEYS if env.get(variable(key))}

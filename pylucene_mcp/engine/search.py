@@ -11,7 +11,7 @@ import math
 import re
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
@@ -221,8 +221,14 @@ def _request(text: str, and_: bool, word_forms: bool, filters: Sequence[Filter])
     return request
 
 
+class Searches(Protocol):
+    """What :func:`facet_counts` asks of an index: a search (every backend's ``search``)."""
+
+    def search(self, query: str, **options: Any) -> SearchResult: ...
+
+
 def facet_counts(
-    index: LuceneIndex,
+    index: Searches,
     query: str,
     *,
     filters: Sequence[Filter | Mapping[str, Any]] = (),
@@ -234,14 +240,13 @@ def facet_counts(
 ) -> tuple[dict[str, int], dict[str, list[RangeBucket]], bool]:
     """The counts of ``facet_queries`` (name → count) and of each range facet's buckets
     (field → buckets, ``to`` excluded) over the hits of ``query`` with ``filters``, and whether
-    the time limit (``timeout_s``, 0: none) cut them short: a :func:`search` for one hit without
-    passages, which counts them (see there).
+    the time limit (``timeout_s``, 0: none) cut them short: the index's search for one hit
+    without passages, which counts them (see :func:`search`); a method of every backend.
 
     Raises:
         QuerySyntaxError, UnknownFieldError, InvalidFilterError, InvalidRequestError.
     """
-    result = search(
-        index,
+    result = index.search(
         query,
         filters=filters,
         page_size=1,

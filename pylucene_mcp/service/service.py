@@ -22,6 +22,7 @@ from pylucene_mcp.basics.config import (
     crawlable_directory,
     directory_path,
     ensure_directories_writable,
+    flag_or_text,
     save_directories,
 )
 from pylucene_mcp.engine.backend import Backend
@@ -91,17 +92,12 @@ def solr_settings(settings: Settings) -> Any:
     """
     from pylucene_mcp.engine import solr
 
-    verify: bool | str = settings.solr_verify
-    if settings.solr_verify.strip().lower() in ("true", "yes", "1"):
-        verify = True
-    elif settings.solr_verify.strip().lower() in ("false", "no", "0"):
-        verify = False
     return solr.SolrSettings(
         urls=settings.solr_urls,
         collection=settings.solr_collection,
         username=settings.solr_username,
         password=settings.solr_password,
-        verify=verify,
+        verify=flag_or_text(settings.solr_verify),
         timeout_s=settings.solr_timeout_s,
     )
 

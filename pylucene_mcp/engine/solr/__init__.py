@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pylucene_mcp.engine.solr.backend import SolrBackend
 from pylucene_mcp.engine.solr.client import SolrClient, SolrSettings
-from pylucene_mcp.engine.solr.configset import Health, InitReport, health, init, live_nodes
+from pylucene_mcp.engine.solr.configset import Health, InitReport, health, init
 
 __all__ = [
     "Health",
@@ -19,7 +19,6 @@ __all__ = [
     "SolrSettings",
     "health",
     "init",
-    "live_nodes",
     "plugin_jars",
 ]
 

@@ -40,6 +40,7 @@ from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, portable, schema
 from pylucene_mcp.basics.shapes import Encoded, to_dict
 from pylucene_mcp.engine import documents, vocabulary
+from pylucene_mcp.engine import search as searching
 from pylucene_mcp.engine.counts import RangeFacet, buckets, plan
 from pylucene_mcp.engine.explain import DocumentExplanation, explanation_of
 from pylucene_mcp.engine.filters import Filter, filter_query, parse_filters
@@ -55,7 +56,7 @@ from pylucene_mcp.engine.info import (
 from pylucene_mcp.engine.miss import MissExplanation, explain_miss_on
 from pylucene_mcp.engine.profile import QueryProfile, profile_on
 from pylucene_mcp.engine.query import context, limit_ms, parse_query, query_text
-from pylucene_mcp.engine.results import RangeBucket, SearchResult
+from pylucene_mcp.engine.results import SearchResult
 from pylucene_mcp.engine.search import (
     DEFAULT_TIMEOUT_S,
     _fingerprint,
@@ -371,12 +372,13 @@ class SolrBackend:
         """The tagged filter strings, and the JSON facets: each dimension without its own
         filters (DrillSideways), and each filter's count over the query alone."""
         tags = [f"f{n}" for n in range(len(filters))]
+        queries = [filter_node(flt) for flt in filters]
         strings = []
         for n, flt in enumerate(filters):
             own = [tags[n]]
             if flt.field in schema.FACET_FIELDS and flt.operator in ("eq", "in"):
                 own.append(f"dim_{flt.field}")
-            strings.append(nodes.local(filter_node(flt), own))
+            strings.append(nodes.local(queries[n], own))
         facets: dict[str, Any] = {}
         for dim in schema.FACET_FIELDS:
             facets[dim] = {
@@ -386,10 +388,10 @@ class SolrBackend:
                 "sort": "count desc",
                 "domain": {"excludeTags": f"dim_{dim}"},
             }
-        for n, flt in enumerate(filters):
+        for n, query in enumerate(queries):
             facets[f"filter{n}"] = {
                 "type": "query",
-                "q": nodes.local(filter_node(flt)),
+                "q": nodes.local(query),
                 "domain": {"excludeTags": ",".join(tags)},
             }
         return strings, facets
@@ -426,30 +428,7 @@ class SolrBackend:
                 )
             )
 
-    def facet_counts(
-        self,
-        query: str,
-        *,
-        filters: Sequence[Filter | Mapping[str, Any]] = (),
-        facet_queries: Mapping[str, str] | None = None,
-        range_facets: Sequence[RangeFacet | Mapping[str, Any]] = (),
-        default_operator: str = "AND",
-        word_forms: bool = True,
-        timeout_s: float = 0.0,
-    ) -> tuple[dict[str, int], dict[str, list[RangeBucket]], bool]:
-        result = self.search(
-            query,
-            filters=filters,
-            page_size=1,
-            max_passages=0,
-            default_operator=default_operator,
-            word_forms=word_forms,
-            timeout_s=timeout_s,
-            facet_queries=facet_queries,
-            range_facets=range_facets,
-        )
-        ranges = {field: list(found) for field, found in (result.range_facets or {}).items()}
-        return dict(result.facet_queries or {}), ranges, result.partial_results
+    facet_counts = searching.facet_counts
 
     # -- one document -----------------------------------------------------------------------
 

@@ -141,12 +141,6 @@ def collections(client: SolrClient) -> dict[str, dict[str, Any]]:
     return found
 
 
-def live_nodes(client: SolrClient) -> list[str]:
-    status = client.get("admin/collections", {"action": "CLUSTERSTATUS"})
-    nodes: list[str] = status.get("cluster", {}).get("live_nodes", [])
-    return nodes
-
-
 def wait_until_active(client: SolrClient, collection: str, wait_s: float) -> dict[str, Any]:
     """The collection's state once each shard has an active leader (or after ``wait_s``).
 
@@ -168,12 +162,14 @@ def wait_until_active(client: SolrClient, collection: str, wait_s: float) -> dic
 
 def _all_shards_led(state: dict[str, Any]) -> bool:
     shards = state.get("shards", {})
-    return bool(shards) and all(
-        any(
-            r.get("state") == "active" and r.get("leader") == "true"
-            for r in shard.get("replicas", {}).values()
-        )
-        for shard in shards.values()
+    return bool(shards) and all(_led(shard) for shard in shards.values())
+
+
+def _led(shard: dict[str, Any]) -> bool:
+    """Whether the shard (of CLUSTERSTATUS) has an active leader."""
+    return any(
+        r.get("state") == "active" and r.get("leader") == "true"
+        for r in shard.get("replicas", {}).values()
     )
 
 
@@ -224,9 +220,5 @@ def health(client: SolrClient) -> Health:
         shards=len(shards),
         active_replicas=sum(r.get("state") == "active" for r in replicas),
         replicas=len(replicas),
-        leaderless=tuple(
-            shard_name
-            for shard_name, shard in shards.items()
-            if not _all_shards_led({"shards": {shard_name: shard}})
-        ),
+        leaderless=tuple(shard_name for shard_name, shard in shards.items() if not _led(shard)),
     )
