@@ -74,6 +74,18 @@ async def idle(client: Client) -> dict[str, Any]:
     raise AssertionError("the crawl did not end")
 
 
+async def watching(client: Client) -> dict[str, Any]:
+    """The status once the crawler watches its folders: the added folder's crawl may not have
+    started yet when the status is first asked (a queued crawl shows IDLE), and the watches are
+    set up after the crawl ends."""
+    for _ in range(600):
+        status = await call(client, "getCrawlerStatus")
+        if status["status"] == "WATCHING":
+            return status
+        await anyio.sleep(0.1)
+    raise AssertionError("the crawler did not come to watch its folders")
+
+
 async def test_crawler_tools_are_listed_with_honest_annotations(client: Client) -> None:
     tools = {t.name: t for t in (await client.list_tools()).tools}
     assert {"startCrawl", "getCrawlerStats", "removeCrawlableDirectory"} <= set(tools)
@@ -86,7 +98,7 @@ async def test_crawler_tools_are_listed_with_honest_annotations(client: Client) 
 async def test_add_crawl_search_and_persist(client: Client, home: Path) -> None:
     added = await call(client, "addCrawlableDirectory", path=str(home / "alpha"))
     assert added["directories"] == [str(home / "alpha")]
-    assert (await idle(client))["status"] == "WATCHING"
+    assert (await watching(client))["status"] == "WATCHING"
     found = await call(client, "search", query="kingfishers")
     assert found["totalHits"] == 3
     config = yaml.safe_load((home / ".pylucene-mcp" / "config.yaml").read_text())
