@@ -1,6 +1,6 @@
 """Nothing of ours in the shared temp folder: the product's temporary folders are made fresh
 (mkdtemp, 0700) under its home, in a parent that must be this user's; Tika's configs and the
-temp folder of its server and workers (where it spools copies of documents) live there."""
+temp folder of its parser process (where it spools copies of documents) live there."""
 
 from __future__ import annotations
 
@@ -50,12 +50,16 @@ def test_tika_keeps_its_config_and_spool_in_a_private_folder(home: Path) -> None
     planted.mkdir(exist_ok=True)
     try:
         server = tika_server.TikaServer()
-        written = server._config()  # the file the Tika server is started with
+        command = server._command()  # what the Tika parser process is started with
         folder = tika_server.config_folder()
-        assert written.parent == folder and folder.parent == home / "tmp"
+        assert folder.parent == home / "tmp"
         assert _mode(folder) == _mode(tika_server.spool_folder()) == 0o700
-        assert f"-Djava.io.tmpdir={tika_server.spool_folder()}" in written.read_text()
+        assert f"-Djava.io.tmpdir={tika_server.spool_folder()}" in command
+        # a crash report (command line, environment, folder names) goes to the private folder
+        assert f"-XX:ErrorFile={home / 'crashes' / 'hs_err_pid%p.log'}" in command
+        assert _mode(home / "crashes") == 0o700
         assert not any(planted.iterdir())
+        assert tika_server.folder_users(folder) == 1
         server.close()
         assert not folder.exists()  # the spooled copies go with it
     finally:

@@ -229,6 +229,23 @@ def private_dir(path: Path) -> Path:
     return path
 
 
+def crash_dir() -> Path:
+    """Where every JVM the product starts (its own, the class-data archive's, Tika's) writes a
+    crash report (``hs_err_pid<pid>.log``) and a compiler's replay file: ``<home>/crashes``, this
+    user's alone (0700). Such a report holds the command line, the environment and folder names;
+    left to the JVM it would go to the working folder or the shared temp folder."""
+    return private_dir(home_dir() / "crashes")
+
+
+def jvm_crash_options() -> list[str]:
+    """The options that send a JVM's crash report and replay file into :func:`crash_dir`."""
+    folder = crash_dir()
+    return [
+        f"-XX:ErrorFile={folder / 'hs_err_pid%p.log'}",
+        f"-XX:ReplayDataFile={folder / 'replay_pid%p.log'}",
+    ]
+
+
 def private_temp(prefix: str) -> Path:
     """A new folder for this user alone: ``<home>/tmp/<prefix><random>``, made by
     ``tempfile.mkdtemp`` (0700, a name no one can guess, never one that already exists), in a

@@ -181,6 +181,54 @@ def link_count(st: os.stat_result, path: str) -> int:
         return 1
 
 
+#: fcntl's F_GETPATH on macOS: the path of an open descriptor
+F_GETPATH = 50
+_PATH_MAX = 1024
+
+
+def descriptor_path(
+    fd: int, system: str = SYSTEM, fcntl_call: Any = None, kernel32: Any = None
+) -> str | None:
+    """The path of the file open as ``fd``, as the system sees it now (links resolved), or None
+    where the system cannot tell: Linux reads ``/proc/self/fd``, macOS asks ``fcntl(F_GETPATH)``,
+    Windows ``GetFinalPathNameByHandleW``. (``fcntl_call`` and ``kernel32`` stand in for the
+    system's, for tests.)"""
+    try:
+        if system == "darwin":
+            if fcntl_call is None:
+                import fcntl
+
+                fcntl_call = fcntl.fcntl
+            raw = fcntl_call(fd, F_GETPATH, bytes(_PATH_MAX))
+            return os.fsdecode(bytes(raw).split(b"\0", 1)[0]) or None
+        if system == "win32":
+            if kernel32 is None:
+                import ctypes
+                import msvcrt
+
+                kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
+                handle = msvcrt.get_osfhandle(fd)  # type: ignore[attr-defined]
+            else:
+                handle = fd
+            return _final_path(kernel32, handle)
+        return os.readlink(f"/proc/self/fd/{fd}") if os.path.isdir("/proc/self/fd") else None
+    except (OSError, ValueError):
+        return None
+
+
+def _final_path(kernel32: Any, handle: int) -> str | None:
+    import ctypes
+
+    buffer = ctypes.create_unicode_buffer(32768)
+    length = kernel32.GetFinalPathNameByHandleW(handle, buffer, len(buffer), 0)
+    if not 0 < length < len(buffer):
+        return None
+    path = str(buffer.value)
+    if path.startswith("\\\\?\\UNC\\"):
+        return "\\\\" + path[8:]
+    return path.removeprefix("\\\\?\\")
+
+
 #: How a full disk reads: POSIX strerror, and the Windows messages of ERROR_DISK_FULL (112) and
 #: ERROR_HANDLE_DISK_FULL (39), as Python and Java report them.
 DISK_FULL_TEXTS = (

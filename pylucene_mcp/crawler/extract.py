@@ -1,7 +1,6 @@
-"""Text and metadata extraction through Apache Tika: ``Extractor`` sends a file to the
-supervised Tika server (:mod:`tika_server`) and maps what comes back (text, pages, metadata,
-language) onto the schema. The HTTP side uses the ``tika`` client package in client-only mode:
-it downloads nothing.
+"""Text and metadata extraction through Apache Tika: ``Extractor`` opens a file once, checks
+what it opened, sends its bytes to the supervised Tika parser process (:mod:`tika_server`) and
+maps what comes back (text, pages, metadata, language) onto the schema.
 """
 
 from __future__ import annotations
@@ -11,22 +10,21 @@ import functools
 import json
 import logging
 import os
-import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-from urllib.parse import quote
+from typing import Any, BinaryIO
 
-from pylucene_mcp.basics.errors import ExtractionError, FileVanishedError, WorkerDiedError
+from pylucene_mcp.basics.errors import ExtractionError, WorkerDiedError
 from pylucene_mcp.crawler.normalize import join_pages, xhtml_to_pages
-from pylucene_mcp.crawler.tika_server import TikaServer
+from pylucene_mcp.crawler.tika_server import TikaDied, TikaServer, TikaTimeout
+from pylucene_mcp.crawler.walk import open_checked
 from pylucene_mcp.engine.backend import content_hash
 
 log = logging.getLogger(__name__)
 
-# The tika client must neither download a server jar nor log to a file of its own.
-os.environ.setdefault("TIKA_CLIENT_ONLY", "True")
-os.environ.setdefault("TIKA_LOG_FILE", "")
+#: Tika's mark on a document whose text was cut at the write limit (max_content_chars)
+WRITE_LIMIT_KEY = "X-TIKA:EXCEPTION:write_limit_reached"
 
 LANGUAGE_MIN_CONFIDENCE = 0.9
 LANGUAGE_SAMPLE_CHARS = 20_000
@@ -48,6 +46,8 @@ class Extracted:
     keywords: str | None = None
     created_ms: int | None = None
     modified_ms: int | None = None
+    #: the text was cut at max_content_chars
+    truncated: bool = False
 
 
 def _first(meta: dict[str, Any], *keys: str) -> str | None:
@@ -120,19 +120,32 @@ class Extractor:
     def __init__(self, server: TikaServer) -> None:
         self.server = server
 
-    def extract(self, path: Path) -> Extracted:
-        """Content and metadata of ``path``.
+    def extract(
+        self,
+        path: Path,
+        identity: tuple[int, int] | None = None,
+        roots: Sequence[str | Path] = (),
+    ) -> Extracted:
+        """Content and metadata of ``path``: the file opened once, checked through what was
+        opened (see :func:`~pylucene_mcp.crawler.walk.open_checked`: the file the walk saw, as
+        ``identity``, inside ``roots``) and handed to Tika as bytes, never by its name.
 
         Raises:
-            ExtractionError: with the reason (too large, unreadable, corrupt, encrypted, timeout).
+            ExtractionError: with the reason (too large, unreadable, replaced, corrupt,
+                encrypted, timeout).
+        """
+        with open_checked(path, identity, roots) as handle:
+            return self.extract_file(handle, path.name)
+
+    def extract_file(self, handle: BinaryIO, name: str) -> Extracted:
+        """Content and metadata of the open regular file ``handle`` (``name``: a hint for type
+        detection).
+
+        Raises:
+            ExtractionError: with the reason (too large, corrupt, encrypted, timeout).
         """
         limit = int(self.server.settings.max_file_size_mb * 1024 * 1024)
-        try:
-            size = path.stat().st_size
-        except FileNotFoundError as exc:
-            raise FileVanishedError() from exc
-        except OSError as exc:
-            raise ExtractionError(f"cannot read the file: {exc.strerror}") from exc
+        size = os.fstat(handle.fileno()).st_size
         if size > limit:
             raise ExtractionError(
                 f"the file has {size / 1e6:.1f} MB, over the limit of "
@@ -140,15 +153,7 @@ class Extractor:
             )
         if size == 0:
             return Extracted("", [], content_hash(""), "application/octet-stream", "unknown")
-        status, text = self._call(path)
-        if status == 422:
-            raise ExtractionError(
-                "Tika cannot parse the file: it is encrypted, corrupt or not what its name says"
-            )
-        if status >= 500:  # the parser process died under it, or beside it
-            raise WorkerDiedError(f"Tika answered HTTP {status} for the file")
-        if status != 200:
-            raise ExtractionError(f"Tika answered HTTP {status} for the file")
+        text = self._call(handle, name, size)
         try:
             parts = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -156,66 +161,35 @@ class Extractor:
         if not parts:
             raise ExtractionError("Tika returned nothing for the file")
         _raise_parse_failure(parts[0])
-        return self._build(parts)
+        extracted = self._build(parts)
+        if any(_first(part, WRITE_LIMIT_KEY) == "true" for part in parts):
+            extracted.truncated = True
+            log.warning(
+                "%s: only its first %d characters of text are kept (max_content_chars)",
+                name,
+                self.server.settings.max_content_chars,
+            )
+        return extracted
 
-    def _call(self, path: Path) -> tuple[int, str]:
-        """Tika's HTTP status and body for ``path``."""
-        import requests
-        from tika import tika as tika_client
-
-        timeout = self.server.settings.timeout_s
+    def _call(self, handle: BinaryIO, name: str, size: int) -> str:
+        """Tika's answer (JSON text) for the file: tried again once when the parser process
+        died under it, alone or beside another file (one more try tells a poison file apart)."""
         # The name is a hint for type detection; a name that is not UTF-8 is passed escaped.
-        name = os.fsencode(path.name).decode("utf-8", "backslashreplace")
-        headers = {
-            "Accept": "application/json",
-            "Content-Disposition": f"attachment; filename*=UTF-8''{quote(name)}",
-        }
-        aborted = 0
-        for attempt in range(1, 4):
-            endpoint = self.server.endpoint()
-            started = time.monotonic()
+        hint = os.fsencode(name).decode("utf-8", "backslashreplace")
+        timeout = self.server.settings.timeout_s
+        for attempt in range(1, 3):
+            handle.seek(0)
             try:
-                with open(path, "rb") as handle:
-                    status, text = tika_client.callServer(
-                        "put",
-                        endpoint,
-                        "/rmeta/xml",
-                        handle,
-                        headers,
-                        False,
-                        requestOptions={"timeout": (10, timeout + 30)},
-                    )
-            except FileNotFoundError as exc:
-                raise FileVanishedError() from exc
-            except PermissionError as exc:
-                raise ExtractionError(f"cannot read the file: {exc.strerror}") from exc
-            except requests.Timeout as exc:
+                return self.server.parse(hint, handle, size)
+            except TikaTimeout as exc:
                 raise ExtractionError(
                     f"parsing took longer than {timeout:g} s (tika_timeout_s)"
                 ) from exc
-            except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
-                # Refused: Tika's worker is restarting. Aborted: it died under this request,
-                # from a timeout, a crash, or a kill; one more try tells a poison file apart.
-                refused = "refused" in str(exc).lower()
-                elapsed = time.monotonic() - started
-                self.server.wait_ready()
-                if not refused:
-                    aborted += 1
-                    if aborted >= 2 or elapsed >= timeout:
-                        if elapsed >= timeout * 0.9:
-                            raise ExtractionError(
-                                f"parsing took longer than {timeout:g} s (tika_timeout_s)"
-                            ) from exc
-                        raise WorkerDiedError("the file crashed Tika's parser process") from exc
-                log.info("Tika connection failed on attempt %d (%s); retrying", attempt, exc)
-                continue
-            finally:
-                self.server.touch()
-            if status == 503 and attempt < 3:
-                self.server.wait_ready()
-                continue
-            return int(status), str(text)
-        raise WorkerDiedError("the Tika server did not answer after three tries")
+            except TikaDied as exc:
+                if attempt == 2:
+                    raise WorkerDiedError("the file crashed Tika's parser process") from exc
+                log.info("Tika's parser process ended under %s; trying once more", name)
+        raise AssertionError("unreachable")
 
     def _build(self, parts: list[dict[str, Any]]) -> Extracted:
         meta = parts[0]

@@ -304,7 +304,7 @@ class Crawler:
                             exhausted = True
                             break
                         self.in_progress.add(entry.key)
-                        pending[pool.submit(self._extract_one, entry)] = entry
+                        pending[pool.submit(self._extract_one, entry, report.directories)] = entry
                     if not pending:
                         break
                     done, _ = concurrent.futures.wait(
@@ -329,7 +329,7 @@ class Crawler:
             while again and not self._stop.is_set():
                 entry = again.pop(0)
                 log.info("extracting %s again, alone (Tika's parser died under it)", entry.key)
-                _, outcome = self._extract_one(entry)
+                _, outcome = self._extract_one(entry, report.directories)
                 self.in_progress.discard(entry.key)
                 self._settle(entry, outcome, known, report, batch, progress, total)
         except errors.SetupError as exc:
@@ -369,9 +369,11 @@ class Crawler:
         if progress is not None:
             progress(report.processed, total)
 
-    def _extract_one(self, entry: FileEntry) -> tuple[FileEntry, Extracted | ExtractionError]:
+    def _extract_one(
+        self, entry: FileEntry, roots: Sequence[str]
+    ) -> tuple[FileEntry, Extracted | ExtractionError]:
         try:
-            return entry, self.extractor.extract(Path(entry.path))
+            return entry, self.extractor.extract(Path(entry.path), entry.identity, roots)
         except ExtractionError as exc:
             return entry, exc
         except errors.SetupError:  # no Tika server to be had: no file can be extracted
@@ -445,9 +447,14 @@ class Crawler:
                     outcome[key] = f"{verb}: {hard_link_reason(links)}"
                     continue
                 entry = FileEntry(
-                    path, key, _root_of(key, roots), st.st_size, st.st_mtime_ns // 1_000_000
+                    path,
+                    key,
+                    _root_of(key, roots),
+                    st.st_size,
+                    st.st_mtime_ns // 1_000_000,
+                    (st.st_dev, st.st_ino),
                 )
-                ready.append((entry, self.extractor.extract(Path(path))))
+                ready.append((entry, self.extractor.extract(Path(path), entry.identity, roots)))
             except (OSError, ExtractionError) as exc:
                 outcome[key] = f"failed: {exc}"
                 log.warning("cannot index %s: %s", key, exc)

@@ -3,7 +3,9 @@
     python supervisor.py <pid to outlive> <command …>
 
 :class:`~pylucene_mcp.crawler.tika_server.TikaServer` starts this script (by its path, with the
-same Python) instead of the server itself. It starts ``command`` and polls, twice a second,
+same Python) instead of the parser JVM itself. It starts ``command`` on its own standard input
+and output (the pipes the package talks to the JVM through), lets go of its copies of them (so
+that the package sees the end of the output as soon as the JVM ends), and polls, twice a second,
 whether the process ``pid`` and the server still run. When either is gone (the package's process
 died, even by ``kill -9``, or the server exited) it stops the server's whole process tree:
 terminate, then, two seconds later, kill, and again for a worker that Tika's watchdog was
@@ -17,6 +19,7 @@ package, whose import would start far more than a supervisor needs (about 12 MB 
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
 import time
@@ -41,7 +44,10 @@ def main(argv: list[str]) -> int:
         return 2
     portable = _portable()
     parent = int(argv[1])
-    server = subprocess.Popen(argv[2:], stdin=subprocess.DEVNULL)
+    server = subprocess.Popen(argv[2:])  # stdin and stdout: the package's pipes
+    with open(os.devnull, "r+b") as nothing:
+        os.dup2(nothing.fileno(), 0)
+        os.dup2(nothing.fileno(), 1)
     try:
         while server.poll() is None and portable.pid_alive(parent):
             time.sleep(POLL_S)

@@ -115,6 +115,24 @@ def find() -> Path | None:
     return cached if cached.is_file() else None
 
 
+PIPE_JAR = "pylucene-mcp-tika.jar"
+
+
+def pipe_jar() -> Path:
+    """The package's own small jar that runs beside the Tika server jar: ``TikaPipe``, Tika
+    behind its process's standard input and output (:mod:`~pylucene_mcp.crawler.tika_server`).
+
+    Raises:
+        SetupError: when the package lacks it.
+    """
+    jar = jvm.jars_dir() / "tika" / PIPE_JAR
+    if not jar.is_file():
+        raise errors.SetupError(
+            f"{jar} is missing; build it with `make jars` in a checkout, or reinstall pylucene-mcp"
+        )
+    return jar
+
+
 def ensure(progress: Progress | None = None) -> Path:
     """The jar to run, fetched first if need be.
 

@@ -1,50 +1,75 @@
-"""The Tika server: ``tika-server-standard`` as a supervised child JVM.
+"""The Tika parser process: Apache Tika in a supervised child JVM, reached through its own
+standard input and output.
 
-``TikaServer`` starts it on first need (on a free loopback port, with its own heap and per-task
-timeout), checks its health, restarts it when it died, and stops it after an idle period. Tika's
-server forks its own watchdog child, so a parser that hangs or runs out of memory takes down
-neither the server nor this process. The jar comes from :mod:`tika_jar`.
+``TikaServer`` starts it on first need, sends it each file's bytes and reads back Tika's
+metadata list (the shape of Tika server's ``/rmeta/xml``), stops it when a parse runs past its
+time limit, starts it anew when it died, and stops it after an idle period. The child runs
+``TikaPipe`` (the package's ``pylucene-mcp-tika.jar``) beside the ``tika-server-standard`` jar
+(:mod:`tika_jar`): it opens no port and no socket, so no other user of the machine can reach
+it, stand in for it, or receive a document meant for it (docs/reliability.md). A parser that
+hangs, crashes or runs out of memory takes down the child only, never this process.
+
+The frames, big-endian, each opened by :data:`MAGIC`: a request is ``id, name length, name,
+body length, body``; an answer ``id, kind, length, payload`` (see ``TikaPipe.java``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 import os
 import shutil
-import socket
+import struct
 import subprocess
 import sys
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-from xml.sax.saxutils import escape
+from typing import IO, Any, BinaryIO
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import portable
-from pylucene_mcp.basics.config import private_dir, private_temp
+from pylucene_mcp.basics.config import jvm_crash_options, private_dir, private_temp
 from pylucene_mcp.basics.errors import ExtractionError
 from pylucene_mcp.crawler import tika_jar
 
 log = logging.getLogger(__name__)
 
 
-#: Started in place of the server: it stops the server's process tree when this process dies,
-#: even by kill -9, or when the server exits (see its docstring).
+#: Started in place of the JVM: it stops the JVM when this process dies, even by kill -9, or
+#: when the JVM exits (see its docstring).
 SUPERVISOR = Path(__file__).with_name("supervisor.py")
+PIPE_CLASS = "io.github.pylucenemcp.tika.TikaPipe"
+
+MAGIC = 0x504C4D54  # "PLMT"
+READY = 1
+PARSED = 2
+_REQUEST = struct.Struct(">iii")  # magic, id, name length
+_BODY_LENGTH = struct.Struct(">q")
+_ANSWER = struct.Struct(">iiii")  # magic, id, kind, payload length
+_CHUNK = 1 << 20
 
 
 CONFIG_PREFIX = "tika-"
 _folder: Path | None = None
 _folder_lock = threading.Lock()
+_users: dict[
+    Path, int
+] = {}  # the open servers that run their JVM with a folder: the last removes it
+
+
+def folder_users(folder: Path) -> int:
+    """How many open servers of this process use ``folder`` (it is removed when none does)."""
+    with _folder_lock:
+        return _users.get(folder, 0)
 
 
 def config_folder() -> Path:
     """This process's private folder for Tika (``<home>/tmp/tika-<pid>-<random>``, 0700, see
-    :func:`~pylucene_mcp.basics.config.private_temp`): its configs, and the temp folder (``spool/``)
-    of the Tika server and its workers, where Tika copies the documents it parses.
+    :func:`~pylucene_mcp.basics.config.private_temp`), whose ``spool/`` is the parser JVM's
+    temp folder, where it copies a large document for the parse.
 
     Made the first time; then the folders of processes that are gone (killed before they could
     clean up, spooled copies and all) are removed, so that nothing piles up.
@@ -62,23 +87,21 @@ def config_folder() -> Path:
 
 
 def spool_folder() -> Path:
-    """Where the Tika server and its workers write their temporary files (java.io.tmpdir)."""
+    """Where the parser JVM writes its temporary files (java.io.tmpdir)."""
     return config_folder() / "spool"
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-#: The worker JVM (the one that parses) beside its heap: the serial collector, whose own
-#: structures are small, and the client compiler only, which keep Tika's process tree within
-#: its memory target; a smaller heap makes the collector thrash (``bench/crawl.py``; the
-#: figures of each choice: docs/performance.md).
-WORKER_JVM_ARGS: tuple[str, ...] = ("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
-#: The watchdog JVM only starts, watches and restarts the worker.
-WATCHDOG_JVM_ARGS: tuple[str, ...] = ("-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
+#: The parser JVM beside its heap: the serial collector, whose own structures are small, and
+#: the client compiler only, which keep its memory within target; a smaller heap makes the
+#: collector thrash (``bench/crawl.py``; the figures of each choice: docs/performance.md). A
+#: JVM whose heap runs out exits at once (the file in flight is reported, the next one gets a
+#: new JVM); the JVM's own messages go to stderr, never into the frames on stdout.
+WORKER_JVM_ARGS: tuple[str, ...] = (
+    "-XX:+UseSerialGC",
+    "-XX:TieredStopAtLevel=1",
+    "-XX:+ExitOnOutOfMemoryError",
+    "-XX:+DisplayVMOutputToStderr",
+)
 
 
 @dataclass
@@ -88,135 +111,271 @@ class TikaSettings:
     idle_stop_s: float = 300.0
     startup_timeout_s: float = 120.0
     max_file_size_mb: float = 100.0
+    #: the text kept of one file (its embedded files included); the rest is cut
+    max_content_chars: int = 10_000_000
+
+
+class TikaDied(Exception):
+    """The parser process ended (a crash, a kill, its heap ran out, or it was stopped for
+    another file's time limit) while the file was in flight."""
+
+
+class TikaTimeout(Exception):
+    """The parse ran past its time limit; the parser process was stopped."""
+
+
+class _Request:
+    __slots__ = ("answer", "died", "done")
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.answer = ""
+        self.died = False
+
+
+class _Child:
+    """One parser JVM (under its supervisor) and the requests in flight to it."""
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        self.proc = proc
+        self.ready = threading.Event()
+        self.version = ""
+        self.ended = False
+        self._pending: dict[int, _Request] = {}
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+        self._write_lock = threading.Lock()
+        self._reader = threading.Thread(target=self._read, name="tika-answers", daemon=True)
+        self._reader.start()
+
+    def alive(self) -> bool:
+        return not self.ended and self.proc.poll() is None
+
+    def send(self, name: str, body: BinaryIO, size: int) -> _Request:
+        """Writes one request; the answer arrives on the returned request.
+
+        Raises:
+            TikaDied: when the process is gone.
+        """
+        request = _Request()
+        encoded = name.encode("utf-8", "surrogateescape")[:4096]
+        with self._lock:
+            if self.ended:
+                raise TikaDied("the parser process has ended")
+            key = next(self._ids)
+            self._pending[key] = request
+        stdin = self.proc.stdin
+        assert stdin is not None
+        try:
+            with self._write_lock:
+                stdin.write(_REQUEST.pack(MAGIC, key, len(encoded)) + encoded)
+                stdin.write(_BODY_LENGTH.pack(size))
+                left = size
+                while left > 0:
+                    chunk = body.read(min(_CHUNK, left))
+                    if not chunk:  # shorter than it was: the rest as zeros keeps the frames whole
+                        chunk = bytes(min(_CHUNK, left))
+                    stdin.write(chunk)
+                    left -= len(chunk)
+                stdin.flush()
+        except (OSError, ValueError) as exc:  # a broken pipe, or a closed one
+            self.end()
+            raise TikaDied("the parser process has ended") from exc
+        return request
+
+    def _read(self) -> None:
+        stdout = self.proc.stdout
+        assert stdout is not None
+        try:
+            while True:
+                header = _read_exactly(stdout, _ANSWER.size)
+                if header is None:
+                    return
+                magic, key, kind, length = _ANSWER.unpack(header)
+                if magic != MAGIC or length < 0:
+                    log.error("the Tika parser process wrote something that is no answer; stopped")
+                    return
+                payload = _read_exactly(stdout, length)
+                if payload is None:
+                    return
+                text = payload.decode("utf-8", "replace")
+                if kind == READY:
+                    self.version = text
+                    self.ready.set()
+                    continue
+                with self._lock:
+                    request = self._pending.pop(key, None)
+                if request is not None:
+                    request.answer = text
+                    request.done.set()
+        except (OSError, ValueError):
+            return
+        finally:
+            self.end()
+            with contextlib.suppress(OSError, ValueError):
+                stdout.close()
+
+    def forget(self, request: _Request) -> None:
+        with self._lock:
+            for key, pending in list(self._pending.items()):
+                if pending is request:
+                    del self._pending[key]
+
+    def end(self) -> None:
+        """Marks the process gone: every request in flight fails with :class:`TikaDied`."""
+        with self._lock:
+            self.ended = True
+            pending, self._pending = self._pending, {}
+        self.ready.set()
+        for request in pending.values():
+            request.died = True
+            request.done.set()
+
+
+def _read_exactly(stream: IO[bytes], size: int) -> bytes | None:
+    """``size`` bytes, or None when the stream ends first."""
+    parts = []
+    left = size
+    while left > 0:
+        chunk = stream.read(left)
+        if not chunk:
+            return None
+        parts.append(chunk)
+        left -= len(chunk)
+    return b"".join(parts)
 
 
 class TikaServer:
-    """A supervised ``tika-server-standard`` child process on 127.0.0.1."""
+    """A supervised Tika parser process, reached through its standard input and output."""
 
     def __init__(self, settings: TikaSettings | None = None, log_dir: Path | None = None) -> None:
         self.settings = settings or TikaSettings()
         self.log_dir = log_dir
         self._lock = threading.Lock()
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._port = 0
+        self._child: _Child | None = None
         self._last_used = time.monotonic()
-        self._config_file: Path | None = None
         self._idle_thread: threading.Thread | None = None
         self._closed = False
+        self._folder: Path | None = None  # the private folder its JVM runs with, once it ran
         self.restarts = 0
 
     @property
     def pid(self) -> int | None:
-        """The server process's id, while it runs."""
-        proc = self._proc
-        return proc.pid if proc is not None and proc.poll() is None else None
+        """The parser process's supervisor's id (its process group on POSIX), while it runs."""
+        child = self._child
+        return child.proc.pid if child is not None and child.alive() else None
 
-    def endpoint(self) -> str:
-        """The server's URL, starting or restarting the server when needed.
+    @property
+    def version(self) -> str:
+        """Tika's version as the running process reports it ("" before it ran)."""
+        child = self._child
+        return child.version if child is not None else ""
+
+    def start(self) -> None:
+        """Starts the parser process now, not on the first file.
 
         Raises:
             ExtractionError: when it does not come up.
+            SetupError: when the Tika jar cannot be had.
         """
+        self._running()
+
+    def _running(self) -> _Child:
         with self._lock:
             if self._closed:
                 raise ExtractionError("the Tika server was closed (the server is shutting down)")
             self._last_used = time.monotonic()
-            if self._proc is None or self._proc.poll() is not None:
-                if self._proc is not None:
+            child = self._child
+            if child is None or not child.alive():
+                if child is not None:
                     self.restarts += 1
-                    log.warning("Tika server exited (code %s); restarting", self._proc.returncode)
-                self._start()
-            return f"http://127.0.0.1:{self._port}"
+                    log.warning(
+                        "the Tika parser process exited (code %s); starting it again",
+                        child.proc.poll(),
+                    )
+                    self._kill(child)
+                self._child = child = self._start()
+            return child
+
+    def parse(self, name: str, body: BinaryIO, size: int) -> str:
+        """Tika's metadata list (JSON text) of the ``size`` bytes read from ``body``.
+
+        Raises:
+            TikaDied: when the process ended while the file was in flight.
+            TikaTimeout: when the parse ran past ``timeout_s`` (the process was stopped).
+            ExtractionError: when the process cannot be started.
+        """
+        child = self._running()
+        try:
+            request = child.send(name, body, size)
+            if not request.done.wait(self.settings.timeout_s):
+                child.forget(request)
+                log.warning("a parse ran past %g s: stopping the Tika parser process",
+                            self.settings.timeout_s)  # fmt: skip
+                self._stop_child(child)
+                raise TikaTimeout()
+        finally:
+            self.touch()
+        if request.died:
+            raise TikaDied("the parser process ended while parsing")
+        return request.answer
 
     def touch(self) -> None:
         self._last_used = time.monotonic()
 
-    def wait_ready(self) -> None:
-        """Waits until the server answers again (Tika restarts its worker by itself after a
-        timeout or crash; a dead server process is started anew)."""
-        deadline = time.monotonic() + self.settings.startup_timeout_s
-        while time.monotonic() < deadline and not self._closed:
-            self.endpoint()
-            if self.healthy():
-                return
-            time.sleep(0.25)
-
     def healthy(self) -> bool:
-        """True when the process runs and answers."""
-        import requests
+        """True when the process runs and has loaded its parsers."""
+        child = self._child
+        return child is not None and child.alive() and child.ready.is_set()
 
-        if self._proc is None or self._proc.poll() is not None:
-            return False
-        try:
-            return requests.get(f"http://127.0.0.1:{self._port}/version", timeout=5).ok
-        except requests.RequestException:
-            return False
-
-    def _config(self) -> Path:
-        if self._config_file is None:
-            self._config_file = config_folder() / f"tika-config-{id(self)}.xml"
+    def _command(self) -> list[str]:
+        if self._folder is None:
+            folder = config_folder()
+            with _folder_lock:
+                _users[folder] = _users.get(folder, 0) + 1
+            self._folder = folder
         java = Path(jvm.find_java_home()) / "bin" / "java"
-        config = self._config_file
-        timeout_ms = int(self.settings.timeout_s * 1000)
-        config.write_text(
-            "<properties><server><params>"
-            f"<host>127.0.0.1</host><port>{self._port}</port>"
-            f"<taskTimeoutMillis>{timeout_ms}</taskTimeoutMillis>"
-            f"<minimumTimeoutMillis>{max(1, timeout_ms // 2)}</minimumTimeoutMillis>"
-            f"<javaPath>{escape(str(java))}</javaPath>"
-            f"<forkedJvmArgs><arg>-Xmx{escape(self.settings.heap)}</arg>"
-            + "".join(f"<arg>{escape(a)}</arg>" for a in WORKER_JVM_ARGS)
-            + f"<arg>-Djava.io.tmpdir={escape(str(spool_folder()))}</arg>"
-            + "<arg>-Djava.awt.headless=true</arg></forkedJvmArgs>"
-            "</params></server></properties>",
-            encoding="utf-8",
-        )
-        return config
-
-    def _start(self) -> None:
-        import requests
-
-        self._port = _free_port()
-        java = Path(jvm.find_java_home()) / "bin" / "java"
-        command = [
+        class_path = os.pathsep.join([str(tika_jar.ensure()), str(tika_jar.pipe_jar())])
+        return [
             sys.executable,
             str(SUPERVISOR),
             str(os.getpid()),
             str(java),
-            *WATCHDOG_JVM_ARGS,
-            f"-Djava.io.tmpdir={spool_folder()}",
-            "-jar",
-            str(tika_jar.ensure()),
-            "-c",
-            str(self._config()),
+            f"-Xmx{self.settings.heap}",
+            *WORKER_JVM_ARGS,
+            *jvm_crash_options(),
+            f"-Djava.io.tmpdir={self._folder / 'spool'}",
+            "-Djava.awt.headless=true",
+            "-cp",
+            class_path,
+            PIPE_CLASS,
+            str(max(1, int(self.settings.max_content_chars))),
         ]
+
+    def _start(self) -> _Child:
+        command = self._command()
         log_file = self._log_file()
-        log.info("starting Tika server on port %d", self._port)
-        self._proc = subprocess.Popen(
+        log.info("starting the Tika parser process")
+        proc = subprocess.Popen(
             command,
-            stdin=subprocess.DEVNULL,
-            stdout=log_file,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
             stderr=log_file,
             **portable.new_session_options(),
         )
         if log_file is not subprocess.DEVNULL:
             log_file.close()
-        deadline = time.monotonic() + self.settings.startup_timeout_s
-        while time.monotonic() < deadline:
-            if self._proc.poll() is not None:
-                raise ExtractionError(
-                    f"the Tika server exited at start-up (code {self._proc.returncode}); "
-                    f"see {self.log_dir or 'its log'}"
-                )
-            try:
-                if requests.get(f"http://127.0.0.1:{self._port}/version", timeout=2).ok:
-                    self._ensure_idle_monitor()
-                    return
-            except requests.RequestException:
-                pass
-            time.sleep(0.2)
-        self._kill()
-        raise ExtractionError("the Tika server did not start within the start-up timeout")
+        child = _Child(proc)
+        if not child.ready.wait(self.settings.startup_timeout_s) or not child.alive():
+            code = proc.poll()
+            self._kill(child)
+            if code is None:
+                raise ExtractionError("the Tika server did not start within the start-up timeout")
+            raise ExtractionError(
+                f"the Tika server exited at start-up (code {code}); see {self.log_dir or 'its log'}"
+            )
+        self._ensure_idle_monitor()
+        return child
 
     def _log_file(self) -> Any:
         if self.log_dir is None:
@@ -236,36 +395,51 @@ class TikaServer:
                 time.sleep(min(5.0, max(0.2, self.settings.idle_stop_s / 4)))
                 with self._lock:
                     idle = time.monotonic() - self._last_used
-                    if self._proc is not None and idle > self.settings.idle_stop_s:
-                        log.info("stopping the idle Tika server after %.0f s", idle)
-                        self._kill()
+                    if self._child is not None and idle > self.settings.idle_stop_s:
+                        log.info("stopping the idle Tika parser process after %.0f s", idle)
+                        child, self._child = self._child, None
+                        self._kill(child)
                         return
 
         self._idle_thread = threading.Thread(target=watch, name="tika-idle", daemon=True)
         self._idle_thread.start()
 
-    def _kill(self) -> None:
-        proc, self._proc = self._proc, None
-        if proc is None:
-            return
-        # the supervisor, the server and its worker at once; on POSIX the session too, where a
-        # worker that the server was restarting when it was stopped would otherwise outlive it
+    def _stop_child(self, child: _Child) -> None:
+        """Stops ``child`` if it is still the running one (not one started after it)."""
+        with self._lock:
+            if self._child is child:
+                self._child = None
+        self._kill(child)
+
+    @staticmethod
+    def _kill(child: _Child) -> None:
+        proc = child.proc
+        # the supervisor and the JVM at once; on POSIX the session too
         portable.kill_tree(proc.pid, grace_s=5.0, group=True)
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=10)
+        with contextlib.suppress(OSError, ValueError):
+            if proc.stdin is not None:
+                proc.stdin.close()
+        child.end()  # the reader sees the end of stdout and closes it
 
     def stop(self) -> None:
-        """Stops the server (it starts again on the next extraction)."""
+        """Stops the process (it starts again on the next extraction)."""
         with self._lock:
-            self._kill()
+            child, self._child = self._child, None
+        if child is not None:
+            self._kill(child)
 
     def close(self) -> None:
         self._closed = True
         self.stop()
-        if self._config_file is not None:
-            self._config_file.unlink(missing_ok=True)
-            self._config_file = None
-        folder = _folder
-        if folder is not None and not any(folder.glob("tika-config-*.xml")):
-            # no other server of this process uses it: the spooled copies go too
+        folder, self._folder = self._folder, None
+        if folder is None:
+            return
+        with _folder_lock:
+            _users[folder] -= 1
+            last = _users[folder] <= 0
+            if last:
+                del _users[folder]
+        if last:  # no other server of this process uses it: the spooled copies go too
             shutil.rmtree(folder, ignore_errors=True)

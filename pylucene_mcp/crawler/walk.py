@@ -3,14 +3,17 @@ looping, odd entries reported instead of raised."""
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import os
 import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from pylucene_mcp.basics import portable
+from pylucene_mcp.basics.errors import ExtractionError, FileVanishedError
 
 DEFAULT_EXTENSIONS = (
     "pdf",
@@ -66,6 +69,8 @@ class FileEntry:
     root: str  # the configured directory it was found under
     size: int
     mtime_ms: int
+    #: (st_dev, st_ino) of the file the walk checked; (0, 0) where the system did not say
+    identity: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True)
@@ -215,5 +220,69 @@ def _walk_dir(
             )
             continue
         yield FileEntry(
-            entry.path, index_key(entry.path), root, st.st_size, st.st_mtime_ns // 1_000_000
+            entry.path,
+            index_key(entry.path),
+            root,
+            st.st_size,
+            st.st_mtime_ns // 1_000_000,
+            (st.st_dev, st.st_ino),
         )
+
+
+#: Why a file is not read: what is at its name now is not the file the walk checked.
+REPLACED = (
+    "the file was replaced while the crawl ran (it is now another file, or a link to one): not "
+    "read; the next crawl looks at it again"
+)
+_OPEN_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)  # the last name must not be a link: a link is resolved first
+    | getattr(os, "O_NONBLOCK", 0)  # a FIFO put in the file's place must not block the open
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+
+
+def open_checked(
+    path: str | Path, identity: tuple[int, int] | None = None, roots: Sequence[str | Path] = ()
+) -> BinaryIO:
+    """``path`` opened for reading, once: the file read is the file that was checked, whatever
+    another user does to the folder meanwhile.
+
+    Links in the path are resolved first (and the result must lie inside ``roots``, when they
+    are given); the resolved name is opened without following a link; then the opened
+    descriptor is checked: a regular file, the file the walk saw (``identity``: its device and
+    inode) and, where the system can tell the path of a descriptor, still inside ``roots``.
+    The caller reads the bytes from the descriptor and never opens the name again.
+
+    Raises:
+        FileVanishedError: when nothing is there any more.
+        ExtractionError: when it is not the file checked, not a regular file, or unreadable.
+    """
+    allowed = _allowed(roots) if roots else ()
+    real = os.path.realpath(path)
+    if allowed and _outside(real, allowed):
+        raise ExtractionError(REPLACED)
+    try:
+        fd = os.open(real, _OPEN_FLAGS)
+    except FileNotFoundError as exc:
+        raise FileVanishedError() from exc
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # made a link after it was resolved
+            raise ExtractionError(REPLACED) from exc
+        raise ExtractionError(
+            f"cannot read the file: {(exc.strerror or str(exc)).lower()}"
+        ) from exc
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ExtractionError("not a regular file")
+        if identity and any(identity) and (st.st_dev, st.st_ino) != tuple(identity):
+            raise ExtractionError(REPLACED)
+        where = portable.descriptor_path(fd)
+        if allowed and where is not None and os.path.isabs(where) and _outside(where, allowed):
+            raise ExtractionError(REPLACED)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise

@@ -6,7 +6,7 @@ import os
 import re
 from pathlib import Path
 
-from pylucene_mcp.basics import errors
+from pylucene_mcp.basics import config, errors
 
 MIN_JAVA = 21
 _JVM_DIRS = ("/usr/lib/jvm", "/usr/java", "/opt/java", "/Library/Java/JavaVirtualMachines")
@@ -103,7 +103,11 @@ def jvm_options(home: Path, max_heap: str | None = None) -> list[str]:
     Raises:
         JvmError: when ``max_heap`` is not a size such as ``512m`` or ``2g``.
     """
-    options = ["--enable-native-access=ALL-UNNAMED", "-Djava.awt.headless=true"]
+    options = [
+        "--enable-native-access=ALL-UNNAMED",
+        "-Djava.awt.headless=true",
+        *config.jvm_crash_options(),
+    ]
     modules = runtime_modules(home)
     if modules is not None and VECTOR_MODULE in modules:
         options.append(f"--add-modules={VECTOR_MODULE}")

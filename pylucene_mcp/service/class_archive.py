@@ -5,8 +5,8 @@ it, 0.7–1.2 s with it (docs/performance.md).
 
 A child process writes it (``python -m pylucene_mcp.service.class_archive FILE``): it starts the JVM
 with ``-XX:ArchiveClassesAtExit=FILE``, writes two documents into an index of its own in a
-temporary folder, searches it and exits, and the JVM writes the archive as it exits. FILE is the
-child's own; :func:`ensure` renames it to the archive's place
+private temporary folder (``<home>/tmp``), searches it and exits, and the JVM writes the archive
+as it exits. FILE is the child's own; :func:`ensure` renames it to the archive's place
 (:func:`pylucene_mcp.jvm.class_archive`) only when the child succeeded, so two processes never
 write the same file and a half-written archive is never used. The JVM
 checks that an archive fits its runtime and class path before it maps it, and starts without it
@@ -18,13 +18,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 from pylucene_mcp import jvm
+from pylucene_mcp.basics import config
 
 log = logging.getLogger(__name__)
 
@@ -78,8 +79,9 @@ def _write(archive: Path) -> None:
     from pylucene_mcp.engine.embedded import EmbeddedBackend
 
     jvm.start(dump_classes=archive)
-    with tempfile.TemporaryDirectory(prefix="pylucene-mcp-classes-") as folder:
-        index = EmbeddedBackend.open(Path(folder) / "index")
+    folder = config.private_temp("classes-")  # this user's alone, never the shared temp folder
+    try:
+        index = EmbeddedBackend.open(folder / "index")
         try:
             with index.writer() as writer:
                 writer.add_many(SAMPLE)
@@ -87,6 +89,8 @@ def _write(archive: Path) -> None:
             index.search('"signed contract"', filters=[{"field": "language", "value": "en"}])
         finally:
             index.close()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 SAMPLE = [

@@ -217,7 +217,7 @@ class _DiesBeside(Extractor):
         self.downed: set[str] = set()
         self.retried_alone: dict[str, bool] = {}
 
-    def extract(self, path: Path) -> Any:
+    def extract(self, path: Path, *args: Any) -> Any:
         with self.lock:
             self.running += 1
             alone = self.running == 1
@@ -232,7 +232,7 @@ class _DiesBeside(Extractor):
             elif self.dying.is_set():
                 self.downed.add(path.name)
                 raise WorkerDiedError("Tika answered HTTP 500 for the file")
-            return super().extract(path)
+            return super().extract(path, *args)
         finally:
             with self.lock:
                 self.running -= 1

@@ -9,7 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from pylucene_mcp.crawler.tika_server import CONFIG_PREFIX, TikaServer
+from pylucene_mcp.crawler.tika_server import CONFIG_PREFIX
 
 
 def test_config_folders_of_dead_processes_are_swept_and_live_ones_kept(tmp_path: Path) -> None:
@@ -44,9 +44,28 @@ def test_config_folders_of_dead_processes_are_swept_and_live_ones_kept(tmp_path:
     assert not list(Path(tempfile.gettempdir()).glob(f"*tika-{pid}*"))
 
 
-def test_a_closed_server_leaves_no_config_behind(tmp_path: Path) -> None:
-    server = TikaServer(log_dir=tmp_path)
-    config = server._config()  # the file the server would be started with
-    assert config.is_file()
-    server.close()
-    assert not config.exists()
+def test_a_closed_server_leaves_nothing_behind(tmp_path: Path) -> None:
+    """A server that parsed a file and was closed leaves no private folder (spooled copies),
+    no process, and no crash report."""
+    child = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import io\n"
+            "from pylucene_mcp.crawler.tika_server import TikaServer, config_folder\n"
+            "server = TikaServer()\n"
+            "body = b'a note about herons'\n"
+            "print(len(server.parse('note.txt', io.BytesIO(body), len(body))) > 0, server.pid)\n"
+            "folder = config_folder()\n"
+            "server.close()\n"
+            "print(folder.exists(), server.pid)\n",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYLUCENE_MCP_HOME": str(tmp_path / "home")},
+    )
+    ran, after = (line.split() for line in child.stdout.splitlines())
+    assert ran[0] == "True" and ran[1].isdigit(), child.stdout
+    assert after == ["False", "None"], child.stdout
+    assert not any((tmp_path / "home" / "crashes").iterdir())
