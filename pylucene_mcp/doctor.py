@@ -153,6 +153,26 @@ def check_logs(settings: Settings) -> Check:
     return Check("logs", OK, f"{settings.log_dir / 'pylucene-mcp.log'}")
 
 
+def check_crash_reports() -> Check:
+    """Where the JVMs' crash reports go (this user's alone), and whether any is there."""
+    from pylucene_mcp.basics.config import crash_dir
+
+    try:
+        folder = crash_dir()
+        reports = sorted(folder.glob("hs_err_pid*.log"), key=lambda p: p.stat().st_mtime)
+    except OSError as exc:
+        return Check("crash reports", FAIL, f"cannot make the private crash folder: {exc}")
+    if not reports:
+        return Check("crash reports", OK, f"none; a JVM that crashes writes its report to {folder}")
+    return Check(
+        "crash reports",
+        WARN,
+        f"{len(reports)} JVM crash report(s) in {folder}, the newest {reports[-1].name}: a crash "
+        "of Java (ours or Tika's); attach it to a bug report after reading it (it lists the "
+        "command line, environment variables and folder names)",
+    )
+
+
 def run_checks(fetch_tika: bool = False) -> list[Check]:
     """Every check, in the order a server needs them."""
     config, settings = check_config()
@@ -160,6 +180,7 @@ def run_checks(fetch_tika: bool = False) -> list[Check]:
     if settings is not None:
         checks += [check_index(settings), check_logs(settings)]
     checks.append(check_tika(fetch_tika))
+    checks.append(check_crash_reports())
     return checks
 
 

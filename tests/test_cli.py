@@ -38,7 +38,7 @@ def test_doctor_checks_each_part_and_prints_this_installs_client_block(
     assert result.returncode == 0, result.stdout + result.stderr
     report = json.loads(result.stdout)
     checks = {c["name"]: c for c in report["checks"]}
-    assert set(checks) == {"java", "jars", "config", "index", "logs", "tika"}
+    assert set(checks) == {"java", "jars", "config", "index", "logs", "tika", "crash reports"}
     assert all(c["status"] == "ok" for c in checks.values()), checks
     assert "Java 2" in checks["java"]["detail"]
     assert "Lucene 10." in checks["jars"]["detail"]

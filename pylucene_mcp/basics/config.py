@@ -70,6 +70,8 @@ class Settings:
     commit_interval_s: float = 10.0
     bulk_refresh_interval_s: float = 10.0
     max_file_size_mb: float = 100.0
+    #: the text kept of one file; the rest is cut (docs/crawler.md: memory per file)
+    max_content_chars: int = 5_000_000
     tika_heap: str = "384m"  # Tika's tree ≤ 600 MB during a crawl (crawler/tika_server.py)
     tika_timeout_s: float = 120.0
     tika_idle_s: float = 300.0
@@ -152,6 +154,7 @@ NUMBERS: dict[str, type[int] | type[float]] = {
     "commit_interval_s": float,
     "bulk_refresh_interval_s": float,
     "max_file_size_mb": float,
+    "max_content_chars": int,
     "tika_timeout_s": float,
     "tika_idle_s": float,
     "debounce_s": float,

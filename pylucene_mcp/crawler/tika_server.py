@@ -112,7 +112,7 @@ class TikaSettings:
     startup_timeout_s: float = 120.0
     max_file_size_mb: float = 100.0
     #: the text kept of one file (its embedded files included); the rest is cut
-    max_content_chars: int = 10_000_000
+    max_content_chars: int = 5_000_000
 
 
 class TikaDied(Exception):

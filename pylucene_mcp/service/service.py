@@ -304,6 +304,7 @@ class Service:
                         timeout_s=s.tika_timeout_s,
                         idle_stop_s=s.tika_idle_s,
                         max_file_size_mb=s.max_file_size_mb,
+                        max_content_chars=s.max_content_chars,
                     ),
                     log_dir=s.log_dir,
                 )
