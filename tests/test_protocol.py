@@ -80,6 +80,51 @@ def test_every_id_json_rpc_allows_is_answered_with_that_id(peer: StdioPeer, writ
     assert peer.request("ping")["result"] == {}
 
 
+def test_a_client_id_that_reads_like_the_gate_s_alias_is_answered_under_its_own_id(
+    peer: StdioPeer,
+) -> None:
+    """Issue: ``1.5`` was aliased to ``"pylucene-mcp-id:1"``; a client whose own ids looked the
+    same got no answer to either request."""
+    for n in range(1, 4):  # whatever number the gate's next alias has
+        peer.send_raw(b'{"jsonrpc":"2.0","id":1.5,"method":"ping"}\n')
+        peer.send_raw(
+            b'{"jsonrpc":"2.0","id":"pylucene-mcp-id:%d","method":"ping"}\n' % (2 * n - 1)
+        )
+        peer.send_raw(b'{"jsonrpc":"2.0","id":"pylucene-mcp-id:%d","method":"ping"}\n' % (2 * n))
+        ids = sorted(json.dumps(peer.receive(timeout=10)["id"]) for _ in range(3))
+        assert ids == sorted(
+            ["1.5", f'"pylucene-mcp-id:{2 * n - 1}"', f'"pylucene-mcp-id:{2 * n}"']
+        )
+    assert peer.request("ping")["result"] == {}
+
+
+def test_a_line_over_the_limit_is_refused_at_once_and_not_kept(peer: StdioPeer) -> None:
+    """Issue: a 300 MB line was answered after 30 s and took the server from 209 to 930 MB. The
+    gate answers once it has read 4 MB, reads past the rest in pieces, and reads on."""
+    import psutil
+
+    from pylucene_mcp.server.protocol import MAX_LINE_BYTES
+
+    server = psutil.Process(peer.proc.pid)
+    before = server.memory_info().rss
+    head = b'{"jsonrpc":"2.0","id":"huge","method":"tools/call","params":{"name":"search",'
+    peer.send_raw(head + b'"arguments":{"query":"')
+    piece = b"a" * (1 << 20)
+    assert peer.proc.stdin is not None
+    for _ in range(MAX_LINE_BYTES // len(piece) + 1):  # the limit, passed
+        peer.proc.stdin.write(piece)
+    peer.proc.stdin.flush()
+    answer = peer.receive(timeout=30)  # before the line has ended
+    assert answer["id"] == "huge" and answer["error"]["code"] == -32600
+    assert "longer than 4 MB" in answer["error"]["message"]
+    for _ in range(60):  # 60 MB more of the same line, read past
+        peer.proc.stdin.write(piece)
+    peer.send_raw(b'"}}}\n')
+    assert peer.request("ping")["result"] == {}
+    grown = server.memory_info().rss - before
+    assert grown < 40 * 1024 * 1024, f"the server grew by {grown / 1e6:.0f} MB"
+
+
 @pytest.mark.parametrize("written", ["{}", "false", "true", "[1]", '{"a":1}'])
 def test_an_id_json_rpc_does_not_allow_is_refused_and_the_server_lives_on(
     peer: StdioPeer, written: str

@@ -46,6 +46,10 @@ _ANSWER_ID = re.compile(r'^\{"jsonrpc":"2\.0","id":(-?\d+|"(?:[^"\\]|\\.)*")')
 _ALIAS = "pylucene-mcp-id:"
 #: how deep a message may nest; MCP's own messages nest a handful of levels
 MAX_DEPTH = 64
+#: the longest line the gate reads (docs/tools.md): a longer one is refused as soon as this much
+#: has come, and the rest of it is read past in pieces, never held
+MAX_LINE_BYTES = 4 * 1024 * 1024
+_SKIP_PIECE = 1 << 20
 
 
 def depth_over(value: Any, limit: int) -> bool:
@@ -177,14 +181,21 @@ class _Wire:
         self.pending: set[Any] = set()
         #: alias → the id as the client wrote it (JSON text), for ids the SDK cannot take
         self.aliases: dict[str, str] = {}
+        #: the id as written → its newest alias (a cancellation names the client's id)
+        self.latest: dict[str, str] = {}
         self._next_alias = 0
 
     def alias(self, written: str) -> str:
-        """A string id for the SDK that stands for ``written`` (the client's id, JSON text)."""
+        """A string id for the SDK that stands for ``written`` (the client's id, JSON text).
+
+        Every string id a client sends that starts as an alias does is itself given an alias
+        (see :meth:`_GuardedStdin._admit`), so the SDK never sees a client's id that could be
+        one of these, and each answer goes back under the id of the request it answers."""
         with self._lock:
             self._next_alias += 1
             alias = f"{_ALIAS}{self._next_alias}"
             self.aliases[alias] = written
+            self.latest[written] = alias
         return alias
 
     def send(self, message: dict[str, Any]) -> None:
@@ -197,6 +208,9 @@ class _Wire:
             self.pending.discard(answered)
             written = self.aliases.pop(answered, None) if isinstance(answered, str) else None
             if written is not None:  # the client's own id back in place of the alias
+                with self._lock:
+                    if self.latest.get(written) == answered:
+                        del self.latest[written]
                 text = text[: match.start(1)] + written + text[match.end(1) :]
         data = text.encode("utf-8", errors="replace")
         with self._lock:
@@ -230,13 +244,38 @@ class _GuardedStdin:
 
     async def __anext__(self) -> str:
         while True:
-            raw = await anyio.to_thread.run_sync(self._source.readline, abandon_on_cancel=True)
+            raw = await anyio.to_thread.run_sync(
+                self._source.readline, MAX_LINE_BYTES + 1, abandon_on_cancel=True
+            )
             if not raw:
                 await self._drain()
                 raise StopAsyncIteration
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                self._refuse_long(raw)
+                await anyio.to_thread.run_sync(self._skip_line, abandon_on_cancel=True)
+                continue
             line = self._admit(raw)
             if line is not None:
                 return line
+
+    def _refuse_long(self, start: bytes) -> None:
+        """Answers a line longer than :data:`MAX_LINE_BYTES` at once, from its start."""
+        text = start[:4096].decode("utf-8", "replace")
+        self._wire.send(
+            _error(
+                _shallow_id(text),
+                types.INVALID_REQUEST,
+                f"Invalid Request: the message is longer than {MAX_LINE_BYTES // (1024 * 1024)} "
+                "MB, the most this server reads; send a shorter one (a search needs a few KB)",
+            )
+        )
+
+    def _skip_line(self) -> None:
+        """Reads past the rest of the current line, a piece at a time."""
+        while True:
+            piece = self._source.readline(_SKIP_PIECE)
+            if not piece or piece.endswith(b"\n"):
+                return
 
     async def _drain(self) -> None:
         deadline = time.monotonic() + self._drain_s
@@ -303,10 +342,15 @@ class _GuardedStdin:
                     )
                 )
                 return None
-            if request_id is None or isinstance(request_id, float):
+            aliased = isinstance(request_id, str) and request_id.startswith(_ALIAS)
+            if request_id is None or isinstance(request_id, float) or aliased:
                 # the SDK takes only strings and integers: it gets an alias, the answer the id
-                # as written (1.5, 1.0, 1e400, null)
-                written = "null" if request_id is None else _float_id_as_written(text)
+                # as written (1.5, 1.0, 1e400, null); a client's string that looks like an
+                # alias gets one too, so that no alias ever equals a client's id
+                if aliased:
+                    written = json.dumps(request_id, ensure_ascii=False)
+                else:
+                    written = "null" if request_id is None else _float_id_as_written(text)
                 request_id = message["id"] = self._wire.alias(written)
                 text = json.dumps(message, ensure_ascii=False)
         is_request = "method" in message and request_id is not None
@@ -332,7 +376,17 @@ class _GuardedStdin:
         if is_request:
             self._wire.pending.add(request_id)
         elif message.get("method") == "notifications/cancelled":
-            self._wire.pending.discard((message.get("params") or {}).get("requestId"))
+            params = message.get("params") or {}
+            cancelled = params.get("requestId")
+            if isinstance(cancelled, float | str) and not isinstance(cancelled, bool):
+                written = json.dumps(cancelled, ensure_ascii=False)
+                if isinstance(cancelled, float):
+                    written = str(json.loads(text, parse_float=str)["params"]["requestId"])
+                alias = self._wire.latest.get(written)
+                if alias is not None:  # the request the client means, under its alias
+                    params["requestId"] = cancelled = alias
+                    text = json.dumps(message, ensure_ascii=False)
+            self._wire.pending.discard(cancelled)
         return text
 
 
