@@ -43,6 +43,7 @@ EVERY_KEY = {
     "commit_interval_s": ("2.5", ("commit_interval_s", 2.5)),
     "bulk_refresh_interval_s": ("9", ("bulk_refresh_interval_s", 9.0)),
     "max_file_size_mb": ("12", ("max_file_size_mb", 12.0)),
+    "max_content_chars": ("200000", ("max_content_chars", 200_000)),
     "tika_timeout_s": ("33", ("tika_timeout_s", 33.0)),
     "tika_idle_s": ("44", ("tika_idle_s", 44.0)),
     "debounce_s": ("0.5", ("debounce_s", 0.5)),

@@ -3,6 +3,7 @@ first 10,000 hits, stable while documents are added; a cursor of another search 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -80,15 +81,30 @@ def test_a_cursor_of_another_search_or_a_made_up_one_is_refused(fresh_index: Ind
     add(fresh_index, range(25))
     cursor = fresh_index.search("alpha", cursor="*", page_size=10).next_cursor
     assert cursor is not None
-    with pytest.raises(InvalidRequestError, match="belongs to another query, filters or sort"):
+    with pytest.raises(InvalidRequestError, match="belongs to another query, filters, sort or"):
         fresh_index.search("beta", cursor=cursor, page_size=10)
-    with pytest.raises(InvalidRequestError, match="belongs to another query, filters or sort"):
+    with pytest.raises(InvalidRequestError, match="belongs to another query, filters, sort or"):
         fresh_index.search("alpha", cursor=cursor, page_size=10, sort="file_size")
     with pytest.raises(InvalidRequestError, match="not one this server gave"):
         fresh_index.search("alpha", cursor="bm90IGEgY3Vyc29y", page_size=10)
     with pytest.raises(InvalidRequestError, match="a cursor replaces page"):
         fresh_index.search("alpha", cursor=cursor, page=2)
     assert fresh_index.search("alpha").next_cursor is None  # only cursor paging gives one
+
+
+def test_a_cursor_of_another_index_is_refused(fresh_index: Index, tmp_path: Path) -> None:
+    """Issue: a cursor from another index was taken as valid there. It belongs to its index."""
+    add(fresh_index, range(25))
+    other = Index.open(tmp_path / "other")
+    try:
+        add(other, range(25))  # the same documents, the same search: another index all the same
+        cursor = other.search("alpha", cursor="*", page_size=10).next_cursor
+        assert cursor is not None
+        with pytest.raises(InvalidRequestError, match="belongs to another query, filters, sort or"):
+            fresh_index.search("alpha", cursor=cursor, page_size=10)
+        assert len(other.search("alpha", cursor=cursor, page_size=10).documents) == 10
+    finally:
+        other.close()
 
 
 @pytest.mark.slow

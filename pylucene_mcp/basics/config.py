@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import secrets
 import tempfile
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -247,6 +250,46 @@ def jvm_crash_options() -> list[str]:
         f"-XX:ErrorFile={folder / 'hs_err_pid%p.log'}",
         f"-XX:ReplayDataFile={folder / 'replay_pid%p.log'}",
     ]
+
+
+_KEY_BYTES = 32
+_keys: dict[Path, bytes] = {}
+_keys_lock = threading.Lock()
+
+
+def cursor_key() -> bytes:
+    """This user's key for signing cursors (:mod:`pylucene_mcp.engine.cursors`):
+    ``<home>/cursor.key``, 32 random bytes readable by this user alone, made on first use and
+    shared by every server of the user (a cursor from one is good in another). Where the home
+    cannot be written, a key for this process alone."""
+    path = home_dir() / "cursor.key"
+    with _keys_lock:
+        key = _keys.get(path)
+        if key is None:
+            key = _keys[path] = _read_or_make_key(path)
+        return key
+
+
+def _read_or_make_key(path: Path) -> bytes:
+    try:
+        private_dir(path.parent)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
+    except FileExistsError:
+        for _ in range(50):  # another process may be writing it this moment
+            try:
+                key = path.read_bytes()
+            except OSError:
+                break
+            if len(key) == _KEY_BYTES:
+                return key
+            time.sleep(0.02)
+        return secrets.token_bytes(_KEY_BYTES)
+    except OSError:
+        return secrets.token_bytes(_KEY_BYTES)
+    key = secrets.token_bytes(_KEY_BYTES)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(key)
+    return key
 
 
 def private_temp(prefix: str) -> Path:

@@ -4,10 +4,9 @@ MCP tool all call; the result shapes are in :mod:`pylucene_mcp.engine.results`."
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import math
+import os
 import re
 import time
 from collections.abc import Mapping, Sequence
@@ -16,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.basics.shapes import Encoded, to_dict
+from pylucene_mcp.engine import cursors
 from pylucene_mcp.engine.counts import RangeFacet, buckets, plan
 from pylucene_mcp.engine.filters import (
     LONG_MAX,
@@ -36,8 +36,6 @@ MAX_FACET_LIMIT = 100
 _HEADER = json.JSONDecoder()
 # where a page ended, as the shim writes it: doc:score, and :value under a sort
 #: a cursor's position: the last hit's score (and sort value before it) and its file path
-_SCORE_POSITION = re.compile(r"(-?[\d.Ee+-]+|NaN):.+", re.DOTALL)
-_SORT_POSITION = re.compile(r"-?\d+:(-?[\d.Ee+-]+|NaN):.+", re.DOTALL)
 MAX_WINDOW = 10_000
 DEFAULT_TIMEOUT_S = 5.0  # Settings.search_timeout_s
 
@@ -109,7 +107,8 @@ def search(
     fingerprint = after = None
     if cursor is not None:  # what a cursor belongs to, and where it continues
         operator = default_operator if word_forms else f"{default_operator}/exact"
-        fingerprint = _fingerprint(text, operator, parsed_filters, sort, sort_order)
+        where = os.path.realpath(index.path)
+        fingerprint = _fingerprint(where, text, operator, parsed_filters, sort, sort_order)
         after = _position(cursor, fingerprint, sort)
     try:
         with jvm.java_errors():
@@ -154,7 +153,7 @@ def search(
     if fingerprint is not None:  # paged by cursor; hasNextPage: whether a page follows
         data["hasNextPage"] = answer.get("more", total > page_size)
         if data["hasNextPage"]:
-            data["nextCursor"] = _cursor(fingerprint, answer["last"])
+            data["nextCursor"] = cursors.encode(fingerprint, answer["last"])
     if answer["partial"]:
         data["partialResults"] = True
     return SearchResult(data)
@@ -262,25 +261,17 @@ def facet_counts(
 
 
 def _fingerprint(
-    text: str, operator: str, filters: Sequence[Filter], sort: str, sort_order: str
+    index: str, text: str, operator: str, filters: Sequence[Filter], sort: str, sort_order: str
 ) -> str:
-    """What a cursor belongs to: the query, its operator (and whether word forms count), the
-    filters and the sort."""
-    spec = json.dumps(
-        [text, operator, [to_dict(f) for f in filters], sort, sort_order],
-        sort_keys=True,
-        default=str,
-    )
-    return hashlib.sha256(spec.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    """What a cursor belongs to: the index, the query, its operator (and whether word forms
+    count), the filters and the sort."""
+    return cursors.owner(index, text, operator, [to_dict(f) for f in filters], sort, sort_order)
 
 
-def _cursor(fingerprint: str, last: str) -> str:
-    text = f"{CURSOR_VERSION}|{fingerprint}|{last}"
-    return base64.urlsafe_b64encode(text.encode("utf-8", "surrogatepass")).decode().rstrip("=")
-
-
-#: 2: the position ends with the hit's file path (ties broken by the unique key)
-CURSOR_VERSION = "2"
+#: a number as Java writes a float or a long, and nothing else
+_NUMBER = r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:[Ee][+-]?\d+)?|-?Infinity|NaN"
+_SCORE_POSITION = re.compile(rf"(?:{_NUMBER}):.+", re.DOTALL)
+_SORT_POSITION = re.compile(rf"-?\d+:(?:{_NUMBER}):.+", re.DOTALL)
 
 
 def _position(cursor: str, fingerprint: str, sort: str) -> str | None:
@@ -289,25 +280,10 @@ def _position(cursor: str, fingerprint: str, sort: str) -> str | None:
     Raises:
         InvalidRequestError: for text that is not a cursor of this search.
     """
-    if cursor == "*":
-        return None
-    try:
-        padded = cursor + "=" * (-len(cursor) % 4)
-        decoded = base64.urlsafe_b64decode(padded).decode("utf-8", "surrogatepass")
-        version, owner, last = decoded.split("|", 2)
-    except ValueError:
-        version = owner = last = ""
-    if version == CURSOR_VERSION and owner != fingerprint:
-        raise errors.InvalidRequestError(
-            "this cursor belongs to another query, filters or sort; keep those as they were, "
-            "or start again with cursor '*'"
-        )
+    last = cursors.decode(cursor, fingerprint)
     shape = _SCORE_POSITION if sort == "_score" else _SORT_POSITION
-    if version != CURSOR_VERSION or not shape.fullmatch(last):
-        raise errors.InvalidRequestError(
-            "cursor is not one this server gave; start with cursor '*' and pass on each "
-            "answer's nextCursor"
-        )
+    if last is not None and not shape.fullmatch(last):
+        raise errors.InvalidRequestError(cursors.NOT_OURS)
     return last
 
 

@@ -9,6 +9,7 @@ stores or searches."""
 
 from __future__ import annotations
 
+import base64
 import random
 import re
 from collections import Counter
@@ -172,6 +173,35 @@ def test_pages_cover_the_match_once(backend: Backend, docs: list[dict[str, Any]]
         )
         seen += [hit.file_path for hit in result.documents]
     assert seen == [d["file_path"] for d in sorted(docs, key=lambda d: d["file_size"])]
+
+
+@pytest.mark.parametrize(
+    "forged",
+    ["1e+e:/x", "...:/x", "--:/x", "E:/x", "5|1e+e", "0:1e+e:/x", "-1:--:/x", ""],
+)
+def test_a_forged_or_edited_cursor_is_refused_in_plain_words(
+    backend: Backend, docs: list[dict[str, Any]], forged: str
+) -> None:
+    """Issue: cursors with a malformed number (``1e+e:/x`` …) answered a Java
+    NumberFormatException as an internal error. A cursor is signed: whatever was not handed out
+    is "not one this server gave", before any of it is read."""
+    options: dict[str, Any] = {"sort": "file_size", "sort_order": "asc", "page_size": 10}
+    cursor = backend.search("*", cursor="*", **options).next_cursor
+    assert cursor is not None
+    text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+    version, owner, rest = text.split("|", 2)
+    for made_up in (
+        f"{version}|{owner}|{forged}|{rest.rsplit('|', 1)[1]}",  # the position changed
+        f"2|{owner}|{forged}",  # the unsigned cursors of before
+        f"s1|{owner}|0|{forged}",
+    ):
+        encoded = base64.urlsafe_b64encode(made_up.encode()).decode().rstrip("=")
+        with pytest.raises(InvalidRequestError, match="cursor is not one this server gave"):
+            backend.search("*", cursor=encoded, **options)
+    again = backend.search("*", cursor=cursor, **options)  # the real one still walks on
+    assert [h.file_path for h in again.documents] == [
+        d["file_path"] for d in sorted(docs, key=lambda d: d["file_size"])[10:20]
+    ]
 
 
 def test_details_give_back_the_text_and_name_a_missing_document(

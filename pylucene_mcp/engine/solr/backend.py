@@ -25,7 +25,6 @@ What runs where:
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import json
 import math
@@ -39,7 +38,7 @@ import pylucene_mcp.engine.solr.nodes as nodes
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, portable, schema
 from pylucene_mcp.basics.shapes import Encoded, to_dict
-from pylucene_mcp.engine import documents, vocabulary
+from pylucene_mcp.engine import cursors, documents, vocabulary
 from pylucene_mcp.engine import search as searching
 from pylucene_mcp.engine.counts import RangeFacet, buckets, plan
 from pylucene_mcp.engine.explain import DocumentExplanation, explanation_of
@@ -89,7 +88,6 @@ UPDATE_DOCS = 500
 UPDATE_CHARS = 8_000_000
 #: rows per request when walking many documents (file states)
 WALK_ROWS = 5000
-CURSOR_VERSION = "s1"
 
 
 def filter_node(flt: Filter) -> dict[str, Any]:
@@ -279,7 +277,8 @@ class SolrBackend:
         fingerprint = seen = mark = None
         if cursor is not None:
             operator = default_operator if word_forms else f"{default_operator}/exact"
-            fingerprint = _fingerprint(text, operator, parsed_filters, sort, sort_order)
+            where = f"solr:{self.settings.collection}@{','.join(sorted(self.settings.urls))}"
+            fingerprint = _fingerprint(where, text, operator, parsed_filters, sort, sort_order)
             mark, seen = _position(cursor, fingerprint)
         filter_strings, facets = self._facet_request(parsed_filters, facet_limit)
         for n, (_, parsed_count) in enumerate(counted.items()):
@@ -360,7 +359,7 @@ class SolrBackend:
             data["hasNextPage"] = walked < total and bool(found["docs"])
             next_mark = answer.get("nextCursorMark")
             if data["hasNextPage"] and next_mark:
-                data["nextCursor"] = _cursor(fingerprint, str(next_mark), walked)
+                data["nextCursor"] = cursors.encode(fingerprint, f"{walked}|{next_mark}")
         if partial:
             data["partialResults"] = True
             data["partialDetails"] = _partial_details(answer, limit)
@@ -846,37 +845,19 @@ def _sort(field_name: str, order: str) -> str:
     return f"{field_name} {order},score desc,file_path asc"
 
 
-def _cursor(fingerprint: str, mark: str, seen: int) -> str:
-    text = f"{CURSOR_VERSION}|{fingerprint}|{seen}|{mark}"
-    return base64.urlsafe_b64encode(text.encode("utf-8")).decode().rstrip("=")
-
-
 def _position(cursor: str, fingerprint: str) -> tuple[str, int]:
     """Solr's cursor mark that ``cursor`` continues from, and how many hits came before.
 
     Raises:
         InvalidRequestError: for text that is not a cursor of this search.
     """
-    if cursor == "*":
+    position = cursors.decode(cursor, fingerprint)
+    if position is None:
         return "*", 0
-    try:
-        padded = cursor + "=" * (-len(cursor) % 4)
-        version, owner, seen, mark = base64.urlsafe_b64decode(padded).decode().split("|", 3)
-        count = int(seen)
-    except ValueError:
-        version = owner = mark = ""
-        count = 0
-    if version == CURSOR_VERSION and owner != fingerprint:
-        raise errors.InvalidRequestError(
-            "this cursor belongs to another query, filters or sort; keep those as they were, "
-            "or start again with cursor '*'"
-        )
-    if version != CURSOR_VERSION or not mark:
-        raise errors.InvalidRequestError(
-            "cursor is not one this server gave; start with cursor '*' and pass on each "
-            "answer's nextCursor"
-        )
-    return mark, count
+    seen, _, mark = position.partition("|")
+    if not seen.isdigit() or not mark:
+        raise errors.InvalidRequestError(cursors.NOT_OURS)
+    return mark, int(seen)
 
 
 if TYPE_CHECKING:  # mypy checks here that the collection is a whole Backend
