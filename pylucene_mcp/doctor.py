@@ -21,6 +21,7 @@ from typing import Any
 from pylucene_mcp import __version__, jvm
 from pylucene_mcp.basics import errors
 from pylucene_mcp.basics.config import Settings, home_dir, private_dir
+from pylucene_mcp.basics.redact import redact
 
 OK, WARN, FAIL = "ok", "warning", "failed"
 
@@ -174,7 +175,11 @@ def check_crash_reports() -> Check:
 
 
 def run_checks(fetch_tika: bool = False) -> list[Check]:
-    """Every check, in the order a server needs them."""
+    """Every check, in the order a server needs them (a URL's credentials redacted)."""
+    return [Check(c.name, c.status, redact(c.detail)) for c in _checks(fetch_tika)]
+
+
+def _checks(fetch_tika: bool) -> list[Check]:
     config, settings = check_config()
     checks = [check_java(), check_jars(), config]
     if settings is not None:

@@ -30,12 +30,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pylucene_mcp.basics.redact import redact
+
 
 class PyLuceneMcpError(Exception):
-    """Base class of every error this package raises on purpose."""
+    """Base class of every error this package raises on purpose. Its text never holds a URL's
+    credentials (:func:`~pylucene_mcp.basics.redact.redact`)."""
 
     #: the Java exception this error stands for, when it stands for one
     java_exception: BaseException | None = None
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*(redact(a) if isinstance(a, str) else a for a in args))
 
 
 class JvmError(PyLuceneMcpError):

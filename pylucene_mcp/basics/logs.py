@@ -1,4 +1,5 @@
-"""Logging set-up for the server and the CLI: a rotating file and stderr, never stdout."""
+"""Logging set-up for the server and the CLI: a rotating file and stderr, never stdout; a URL's
+credentials redacted in both."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import sys
 from pathlib import Path
 
 from pylucene_mcp.basics.config import private_dir
+from pylucene_mcp.basics.redact import RedactingFilter
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
@@ -26,6 +28,7 @@ def setup_logging(
     stderr = logging.StreamHandler(sys.stderr)
     stderr.setLevel(stderr_level)
     stderr.setFormatter(logging.Formatter(FORMAT))
+    stderr.addFilter(RedactingFilter())
     root.addHandler(stderr)
     try:
         private_dir(log_dir)
@@ -39,4 +42,5 @@ def setup_logging(
         return
     file_handler.setLevel(level)
     file_handler.setFormatter(logging.Formatter(FORMAT))
+    file_handler.addFilter(RedactingFilter())
     root.addHandler(file_handler)

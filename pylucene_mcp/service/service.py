@@ -125,7 +125,7 @@ def solr_health(settings: Settings) -> tuple[bool, str]:
         client.close()
     problems = found.problems(settings.solr_collection)
     summary = (
-        f"SolrCloud at {settings.solr_urls[0]}: {len(found.live_nodes)} live node(s); "
+        f"SolrCloud at {client.urls[0]}: {len(found.live_nodes)} live node(s); "
         f"collection '{settings.solr_collection}'"
     )
     if found.exists:

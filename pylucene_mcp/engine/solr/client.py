@@ -18,6 +18,7 @@ from typing import Any
 import requests
 
 from pylucene_mcp.basics import errors
+from pylucene_mcp.basics.redact import redact, split_credentials
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +52,28 @@ class SolrSettings:
                     f"solr_urls: {url!r} is not an http(s) URL; give a node's base URL, such "
                     "as http://host:8983/solr"
                 )
+        self._take_credentials_out_of_the_urls()
         if (self.username is None) != (self.password is None):
             raise errors.ConfigError("solr_username and solr_password go together: set both")
+
+    def _take_credentials_out_of_the_urls(self) -> None:
+        """A node URL written as ``https://user:password@host/solr`` gives the credentials to
+        ``username`` and ``password`` and is kept without them, so that no message shows them."""
+        clean = []
+        for url in self.urls:
+            bare, user, password = split_credentials(url)
+            clean.append(bare)
+            if user is None:
+                continue
+            if self.username is None:
+                object.__setattr__(self, "username", user)
+                object.__setattr__(self, "password", password or "")
+            elif (user, password or "") != (self.username, self.password or ""):
+                raise errors.ConfigError(
+                    f"solr_urls: {redact(url)} carries credentials other than solr_username and "
+                    "solr_password; give them once, in solr_username and solr_password"
+                )
+        object.__setattr__(self, "urls", tuple(clean))
 
 
 class SolrClient:
@@ -152,6 +173,9 @@ class SolrClient:
                     data=data,
                     headers=dict(headers or {}),
                     timeout=self.settings.timeout_s,
+                    # given with each request, solr_verify wins over REQUESTS_CA_BUNDLE and
+                    # CURL_CA_BUNDLE (which requests lets override the session's choice)
+                    verify=self.settings.verify,
                 )
             except requests.exceptions.SSLError as exc:
                 raise errors.RemoteIndexError(
