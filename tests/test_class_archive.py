@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -33,13 +34,21 @@ def child(code: str, cache: Path, **env: str) -> subprocess.CompletedProcess[str
     )
 
 
+def _in_shared_temp() -> set[str]:
+    return {p.name for p in Path(tempfile.gettempdir()).glob("pylucene-mcp-classes-*")}
+
+
 def test_the_archive_is_written_once_and_mapped_by_the_next_jvm(tmp_path: Path) -> None:
-    cache = tmp_path / "cache"
-    made = child(ENSURE, cache)
+    cache, home = tmp_path / "cache", tmp_path / "home"
+    shared = _in_shared_temp()
+    made = child(ENSURE, cache, PYLUCENE_MCP_HOME=str(home))
     assert made.returncode == 0, made.stderr
     archive = Path(made.stdout.strip())
     assert archive.parent == cache and archive.is_file() and archive.stat().st_size > 1_000_000
     assert sorted(p.name for p in cache.iterdir()) == [archive.name]  # no child's file left
+    # issue: the child built its sample index in the shared temp folder and left it there
+    assert _in_shared_temp() == shared
+    assert list((home / "tmp").iterdir()) == []  # in the private one, and gone
     again = child(ENSURE, cache)
     assert Path(again.stdout.strip()) == archive
     written = archive.stat().st_mtime_ns
