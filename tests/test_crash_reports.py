@@ -83,6 +83,7 @@ def test_tika_s_jvm_reports_a_crash_in_the_private_folder_and_is_started_again(
         java[0].send_signal(signal.SIGSEGV)
         until(lambda: any((home / "crashes").glob(f"hs_err_pid{java[0].pid}.log")), 60,
               "the crash report")  # fmt: skip
+        until(lambda: not server.healthy(), 30, "the end of the crashed parser process")
         assert server.parse("note.txt", io.BytesIO(body), len(body))  # a new parser process
         assert server.restarts == 1
     finally:

@@ -37,6 +37,7 @@ from pylucene_mcp.basics.errors import (
     WorkerDiedError,
 )
 from pylucene_mcp.crawler.extract import Extracted, Extractor
+from pylucene_mcp.crawler.failures import NOT_AGAIN, FailureLog, lasting
 from pylucene_mcp.crawler.report import CrawlReport
 from pylucene_mcp.crawler.walk import (
     FileEntry,
@@ -68,6 +69,8 @@ class CrawlSettings:
     batch_size: int = 100
     commit_interval_s: float = 10.0
     bulk_refresh_interval_s: float = 10.0
+    #: where the failed files are kept across restarts (None: in memory; crawler/failures.py)
+    failures_file: Path | None = None
 
 
 def to_document(entry: FileEntry, extracted: Extracted) -> dict[str, Any]:
@@ -113,6 +116,7 @@ class Crawler:
         self.last: CrawlReport | None = None
         self.in_progress: set[str] = set()
         self.watching = False
+        self.failures = FailureLog(settings.failures_file)
 
     # -- control ------------------------------------------------------------------------------
 
@@ -241,7 +245,14 @@ class Crawler:
             ):
                 report.count(item.root, "skipped")
                 continue
+            failed = (
+                None if report.full else self.failures.known(item.key, item.size, item.mtime_ms)
+            )
+            if failed is not None:
+                report.fail(item.root, item.key, f"{failed} ({NOT_AGAIN})")
+                continue
             work.append(item)
+        self.failures.keep_only(seen, roots)
         orphans = [key for key in known if key not in seen]
         report.to_extract = len(work)
         log.info(
@@ -263,6 +274,7 @@ class Crawler:
                         report.count(_root_of(key, roots), "deleted")
             self._extract_and_index(work, known, report, progress)
         finally:
+            self.failures.save()
             if bulk:
                 self.index.set_refresh_interval(normal_refresh_s)
             self.index.refresh()
@@ -360,6 +372,8 @@ class Crawler:
         report.processed += 1
         if isinstance(outcome, ExtractionError):
             report.fail(entry.root, entry.key, str(outcome))
+            if lasting(outcome):
+                self.failures.record(entry.key, entry.size, entry.mtime_ms, str(outcome))
             if isinstance(outcome, FileVanishedError) and entry.key in known:
                 with self.index.writer() as writer:
                     writer.delete(entry.key)
@@ -408,6 +422,7 @@ class Crawler:
             raise
         for entry, change in written:  # counted once the index holds them
             report.count(entry.root, change, entry.size)
+        self.failures.forget(entry.key for entry, _ in written)
 
     # -- single files (the watcher) -----------------------------------------------------------
 
@@ -458,6 +473,8 @@ class Crawler:
             except (OSError, ExtractionError) as exc:
                 outcome[key] = f"failed: {exc}"
                 log.warning("cannot index %s: %s", key, exc)
+                if isinstance(exc, ExtractionError) and lasting(exc):
+                    self.failures.record(key, st.st_size, st.st_mtime_ns // 1_000_000, str(exc))
         with self.index.writer() as writer:
             for key in gone:
                 writer.delete(key)
@@ -472,6 +489,9 @@ class Crawler:
                     outcome[entry.key] = f"failed: cannot index: {exc}"
                     continue
                 outcome[entry.key] = change
+                self.failures.forget([entry.key])
+        self.failures.forget(gone)
+        self.failures.save()
         return outcome
 
 

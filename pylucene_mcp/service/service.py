@@ -8,6 +8,7 @@ handshake (``warm_up``), or on the first call that needs it, whichever comes fir
 from __future__ import annotations
 
 import gc
+import hashlib
 import logging
 import os
 import threading
@@ -23,6 +24,7 @@ from pylucene_mcp.basics.config import (
     directory_path,
     ensure_directories_writable,
     flag_or_text,
+    home_dir,
     save_directories,
 )
 from pylucene_mcp.engine.backend import Backend
@@ -151,6 +153,17 @@ def index_holder(folder: Path) -> Owner | None:
 def unlock_index(folder: Path) -> str:
     """Removes a write lock that no live process holds; says what was done."""
     return EmbeddedBackend.unlock(folder)
+
+
+def failures_file(settings: Settings) -> Path:
+    """Where the crawler keeps the files of this index that failed (crawler/failures.py):
+    ``<home>/state/failed-files-<digest of the index>.json``."""
+    if settings.backend == "solr":
+        where = f"solr:{settings.solr_collection}@{','.join(sorted(settings.solr_urls))}"
+    else:
+        where = os.path.realpath(settings.index_path)
+    digest = hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return home_dir() / "state" / f"failed-files-{digest}.json"
 
 
 class Service:
@@ -317,6 +330,7 @@ class Service:
                         batch_size=s.batch_size,
                         commit_interval_s=s.commit_interval_s,
                         bulk_refresh_interval_s=s.bulk_refresh_interval_s,
+                        failures_file=failures_file(s),
                     ),
                 )
             return self._crawler
