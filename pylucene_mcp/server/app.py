@@ -12,10 +12,12 @@ import inspect
 import json
 import logging
 import os
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pydantic
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
@@ -101,6 +103,30 @@ def all_tools(settings: Settings, svc: Service) -> Registry:
     return tools
 
 
+#: Tools whose work grows with the index whatever they are asked; and those whose query text
+#: decides: a pattern, fuzzy word or regular expression walks the index's vocabulary.
+ALWAYS_EXPENSIVE = frozenset({"findDuplicates", "getTopTerms", "optimizeIndex"})
+QUERY_TOOLS = frozenset({"search", "profileQuery", "explainMiss"})
+_EXPANDS = re.compile(r"[*?~/]")
+
+
+def expensive(name: str, arguments: dict[str, Any]) -> bool:
+    """Whether the call ``name(arguments)`` may take long: a pattern (``comput*``, ``*port*``,
+    ``?``), a fuzzy word (``Mayer~1``) or a regular expression in its query, or a tool that
+    walks the whole index. ``*`` alone (every document) is cheap."""
+    if name in ALWAYS_EXPENSIVE:
+        return True
+    query = arguments.get("query")
+    if name not in QUERY_TOOLS or not isinstance(query, str) or query.strip() == "*":
+        return False
+    return bool(_EXPANDS.search(query))
+
+
+def expensive_limit() -> int:
+    """How many expensive calls run at once (the machine's cores, at least 2)."""
+    return max(2, os.cpu_count() or 2)
+
+
 class SearchServer(MCPServer):
     """The SDK's ``MCPServer`` with the tools of a :class:`Registry`, handed to the SDK when it
     first needs them, and one validation of a call's arguments.
@@ -116,6 +142,10 @@ class SearchServer(MCPServer):
     A call is validated once, by the SDK; before it, an argument that the tool does not take is
     refused with those it takes (the SDK would ignore it), and the SDK's refusal is reworded for
     the model (:func:`~pylucene_mcp.server.protocol.invalid_arguments`).
+
+    At most :func:`expensive_limit` :func:`expensive` calls run at once; the others wait for
+    their turn without holding a worker thread, so a cheap call (a word, a filter, document
+    details) never queues behind them for one (docs/performance.md).
     """
 
     def __init__(self, tools: dict[str, Tool], fingerprint: str, **kwargs: Any) -> None:
@@ -124,6 +154,7 @@ class SearchServer(MCPServer):
         self._arguments = {name: _argument_names(entry.fn) for name, entry in tools.items()}
         self._descriptions = config.cache_dir() / f"tools-{fingerprint}.json"
         self._listed: list[MCPTool] | None = None
+        self._expensive: anyio.CapacityLimiter | None = None  # made in the event loop
 
     def _add(self, name: str) -> None:
         entry = self._waiting.pop(name, None)
@@ -156,6 +187,11 @@ class SearchServer(MCPServer):
             if problem is not None:
                 return tool_error(problem)
         try:
+            if expensive(name, arguments):
+                if self._expensive is None:
+                    self._expensive = anyio.CapacityLimiter(expensive_limit())
+                async with self._expensive:
+                    return await super().call_tool(name, arguments, context)
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
             if isinstance(exc.__cause__, ValidationError) and not isinstance(
