@@ -119,7 +119,7 @@ def main() -> None:
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     started = time.perf_counter()
-    server.endpoint()
+    server.start()
     tika_start = time.perf_counter() - started
     crawler = Crawler(index, Extractor(server), CrawlSettings(workers=args.workers))
     report = crawler.crawl([str(corpus)])
@@ -199,7 +199,7 @@ def index_time(docs: list[dict[str, object]], folder: Path) -> tuple[float, int]
 def crawl_time(corpus: Path, folder: Path, workers: int) -> float:
     index = Index.open(folder)
     server = TikaServer(TikaSettings(), log_dir=folder.parent / f"{folder.name}-logs")
-    server.endpoint()
+    server.start()
     try:
         report = Crawler(index, Extractor(server), CrawlSettings(workers=workers)).crawl(
             [str(corpus)]

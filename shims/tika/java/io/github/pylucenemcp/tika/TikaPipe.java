@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.apache.tika.Tika;
 import org.apache.tika.io.TikaInputStream;
 import org.apache.tika.metadata.Metadata;
@@ -66,6 +67,9 @@ public final class TikaPipe {
 
   /** Bodies up to this size are parsed from memory. */
   static final int IN_MEMORY = 4 << 20;
+
+  /** How long the parses under way may still answer once the requests have ended. */
+  static final int DRAIN_SECONDS = 10;
 
   private final Parser parser = new AutoDetectParser();
   private final int writeLimit;
@@ -118,7 +122,12 @@ public final class TikaPipe {
         pool.execute(() -> parseAndAnswer(id, resourceName, body));
       }
     } finally {
-      pool.shutdown();
+      pool.shutdown(); // the parses under way still answer, for a while
+      try {
+        pool.awaitTermination(DRAIN_SECONDS, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
