@@ -11,7 +11,6 @@ import socket
 import ssl
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from urllib3.exceptions import InsecureRequestWarning
 from pylucene_mcp.basics.errors import RemoteIndexError
 from pylucene_mcp.basics.redact import RedactingFilter, redact, split_credentials
 from pylucene_mcp.engine.solr.client import SolrClient, SolrSettings
+from tests.local_http import serving
 from tests.stdio_peer import ROOT, StdioPeer, handshake, server_env
 
 SECRET = "s3cret-Pa55"
@@ -129,13 +129,8 @@ def https_node(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
     server.socket = context.wrap_socket(server.socket, server_side=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"https://127.0.0.1:{server.server_address[1]}/solr", cert
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(server) as port:
+        yield f"https://127.0.0.1:{port}/solr", cert
 
 
 @pytest.mark.parametrize("variable", ["REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"])

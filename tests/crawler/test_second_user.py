@@ -106,9 +106,34 @@ def _as_nobody() -> None:
     os.setuid(NOBODY)
 
 
-def test_a_second_user_can_neither_take_over_nor_read_a_copy(tmp_path: Path) -> None:
+def server_process(code: str, home: Path, *args: str) -> subprocess.Popen[str]:
+    """``code`` run as the server's user (root here) with its home in ``home``."""
+    return subprocess.Popen(
+        [sys.executable, "-c", code, *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYLUCENE_MCP_HOME": str(home), "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+    )
+
+
+def second_user(code: str, *args: str) -> subprocess.Popen[str]:
+    """``code`` run by the system's Python as ``nobody``, the second user, for real."""
     if SYSTEM_PYTHON is None:
         pytest.fail("no system python3 for the second user (apt-get install python3)")
+    return subprocess.Popen(
+        [SYSTEM_PYTHON, "-c", code, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_as_nobody,
+        cwd="/",
+    )
+
+
+def test_a_second_user_can_neither_take_over_nor_read_a_copy(tmp_path: Path) -> None:
     base = Path(tempfile.mkdtemp(prefix="second-user-", dir=tempfile.gettempdir()))
     base.chmod(0o755)  # the second user may look around as far as the product lets it
     try:
@@ -122,26 +147,10 @@ def test_a_second_user_can_neither_take_over_nor_read_a_copy(tmp_path: Path) -> 
         stop = drop / "stop"
         docs = tmp_path / "docs"
         make_corpus(docs)
-        env = {**os.environ, "PYLUCENE_MCP_HOME": str(home), "PYTHONPATH": str(ROOT)}
-        server = subprocess.Popen(
-            [sys.executable, "-c", SERVER, str(docs), str(home / "index")],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-            cwd=ROOT,
-        )
+        server = server_process(SERVER, home, str(docs), str(home / "index"))
         assert server.stdin is not None and server.stdout is not None
         pid = server.stdout.readline().strip()
-        attacker = subprocess.Popen(
-            [SYSTEM_PYTHON, "-c", ATTACKER, pid, str(home), str(drop), str(victim), str(stop)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            preexec_fn=_as_nobody,  # the second user, for real
-            cwd="/",
-        )
+        attacker = second_user(ATTACKER, pid, str(home), str(drop), str(victim), str(stop))
         assert attacker.stdout is not None
         assert attacker.stdout.readline().strip() == "planted", attacker.stderr
         server.stdin.write("go\n")
@@ -264,8 +273,6 @@ def test_a_second_user_can_neither_reach_nor_replace_the_parser(tmp_path: Path) 
     sent. Now the parser process has no socket at all: the second user, probing every port that
     starts listening during a crawl, reaches nothing, and the index holds each file's true
     text."""
-    if SYSTEM_PYTHON is None:
-        pytest.fail("no system python3 for the second user (apt-get install python3)")
     private = tmp_path / "private"
     private.mkdir(mode=0o700)
     files = 40
@@ -277,25 +284,12 @@ def test_a_second_user_can_neither_reach_nor_replace_the_parser(tmp_path: Path) 
     base = Path(tempfile.mkdtemp(prefix="second-user-", dir=tempfile.gettempdir()))
     base.chmod(0o755)  # where the second user looks for the sign to stop
     stop = base / "stop"
-    server = subprocess.Popen(
-        [sys.executable, "-c", PARSER_SERVER, str(private), str(tmp_path / "index"), str(files)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYLUCENE_MCP_HOME": str(tmp_path / "home"), "PYTHONPATH": str(ROOT)},
-        cwd=ROOT,
+    server = server_process(
+        PARSER_SERVER, tmp_path / "home", str(private), str(tmp_path / "index"), str(files)
     )
     assert server.stdin is not None and server.stdout is not None
     pid = int(server.stdout.readline())
-    prober = subprocess.Popen(
-        [SYSTEM_PYTHON, "-c", PROBER, str(stop)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=_as_nobody,  # the second user, for real
-        cwd="/",
-    )
+    prober = second_user(PROBER, str(stop))
     assert prober.stdout is not None
     assert prober.stdout.readline().strip() == "looked", prober.stderr
     listeners: set[str] = set()
@@ -370,8 +364,6 @@ def test_a_file_swapped_for_a_link_after_the_walk_is_not_read(tmp_path: Path) ->
     their own file by a link to a private file of the server's user after the walk had checked
     it; the private file's text was indexed under the other user's file name. Now the file that
     is read is the file that was checked."""
-    if SYSTEM_PYTHON is None:
-        pytest.fail("no system python3 for the second user (apt-get install python3)")
     base = Path(tempfile.mkdtemp(prefix="second-user-", dir=tempfile.gettempdir()))
     base.chmod(0o755)
     try:
@@ -386,29 +378,14 @@ def test_a_file_swapped_for_a_link_after_the_walk_is_not_read(tmp_path: Path) ->
         victim = base / "victim.txt"  # a private file of the server's user, elsewhere
         victim.write_text("ROOTSECRET the server user's private text")
         victim.chmod(0o600)
-        server = subprocess.Popen(
-            [sys.executable, "-c", SWAP_SERVER, str(shared), str(tmp_path / "index")],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env={
-                **os.environ,
-                "PYLUCENE_MCP_HOME": str(tmp_path / "home"),
-                "PYTHONPATH": str(ROOT),
-            },
-            cwd=ROOT,
+        server = server_process(
+            SWAP_SERVER, tmp_path / "home", str(shared), str(tmp_path / "index")
         )
         assert server.stdin is not None and server.stdout is not None
         assert server.stdout.readline().strip() == "walked", server.stderr
-        swapped = subprocess.run(
-            [SYSTEM_PYTHON, "-c", SWAP, str(notes), str(victim)],
-            preexec_fn=_as_nobody,  # the second user, for real
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        assert swapped.returncode == 0, swapped.stderr
+        swapper = second_user(SWAP, str(notes), str(victim))
+        _, swap_errors = swapper.communicate(timeout=60)
+        assert swapper.returncode == 0, swap_errors
         assert notes.is_symlink()
         server.stdin.write("go\n")
         server.stdin.flush()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import http.server
-import threading
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -14,6 +13,7 @@ import pytest
 
 from pylucene_mcp import SetupError
 from pylucene_mcp.crawler import tika_jar
+from tests.local_http import serving
 
 PAYLOAD = b"PK\x03\x04 a stand-in for the server jar " * 5000
 
@@ -36,13 +36,8 @@ def mirror(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     server = http.server.ThreadingHTTPServer(
         ("127.0.0.1", 0), lambda *a: _Files(*a, directory=str(root))
     )
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", folder
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(server) as port:
+        yield f"http://127.0.0.1:{port}", folder
 
 
 def release(base: str) -> tika_jar.TikaRelease:
@@ -151,15 +146,10 @@ def tls_mirror(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     certificate.configure_cert(context)
     server.socket = context.wrap_socket(server.socket, server_side=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     pem = tmp_path / "test-ca.pem"
     authority.cert_pem.write_to_path(str(pem))
-    try:
-        yield f"https://127.0.0.1:{server.server_address[1]}", pem
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(server) as port:
+        yield f"https://127.0.0.1:{port}", pem
 
 
 @pytest.fixture
