@@ -187,3 +187,82 @@ async def test_the_search_tool_walks_across_a_merge(fresh_index: Index) -> None:
             )
             seen += [d["filePath"] for d in page["documents"]]
     assert sorted(seen) == [f"/m/{n:04}.txt" for n in range(60)]
+
+
+SORTS = [
+    {},
+    {"sort": "modified_date", "sort_order": "desc"},
+    {"sort": "modified_date", "sort_order": "asc"},
+    {"sort": "file_size", "sort_order": "asc"},
+    {"sort": "file_size", "sort_order": "desc"},
+]
+
+
+def dated(index: Index, numbers: range, words: str = "alpha", size: int = 0) -> None:
+    """Documents with distinct dates (later numbers later) and sizes with ties."""
+    with index.writer() as w:
+        for n in numbers:
+            w.add(
+                {
+                    "file_path": f"/w/{n:05}.txt",
+                    "content": f"{words} " * (1 + n % 5) + f"number {n}",
+                    "file_size": size or 1000 + (n % 4) * 10,
+                    "modified_date": 1_700_000_000_000 + n * 60_000,
+                }
+            )
+
+
+@pytest.mark.parametrize("params", SORTS)
+def test_a_walk_under_writes_sees_the_index_as_it_was_when_it_began(
+    fresh_index: Index, params: dict
+) -> None:
+    """Issue: documents added between pages made every page start with the previous page's last
+    document (by date), or hid half the hits (by size, ties). A walk pages through the index as
+    it was at its first page: documents added, changed or deleted meanwhile move nothing."""
+    dated(fresh_index, range(60))
+    dated(fresh_index, range(100, 130), words="beta")  # not matching
+    expected = walk(fresh_index, "alpha", page_size=7, **params)
+    assert len(expected) == len(set(expected)) == 60
+    seen: list[str] = []
+    cursor: str | None = "*"
+    round_ = 0
+    while cursor is not None:
+        result = fresh_index.search("alpha", cursor=cursor, page_size=7, max_passages=0, **params)
+        seen += [hit.file_path for hit in result.documents]
+        cursor = result.next_cursor
+        round_ += 1
+        dated(fresh_index, range(200 + 3 * round_, 203 + 3 * round_))  # later, matching
+        dated(fresh_index, range(300 + round_, 301 + round_), words="beta")  # not matching
+        dated(fresh_index, range(round_, round_ + 1), size=5)  # one changed (smaller)
+        with fresh_index.writer() as w:  # one deleted, seen or not
+            w.delete(f"/w/{(round_ * 7) % 60:05}.txt")
+        fresh_index.refresh()
+        assert fresh_index.search("alpha").total_hits != 60 or round_ > 8  # the writes show
+    assert seen == expected
+
+
+@pytest.mark.parametrize("params", SORTS[1:])
+def test_a_walk_whose_snapshot_is_gone_goes_on_from_its_position(
+    tmp_path: Path, params: dict
+) -> None:
+    """In a new server (or after the snapshot was released) a walk by a field goes on from its
+    last position: every document that was there all along comes once."""
+    index = Index.open(tmp_path / "index")
+    try:
+        dated(index, range(50))
+        first = index.search("alpha", cursor="*", page_size=10, max_passages=0, **params)
+    finally:
+        index.close()
+    index = Index.open(tmp_path / "index")  # a new server: no snapshot of the walk
+    try:
+        dated(index, range(500, 520))  # added meanwhile, and they may come or not
+        seen = [hit.file_path for hit in first.documents]
+        cursor = first.next_cursor
+        while cursor is not None:
+            result = index.search("alpha", cursor=cursor, page_size=10, max_passages=0, **params)
+            seen += [hit.file_path for hit in result.documents]
+            cursor = result.next_cursor
+    finally:
+        index.close()
+    assert len(seen) == len(set(seen))
+    assert {f"/w/{n:05}.txt" for n in range(50)} <= set(seen)

@@ -177,6 +177,7 @@ class LuceneIndex:
                 self._manager = jvm.jclass("org.apache.lucene.search.SearcherManager")(
                     self.directory, None
                 )
+                self.snapshots = _snapshots()
             else:
                 try:
                     self._open_writer()
@@ -241,6 +242,7 @@ class LuceneIndex:
         if not jvm.jclass("org.apache.lucene.index.DirectoryReader").indexExists(self.directory):
             self._writer.commit()  # a new index: a first, empty commit lets readers open it
         self._manager = jvm.jclass("org.apache.lucene.search.SearcherManager")(self._writer, None)
+        self.snapshots = _snapshots()
         self._start_reopener()
 
     def _start_reopener(self) -> None:
@@ -340,6 +342,7 @@ class LuceneIndex:
         """Stops the refresh thread, closes the searchers and drops uncommitted changes."""
         if self._reopener is not None:
             self._reopener.close()
+        self.snapshots.close()
         self._manager.close()
         if self._writer is not None:
             self._schema_writer.close()
@@ -432,6 +435,12 @@ class LuceneIndex:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _snapshots() -> Any:
+    """The searchers that cursor walks keep (``SearcherLifetimeManager``): each walk pages through
+    the index as it was at its first page (see ``SearchContext.run``)."""
+    return jvm.jclass("org.apache.lucene.search.SearcherLifetimeManager")()
 
 
 def path_query(path: str) -> Any:

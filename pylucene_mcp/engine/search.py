@@ -105,22 +105,25 @@ def search(
     text = query_text(query, default_operator)
     counted = [query_text(q, default_operator) for q in named.values()]
     fingerprint = after = None
+    snapshot = -1
     if cursor is not None:  # what a cursor belongs to, and where it continues
         operator = default_operator if word_forms else f"{default_operator}/exact"
         where = os.path.realpath(index.path)
         fingerprint = _fingerprint(where, text, operator, parsed_filters, sort, sort_order)
-        after = _position(cursor, fingerprint, sort)
+        snapshot, after = _position(cursor, fingerprint, sort)
     try:
         with jvm.java_errors():
             request = _request(text, default_operator == "AND", word_forms, parsed_filters)
             request.sort(_sort(sort, sort_order, by_key=fingerprint is not None))
             request.page(page, page_size, after).passages(max_passages, passage_length)
+            if fingerprint is not None:
+                request.walk(snapshot)
             request.facetLimit(facet_limit).timeoutMs(limit_ms(timeout_s))
             for counted_text in counted:
                 request.countQuery(counted_text)
             for facet, edges in ranges:
                 request.countRanges(facet.field, jvm.jarray("long", edges))
-            answer_bytes = context().run(index.searchers, request)
+            answer_bytes = context().run(index.searchers, index.snapshots, request)
     except errors.QuerySyntaxError:
         # parsed again on their own: each says what is wrong and what to write instead
         for each in (text, *counted):
@@ -153,7 +156,8 @@ def search(
     if fingerprint is not None:  # paged by cursor; hasNextPage: whether a page follows
         data["hasNextPage"] = answer.get("more", total > page_size)
         if data["hasNextPage"]:
-            data["nextCursor"] = cursors.encode(fingerprint, answer["last"])
+            kept = answer.get("snapshot", -1)
+            data["nextCursor"] = cursors.encode(fingerprint, f"{kept}|{answer['last']}")
     if answer["partial"]:
         data["partialResults"] = True
     return SearchResult(data)
@@ -271,20 +275,24 @@ def _fingerprint(
 #: a number as Java writes a float or a long, and nothing else
 _NUMBER = r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:[Ee][+-]?\d+)?|-?Infinity|NaN"
 _SCORE_POSITION = re.compile(rf"(?:{_NUMBER}):.+", re.DOTALL)
-_SORT_POSITION = re.compile(rf"-?\d+:(?:{_NUMBER}):.+", re.DOTALL)
+_SORT_POSITION = re.compile(r"-?\d+:.+", re.DOTALL)
 
 
-def _position(cursor: str, fingerprint: str, sort: str) -> str | None:
-    """The position in the results that ``cursor`` continues after (None: the start).
+def _position(cursor: str, fingerprint: str, sort: str) -> tuple[int, str | None]:
+    """The snapshot a walk pages through (-1: none yet, or none kept) and the position in the
+    results that ``cursor`` continues after (None: the start).
 
     Raises:
         InvalidRequestError: for text that is not a cursor of this search.
     """
-    last = cursors.decode(cursor, fingerprint)
+    position = cursors.decode(cursor, fingerprint)
+    if position is None:
+        return -1, None
+    snapshot, _, last = position.partition("|")
     shape = _SCORE_POSITION if sort == "_score" else _SORT_POSITION
-    if last is not None and not shape.fullmatch(last):
+    if not re.fullmatch(r"-1|\d+", snapshot) or not shape.fullmatch(last):
         raise errors.InvalidRequestError(cursors.NOT_OURS)
-    return last
+    return int(snapshot), last
 
 
 # the search tool's parameter names that differ from the Python ones
@@ -322,10 +330,12 @@ def _python_names(given: dict[str, Any], tool_names: dict[str, Any]) -> dict[str
 
 
 def _sort(field_name: str, order: str, *, by_key: bool) -> Any:
-    """The Lucene sort: ``field_name`` (``_score``: by relevance, None) with the score breaking
-    its ties; a cursor's sort (``by_key``) breaks the last ties by the unique key, the file path,
-    so that a walk sees each document once however segments merge between its pages (Lucene's
-    own last tie-break, the document number, changes with a merge)."""
+    """The Lucene sort: ``field_name`` and then the unique key, the file path, for its ties (no
+    score: writes move scores, and a cursor's position that held one would then repeat or skip
+    documents, as in Solr's cursorMark); ``_score``: by relevance (None), and for a cursor
+    (``by_key``) the score and then the file path, so that a walk sees each document once however
+    segments merge between its pages (Lucene's own last tie-break, the document number, changes
+    with a merge)."""
     sort_field = jvm.jclass("org.apache.lucene.search.SortField")
     types = jvm.jclass("org.apache.lucene.search.SortField$Type")
     fields = []
@@ -337,7 +347,7 @@ def _sort(field_name: str, order: str, *, by_key: bool) -> Any:
         fields.append(primary)
     elif not by_key:
         return None
-    fields.append(sort_field.FIELD_SCORE)
-    if by_key:
-        fields.append(sort_field(schema.FILE_PATH, types.STRING))
+    else:
+        fields.append(sort_field.FIELD_SCORE)
+    fields.append(sort_field(schema.FILE_PATH, types.STRING))
     return jvm.jclass("org.apache.lucene.search.Sort")(*fields)

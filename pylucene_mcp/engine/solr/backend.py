@@ -838,11 +838,13 @@ def _iso_or_none(value: Any) -> str | None:
 
 
 def _sort(field_name: str, order: str) -> str:
-    """Solr's sort: the field (or the score), then the score, then the file path, so that equal
-    scores come in one order on every shard layout and a cursor never repeats a document."""
+    """Solr's sort: the score or the field, then the file path, so that ties come in one order
+    on every shard layout and a cursor never repeats a document. A field's ties are not ordered
+    by score: writes move scores, and a cursor mark that held one would repeat or skip
+    documents (the embedded index sorts the same way)."""
     if field_name == "_score":
         return "score desc,file_path asc"
-    return f"{field_name} {order},score desc,file_path asc"
+    return f"{field_name} {order},file_path asc"
 
 
 def _position(cursor: str, fingerprint: str) -> tuple[str, int]:

@@ -51,6 +51,7 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.ReferenceManager;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.SearcherLifetimeManager;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TopDocs;
@@ -106,7 +107,30 @@ public final class SearchContext {
       boolean browsing,
       Query[] counted,
       String[] rangeFields,
-      long[][] rangeEdges) {}
+      long[][] rangeEdges,
+      long snapshot) {
+    /** This request, its answer naming the walk's snapshot {@code version}. */
+    Prepared withSnapshot(long version) {
+      return new Prepared(
+          drillDown,
+          sort,
+          page,
+          pageSize,
+          after,
+          filterCounts,
+          highlightQuery,
+          units,
+          maxPassages,
+          maxChars,
+          facetLimit,
+          drilled,
+          browsing,
+          counted,
+          rangeFields,
+          rangeEdges,
+          version);
+    }
+  }
 
   /** A reader wrapped to stop at the deadline, and the facet state of that wrapped reader. */
   private record ReaderState(IndexReader limited, SortedSetDocValuesReaderState facets) {}
@@ -282,6 +306,25 @@ public final class SearchContext {
    */
   public byte[] run(ReferenceManager<IndexSearcher> searchers, SearchRequest request)
       throws IOException, ParseException {
+    return run(searchers, null, request);
+  }
+
+  /** How long a walk's snapshot is kept once a newer searcher replaced it, in seconds. */
+  public static final double SNAPSHOT_SECONDS = 600;
+
+  /**
+   * {@link #run(ReferenceManager, SearchRequest)}, where a cursor's walk ({@link
+   * SearchRequest#walk}) searches the index as it was when the walk began: its searcher is kept in
+   * {@code snapshots} (the index's own) and acquired again for each page, so that documents added,
+   * changed or deleted meanwhile neither move, repeat nor hide the others, for every sort. A
+   * snapshot is kept {@link #SNAPSHOT_SECONDS} after a newer searcher replaced it; a walk whose
+   * snapshot is gone continues on the current searcher from its last position.
+   */
+  public byte[] run(
+      ReferenceManager<IndexSearcher> searchers,
+      SearcherLifetimeManager snapshots,
+      SearchRequest request)
+      throws IOException, ParseException {
     Parsed parsed = parseText(request.queryText, request.and, request.wordForms);
     if (parsed.query == null) {
       throw new ParseException("the query has no searchable words");
@@ -295,14 +338,44 @@ public final class SearchContext {
       }
     }
     Prepared prepared = prepare(parsed, request, counted);
-    IndexSearcher searcher = searchers.acquire();
+    boolean walking = request.walk && snapshots != null;
+    IndexSearcher searcher = null;
+    if (walking && request.snapshot >= 0) {
+      searcher = snapshots.acquire(request.snapshot); // null once pruned
+    }
+    boolean kept = searcher != null;
+    if (searcher == null) {
+      searcher = searchers.acquire();
+    }
     try {
+      if (walking) {
+        prepared = prepared.withSnapshot(keep(snapshots, searcher));
+      }
       ReaderState reader = readerState(searcher);
       // UTF-8 bytes: JPype hands a byte[] to Python as one copy, a String char by char
       return run(searcher, reader.limited, reader.facets, prepared, request.timeoutMs)
           .getBytes(StandardCharsets.UTF_8);
     } finally {
-      searchers.release(searcher);
+      if (kept) {
+        snapshots.release(searcher);
+      } else {
+        searchers.release(searcher);
+      }
+    }
+  }
+
+  /**
+   * Keeps {@code searcher} as a walk's snapshot; its version, or -1 where it cannot be kept (a
+   * searcher of a reopened index with the version of one kept before: the walk goes on without).
+   */
+  private static long keep(SearcherLifetimeManager snapshots, IndexSearcher searcher)
+      throws IOException {
+    try {
+      long version = snapshots.record(searcher);
+      snapshots.prune(new SearcherLifetimeManager.PruneByAge(SNAPSHOT_SECONDS));
+      return version;
+    } catch (IllegalArgumentException e) {
+      return -1;
     }
   }
 
@@ -506,7 +579,8 @@ public final class SearchContext {
         browsing,
         counted,
         request.rangeFields.toArray(new String[0]),
-        request.rangeEdges.toArray(new long[0][]));
+        request.rangeEdges.toArray(new long[0][]),
+        -1);
   }
 
   /**
@@ -905,6 +979,9 @@ public final class SearchContext {
     }
     if (r.after != null) {
       json.name("more").bool(top.scoreDocs.length > r.pageSize);
+    }
+    if (r.snapshot >= 0) {
+      json.name("snapshot").number(r.snapshot);
     }
     return json.name("partial").bool(partial).end().toString() + hits;
   }

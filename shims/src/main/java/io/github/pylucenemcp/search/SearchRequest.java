@@ -3,6 +3,8 @@ package io.github.pylucenemcp.search;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ReferenceManager;
+import org.apache.lucene.search.SearcherLifetimeManager;
 import org.apache.lucene.search.Sort;
 
 /**
@@ -26,6 +28,8 @@ public final class SearchRequest {
   int page = 1;
   int pageSize = 10;
   String after;
+  long snapshot = -1;
+  boolean walk;
   int maxPassages = 3;
   int maxChars = 200;
   int facetLimit = 10;
@@ -72,6 +76,18 @@ public final class SearchRequest {
     this.page = page;
     this.pageSize = pageSize;
     this.after = after;
+    return this;
+  }
+
+  /**
+   * A cursor's walk: its pages come from the index as it was when the walk began, the searcher kept
+   * as the snapshot {@code snapshot} (-1: a new walk, from the current searcher), while the
+   * snapshot is kept (see {@link SearchContext#run(ReferenceManager, SearcherLifetimeManager,
+   * SearchRequest)}); the answer's {@code "snapshot"} names it for the next page.
+   */
+  public SearchRequest walk(long snapshot) {
+    this.walk = true;
+    this.snapshot = snapshot;
     return this;
   }
 
