@@ -18,7 +18,9 @@ FILES = 40
 def make_folder(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     for n in range(FILES):
-        (folder / f"note{n:02}.txt").write_text(f"note {n} about guillemots and razorbills\n" * 20)
+        # HTML: through Tika, whose JVM must end with the server (a text file is read as is)
+        text = f"<p>note {n} about guillemots and razorbills</p>\n" * 20
+        (folder / f"note{n:02}.html").write_text(text)
     return folder
 
 

@@ -181,6 +181,16 @@ def link_count(st: os.stat_result, path: str) -> int:
         return 1
 
 
+def birth_time_ms(st: os.stat_result, system: str = SYSTEM) -> int | None:
+    """When the file of status ``st`` was created, where the system records it: ``st_birthtime``
+    (macOS, the BSDs, Windows from Python 3.12), ``st_ctime`` on Windows before that (its
+    creation time there); None on Linux, whose ``st_ctime`` is the last change of the inode."""
+    birth = getattr(st, "st_birthtime", None)
+    if birth is None and system == "win32":
+        birth = st.st_ctime
+    return int(birth * 1000) if birth else None
+
+
 #: fcntl's F_GETPATH on macOS: the path of an open descriptor
 F_GETPATH = 50
 _PATH_MAX = 1024

@@ -5,6 +5,7 @@ maps what comes back (text, pages, metadata, language) onto the schema.
 
 from __future__ import annotations
 
+import codecs
 import datetime as dt
 import functools
 import json
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from pylucene_mcp.basics.errors import ExtractionError, WorkerDiedError
-from pylucene_mcp.crawler.normalize import join_pages, xhtml_to_pages
+from pylucene_mcp.crawler.normalize import join_pages, normalize_text, xhtml_to_pages
 from pylucene_mcp.crawler.tika_server import TikaDied, TikaServer, TikaTimeout
 from pylucene_mcp.crawler.walk import open_checked
 from pylucene_mcp.engine.backend import content_hash
@@ -153,6 +154,10 @@ class Extractor:
             )
         if size == 0:
             return Extracted("", [], content_hash(""), "application/octet-stream", "unknown")
+        as_text = read_as_text(handle, name, self.server.settings.max_content_chars)
+        if as_text is not None:
+            return as_text
+        handle.seek(0)
         text = self._call(handle, name, size)
         try:
             parts = json.loads(text)
@@ -225,6 +230,58 @@ class Extractor:
             created_ms=_date_ms(meta, "dcterms:created", "meta:creation-date", "Creation-Date"),
             modified_ms=_date_ms(meta, "dcterms:modified", "Last-Modified", "meta:save-date"),
         )
+
+
+#: Names that say "text": such a file whose bytes are UTF-8 is that text, with this type; no
+#: parser guesses its encoding (Tika read "§4.1" in a UTF-8 file as the Thai "ยง4.1") or its
+#: format (a "|" table as CSV, a man page as a PSF font, HTML snippets as a web page).
+TEXT_TYPES = {
+    "txt": "text/plain",
+    "text": "text/plain",
+    "md": "text/markdown",
+    "markdown": "text/markdown",
+    "rst": "text/x-rst",
+    "log": "text/x-log",
+}
+_PIECE = 1 << 20
+
+
+def read_as_text(handle: BinaryIO, name: str, max_chars: int) -> Extracted | None:
+    """The file as its own text, when its name says text (:data:`TEXT_TYPES`) and its bytes are
+    UTF-8 (a byte-order mark dropped) without a NUL; else None (Tika reads it, guessing another
+    encoding). At most ``max_chars`` characters are kept."""
+    mime = TEXT_TYPES.get(name.rsplit(".", 1)[-1].lower()) if "." in name else None
+    if mime is None:
+        return None
+    decoder = codecs.getincrementaldecoder("utf-8-sig")("strict")
+    parts: list[str] = []
+    kept = 0
+    truncated = False
+    try:
+        while piece := handle.read(_PIECE):
+            if b"\0" in piece:
+                return None
+            parts.append(decoder.decode(piece))
+            kept += len(parts[-1])
+            if kept > max_chars:
+                truncated = True
+                break
+        else:
+            parts.append(decoder.decode(b"", final=True))
+    except UnicodeDecodeError:
+        return None
+    content = normalize_text("".join(parts)[:max_chars])
+    if truncated:
+        log.warning("%s: only its first %d characters of text are kept (max_content_chars)",
+                    name, max_chars)  # fmt: skip
+    return Extracted(
+        content=content,
+        page_offsets=[],
+        content_hash=content_hash(content),
+        file_type=mime,
+        language=detect_language(content),
+        truncated=truncated,
+    )
 
 
 def _raise_parse_failure(meta: dict[str, Any]) -> None:

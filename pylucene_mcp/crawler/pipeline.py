@@ -74,11 +74,13 @@ class CrawlSettings:
 
 
 def to_document(entry: FileEntry, extracted: Extracted) -> dict[str, Any]:
-    """The index document of a file: the document's own metadata, the file's where it has none."""
+    """The index document of a file: the document's own metadata, the file's where it has none
+    (its creation time where the system records one, else its modification time)."""
     try:
-        created_fallback = int(os.stat(entry.path).st_ctime * 1000)
+        born = portable.birth_time_ms(os.stat(entry.path))
     except OSError:
-        created_fallback = entry.mtime_ms
+        born = None
+    created_fallback = min(born, entry.mtime_ms) if born else entry.mtime_ms
     return {
         schema.FILE_PATH: entry.key,
         "file_name": os.path.basename(entry.key),

@@ -263,6 +263,8 @@ async def test_a_crawl_without_a_tika_server_ends_failed_with_the_reason(
     monkeypatch.delenv("PYLUCENE_MCP_TIKA_JAR_DIR", raising=False)
     monkeypatch.setenv("PYLUCENE_MCP_HOME", str(home / "empty-home"))
     monkeypatch.setenv("PYLUCENE_MCP_MAVEN_URL", f"http://127.0.0.1:{_closed_port()}/maven2")
+    for note in (home / "alpha").iterdir():  # files that need Tika (a text file does not)
+        note.rename(note.with_suffix(".html"))
     await configure(client, home, "alpha")
     answer = await call(client, "startCrawl", wait=True)
     assert answer["message"].startswith("crawl failed: could not fetch the Tika server jar")

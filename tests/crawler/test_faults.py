@@ -114,7 +114,7 @@ def test_the_tika_server_killed_mid_crawl_is_restarted(fresh_index: Index, tmp_p
     folder = tmp_path / "many"
     folder.mkdir()
     for n in range(30):
-        (folder / f"note{n:02}.txt").write_text(f"note {n} about the migration of eels")
+        (folder / f"note{n:02}.html").write_text(f"<p>note {n} about the migration of eels</p>")
     server = TikaServer(TikaSettings(), log_dir=tmp_path / "logs")
     killed: list[int] = []
 
@@ -140,7 +140,9 @@ def test_kill_9_during_a_crawl_leaves_an_index_that_opens_and_converges(tmp_path
     folder = tmp_path / "bulk"
     folder.mkdir()
     for n in range(300):
-        (folder / f"doc{n:03}.txt").write_text(f"document {n} about lighthouses and tides " * 20)
+        (folder / f"doc{n:03}.html").write_text(  # through Tika, whose JVM must die with it
+            "<p>" + f"document {n} about lighthouses and tides " * 20 + "</p>"
+        )
     index_path = tmp_path / "index"
     env = server_env(tmp_path / "home")
     tika_before = tika_processes()
@@ -179,7 +181,7 @@ def test_kill_9_during_a_crawl_leaves_an_index_that_opens_and_converges(tmp_path
     assert not tika_processes() - tika_before, "a Tika JVM outlived the killed crawl"
     partial = _count(index_path)
     assert partial >= 20  # commits made before the kill are there
-    (folder / "doc000.txt").unlink()  # the folder changes while nobody watches
+    (folder / "doc000.html").unlink()  # the folder changes while nobody watches
     finished = subprocess.run(
         command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False
     )
@@ -188,7 +190,7 @@ def test_kill_9_during_a_crawl_leaves_an_index_that_opens_and_converges(tmp_path
     try:
         paths = {h.file_path for h in index.search("*", page_size=100, page=1).documents}
         assert len(index) == 299
-        assert str(folder / "doc000.txt") not in paths
+        assert str(folder / "doc000.html") not in paths
     finally:
         index.close()
 
