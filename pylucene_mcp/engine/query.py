@@ -51,9 +51,22 @@ def field_schema() -> Any:
     return builder.build()
 
 
+#: The clauses one query may have (Lucene's ``IndexSearcher.setMaxClauseCount``, 1,024 by
+#: default): a word counts once for each field it is searched in and each of its word forms
+#: (5–10), so an OR of 300 words passed Lucene's default within our 10,000-character limit.
+#: With this, every query of plain words and phrases within the limit fits: its worst case, 5,000
+#: one-letter words, has about 50,000 (docs/query.md); patterns and fuzzy words count their
+#: expansions and may still pass it, which the error says.
+MAX_CLAUSES = 65_536
+
+
 @functools.cache
 def context() -> Any:
-    """The Java ``SearchContext``: schema, analyzer and facets shared by every search."""
+    """The Java ``SearchContext``: schema, analyzer and facets shared by every search (and
+    Lucene's clause limit raised to :data:`MAX_CLAUSES`, unless someone raised it further)."""
+    searcher = jvm.jclass("org.apache.lucene.search.IndexSearcher")
+    if searcher.getMaxClauseCount() < MAX_CLAUSES:
+        searcher.setMaxClauseCount(MAX_CLAUSES)
     return jvm.jclass("io.github.pylucenemcp.search.SearchContext")(
         field_schema(),
         analysis.schema_analyzer(),
