@@ -9,6 +9,7 @@ import math
 import subprocess
 import sys
 from collections.abc import AsyncIterator
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -288,3 +289,26 @@ def test_every_alternative_the_search_runs_is_shown_with_its_weight(fresh_index:
     titled = [d for d in profile.document_scoring or () if d.file_path == "/t/a.txt"]
     assert [t.field for t in titled[0].terms] == ["title"]  # what the table explains
     assert not [w for w in profile.warnings if "file_name" in w]  # no warning the user caused
+
+
+@pytest.mark.anyio
+async def test_profile_figures_are_rounded_not_widened_floats(contracts: Index) -> None:
+    """Issue: profileQuery showed 0.699999988079071 for the word forms' weight 0.7 (a Java
+    float widened to a double). Every figure of a term's scoring is the shortest decimal of its
+    float, and a weight is the number it was set to."""
+    async with connect(contracts) as client:
+        answer = await call(
+            client, "profileQuery", query="contracts OR review*", analyzeDocumentScoring=True
+        )
+    text = json.dumps(answer)
+    assert "0.69999" not in text
+    widened = [
+        value
+        for doc in answer["documentScoring"]
+        for term in doc["terms"]
+        for value in term.values()
+        if isinstance(value, float) and len(Decimal(repr(value)).as_tuple().digits) > 9
+    ]
+    assert widened == []  # a float has 9 significant digits at most
+    boosts = {t.get("boost") for d in answer["documentScoring"] for t in d["terms"]}
+    assert LEMMA_WEIGHT in boosts

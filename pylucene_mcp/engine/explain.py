@@ -8,7 +8,9 @@ into Python data, and the BM25 contribution of each matched term.
 
 from __future__ import annotations
 
+import math
 import re
+import struct
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +27,21 @@ _SYNONYM = re.compile(r"^weight\(Synonym\((?P<terms>[^)]*)\) in \d+\)")
 _CONSTANT = re.compile(r"^(?P<field>[a-z_]+):(?P<term>\S+)$")
 
 
+def shortest(value: float) -> float:
+    """``value``, a Java float (widened to a double: 0.7f is 0.699999988079071), as the shortest
+    decimal that is the same float: 0.7. Other values pass as they are."""
+    if not math.isfinite(value):
+        return value
+    single = struct.unpack("f", struct.pack("f", value))[0]
+    if single != value:
+        return value  # a double's value, not a float's
+    for digits in range(1, 10):
+        near = float(f"{value:.{digits}g}")
+        if struct.unpack("f", struct.pack("f", near))[0] == single:
+            return near
+    return value
+
+
 @dataclass(frozen=True)
 class Explanation:
     """One node of Lucene's explanation: its value, what it is, and the nodes it is made of."""
@@ -38,7 +55,7 @@ class Explanation:
     def of(cls, java: Any) -> Explanation:
         """The tree of a Java ``org.apache.lucene.search.Explanation``."""
         return cls(
-            value=float(java.getValue().doubleValue()),
+            value=shortest(float(java.getValue().doubleValue())),
             description=str(java.getDescription()),
             match=bool(java.isMatch()),
             details=tuple(cls.of(d) for d in java.getDetails()),
@@ -49,7 +66,7 @@ class Explanation:
         """The tree of an explanation as JSON (``match``, ``value``, ``description``,
         ``details``: Solr's structured explanation)."""
         return cls(
-            value=float(tree.get("value", 0.0)),
+            value=shortest(float(tree.get("value", 0.0))),
             description=str(tree.get("description", "")),
             match=bool(tree.get("match", False)),
             details=tuple(cls.of_json(d) for d in tree.get("details", ())),
