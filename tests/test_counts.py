@@ -56,6 +56,31 @@ def test_named_queries_and_buckets_count_among_the_hits(reports: Index) -> None:
     assert partial is False
 
 
+def test_date_and_size_buckets_end_by_one_rule(reports: Index) -> None:
+    """Issue: a date facet with end 2024-01-01 by month added a January bucket that counted a
+    document of 2024-01-15, while a size facet stopped at its end. Both cover start up to end,
+    end excluded, the last bucket cut at end."""
+    _, ranges, _ = facet_counts(reports, "*", range_facets=[
+        {"field": "modified_date", "start": "2023-11-01", "end": "2024-01-01", "gap": "month"},
+        {"field": "file_size", "start": 0, "end": 2500, "gap": 1000},
+    ])  # fmt: skip
+    _, later, _ = facet_counts(reports, "*", range_facets=[
+        {"field": "modified_date", "start": "2023-12-01", "end": "2024-02-10", "gap": "month"},
+    ])  # fmt: skip
+    months, cut = ranges["modified_date"], later["modified_date"]
+    assert [(b.from_[:10], b.to[:10], b.count) for b in months] == [
+        ("2023-11-01", "2023-12-01", 0),
+        ("2023-12-01", "2024-01-01", 0),  # no January: the document of 2024-01-15 is past end
+    ]
+    assert [(b.from_[:10], b.to[:10], b.count) for b in cut] == [
+        ("2023-12-01", "2024-01-01", 0),
+        ("2024-01-01", "2024-02-01", 1),
+        ("2024-02-01", "2024-02-10", 0),  # cut at end: the document of 2024-02-15 is past it
+    ]
+    sizes = [(b.from_, b.to, b.count) for b in ranges["file_size"]]
+    assert sizes == [(0, 1000, 1), (1000, 2000, 1), (2000, 2500, 1)]
+
+
 def test_a_gap_of_one_over_a_huge_span_is_refused_without_building_its_edges(
     reports: Index,
 ) -> None:

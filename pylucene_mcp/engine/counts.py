@@ -24,7 +24,9 @@ DATE_GAPS = ("day", "week", "month", "year")
 @dataclass(frozen=True)
 class RangeFacet:
     """Buckets of ``field`` from ``start`` to ``end`` in steps of ``gap`` (``day``, ``week``,
-    ``month``, ``year`` for dates; a number of bytes for ``file_size``)."""
+    ``month``, ``year`` for dates; a number of bytes for ``file_size``). One rule for both: the
+    buckets cover ``start`` up to ``end``, ``end`` excluded (as each bucket's ``to``), the last
+    one cut at ``end`` where the steps do not meet it; a date alone means its first instant."""
 
     field: str
     start: Any
@@ -52,11 +54,13 @@ def _date_edges(facet: RangeFacet) -> list[int]:
         documents.to_epoch_millis(str(facet.start), facet.field) / 1000, tz=dt.UTC
     )
     end = dt.datetime.fromtimestamp(
-        documents.to_epoch_millis(str(facet.end), facet.field, end_of_day=True) / 1000, tz=dt.UTC
+        documents.to_epoch_millis(str(facet.end), facet.field) / 1000, tz=dt.UTC
     )
+    if end <= start:
+        raise errors.InvalidRequestError("a range facet needs end > start and a gap above 0")
     edges = [start]
-    while edges[-1] < end and len(edges) <= MAX_BUCKETS + 1:
-        edges.append(_step(edges[-1], str(facet.gap)))
+    while edges[-1] < end and len(edges) <= MAX_BUCKETS + 1:  # the last bucket cut at end
+        edges.append(min(_step(edges[-1], str(facet.gap)), end))
     return [int(e.timestamp() * 1000) for e in edges]
 
 
