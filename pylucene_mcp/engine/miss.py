@@ -22,7 +22,7 @@ from pylucene_mcp.engine.filters import Filter, constrain, filter_query, parse_f
 from pylucene_mcp.engine.index import LuceneIndex
 from pylucene_mcp.engine.probe import LuceneProbe, Probe
 from pylucene_mcp.engine.profile import QueryNode, query_tree
-from pylucene_mcp.engine.query import QUOTE_CHARS, parse_query, quote
+from pylucene_mcp.engine.query import ALSO_SEARCHED, QUOTE_CHARS, parse_query, quote
 
 FIRST_PAGE = 10
 RANK_WINDOW = 10_000
@@ -78,6 +78,12 @@ def _required_leaves(
         return [(node, twins)]
     shoulds = [c for c in node.clauses if c.occur == "SHOULD"]
     musts = [c for c in node.clauses if c.occur in ("MUST", "FILTER")]
+    elsewhere = [c for c in shoulds if _field_of(c) in ALSO_SEARCHED]
+    if not musts and elsewhere and len(shoulds) == len(elsewhere) + 1:
+        # one clause in every field searched: the content's unit, and the same on the title
+        # and the file name, any of which has the word when it matches
+        (unit,) = (c for c in shoulds if c not in elsewhere)
+        return [(leaf, (*found, *elsewhere)) for leaf, found in _required_leaves(unit, twins)]
     on_content = [c for c in shoulds if _field_of(c) == schema.CONTENT]
     others = tuple(c for c in shoulds if on_content and c is not on_content[0])
     if not musts and len(on_content) == 1 and all(_field_of(c) in _TWINS for c in others):

@@ -22,7 +22,7 @@ from pylucene_mcp.engine.explain import TermContribution, rarity
 from pylucene_mcp.engine.filters import Filter, constrain, parse_filters
 from pylucene_mcp.engine.index import LuceneIndex
 from pylucene_mcp.engine.probe import LuceneProbe, Probe
-from pylucene_mcp.engine.query import LEMMA_WEIGHT, context, parse_query
+from pylucene_mcp.engine.query import ALSO_SEARCHED, LEMMA_WEIGHT, context, parse_query
 
 MAX_NODES = 200  # a query tree is cut here (a wildcard can rewrite into thousands of terms)
 MAX_EXPANSION = 100_000  # words of a pattern's expansion counted at most
@@ -326,10 +326,13 @@ def profile_on(
                 DocumentScore(path, round(explained.score, 4), explained.summary, explained.terms)
             )
     measured = facet_cost(filtered) if facet_cost is not None else None
-    written = {(leaf.field, leaf.value) for leaf in leaves}  # what the user wrote, not the
-    written_stats = [s for s in stats if (s.field, s.term) in written]  # alternatives
+    # what the user wrote, not the same words that the search adds on the title and the file
+    # name (a weighted clause beside each unfielded one): advice is about the former
+    own = [leaf for leaf in leaves if not (leaf.field in ALSO_SEARCHED and leaf.boost is not None)]
+    written = {(leaf.field, leaf.value) for leaf in own}
+    written_stats = [s for s in stats if (s.field, s.term) in written]
     warnings, recommendations = _advice(
-        query, leaves, written_stats, matching, documents, default_operator
+        query, own, written_stats, matching, documents, default_operator
     )
     return QueryProfile(
         query=query,

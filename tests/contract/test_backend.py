@@ -317,3 +317,78 @@ def test_explanations_name_the_document_s_terms(
     profile = backend.profile_query("orchard OR prairie")
     assert profile.matching == len(holding(docs, "orchard") | holding(docs, "prairie"))
     assert profile.documents == len(docs)
+
+
+#: Documents whose words stand in different fields: the text, the title, the file name.
+FIELDED = [
+    {"file_path": "/f/listed.txt", "content": "The files are listed here."},
+    {"file_path": "/f/one.txt", "content": "Only one file is listed."},
+    {"file_path": "/f/notes.txt", "content": "The debian release."},
+    {"file_path": "/f/titled.pdf", "title": "Debian notes", "content": "release notes"},
+    {"file_path": "/f/debian-notes.txt", "content": "plain notes"},
+    {"file_path": "/f/upstream.txt", "content": "notes about upstream"},
+    {"file_path": "/f/errors.pdf", "title": "Exceptions", "content": "handling errors"},
+]
+
+
+def _words(doc: dict[str, Any]) -> set[str]:
+    """The oracle's words of a document in any field searched: its text, its title and its
+    file name's parts (split at ``. - _ /``), lower case."""
+    name = doc["file_path"].rsplit("/", 1)[-1]
+    text = " ".join([doc.get("content", ""), doc.get("title", ""), re.sub(r"[.\-_]", " ", name)])
+    return set(re.findall(r"\w+", text.lower()))
+
+
+def oracle(clauses: list[tuple[bool, str]]) -> set[str]:
+    """The documents where each clause holds, each on its own: (True, w) needs the word in any
+    field, (False, w) its absence from every field; ``*`` is every document."""
+    return {
+        d["file_path"]
+        for d in FIELDED
+        if all((w == "*" or w in _words(d)) == wanted for wanted, w in clauses)
+    }
+
+
+@pytest.mark.parametrize(
+    ("query", "clauses"),
+    [
+        ("* -debian", [(True, "*"), (False, "debian")]),
+        ("-debian", [(False, "debian")]),
+        ("notes -debian", [(True, "notes"), (False, "debian")]),
+        ("*:* -debian", [(True, "*"), (False, "debian")]),
+        ("debian AND *:*", [(True, "debian")]),
+        ("debian release", [(True, "debian"), (True, "release")]),
+        ("NOT notes", [(False, "notes")]),
+        ("-*:*", [(False, "*")]),
+    ],
+)
+def test_a_clause_holds_in_any_field_and_a_negation_in_none(
+    backend: Backend, query: str, clauses: list[tuple[bool, str]]
+) -> None:
+    """Issue: ``* -debian`` returned documents with "debian" in their text (the title's
+    alternative let them in), and ``*:*`` could not stand inside a query. Each clause is searched
+    in every field (text, title, file name) on its own: a positive one holds when any field has
+    it, a negated one when none has it."""
+    with backend.writer() as writer:
+        for doc in FIELDED:
+            writer.add(doc)
+    backend.refresh()
+    assert all_paths(backend, query, word_forms=False) == oracle(clauses)
+
+
+def test_word_forms_off_reaches_fielded_words_and_every_field(backend: Backend) -> None:
+    """Issue: ``wordForms: false`` was ignored for ``content:files`` (which found "file") and for
+    the title's alternative ("exception" found a title with "Exceptions")."""
+    with backend.writer() as writer:
+        for doc in FIELDED:
+            writer.add(doc)
+    backend.refresh()
+    assert all_paths(backend, "content:files", word_forms=False) == {"/f/listed.txt"}
+    assert all_paths(backend, "files", word_forms=False) == {"/f/listed.txt"}
+    assert all_paths(backend, "exception", word_forms=False) == set()
+    named, _, _ = backend.facet_counts(
+        "*", facet_queries={"files": "content:files", "none": "-*:*"}, word_forms=False
+    )
+    assert named == {"files": 1, "none": 0}
+    # with word forms, the other forms count (on the text's lemma fields)
+    assert all_paths(backend, "content:files") == {"/f/listed.txt", "/f/one.txt"}

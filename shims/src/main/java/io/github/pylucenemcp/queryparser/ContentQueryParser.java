@@ -57,30 +57,70 @@ import org.apache.lucene.util.BytesRef;
  * term coverage is the share of units they contain. Not thread-safe: one per parse.
  */
 public final class ContentQueryParser extends QueryParser {
+  /**
+   * The default field of a parser whose unfielded words are searched in every field (see {@link
+   * #ContentQueryParser(FieldSchema, Analyzer, boolean, boolean)}): a name no schema field has.
+   */
+  public static final String EVERY_FIELD = "_every_field_";
+
   private final FieldSchema schema;
   private final String contentField;
   private final boolean highlight;
+  // the fields an unfielded word is also searched in, with their weights (empty: content only)
+  private final Map<String, Float> others;
   private final List<Query> units = new ArrayList<>();
   private boolean wordForms = true;
 
+  /** A parser whose unfielded words are searched in the content alone. */
   public ContentQueryParser(FieldSchema schema, Analyzer analyzer, boolean highlight) {
-    this(schema, analyzer, highlight, schema.content);
+    this(schema, analyzer, highlight, false);
   }
 
   /**
-   * A parser whose unfielded words go to {@code defaultField} (one of the fields the schema also
-   * searches) instead of the content; fielded parts parse as always.
+   * A parser; with {@code everyField}, each unfielded word, phrase or pattern is searched in the
+   * content (with its twins) and in each field the schema also searches ({@link
+   * FieldSchema#alsoSearched}, with its weight), clause by clause as edismax's {@code qf}: a clause
+   * matches a document that has it in any of them, and a negated clause ({@code -draft}) excludes
+   * every document that has it in any of them. A fielded clause ({@code content:x}, {@code
+   * title:x}) stays on its field. In highlight mode unfielded words stay on the content, which the
+   * highlighter marks.
    */
   public ContentQueryParser(
-      FieldSchema schema, Analyzer analyzer, boolean highlight, String defaultField) {
-    super(defaultField, analyzer);
+      FieldSchema schema, Analyzer analyzer, boolean highlight, boolean everyField) {
+    super(everyField ? EVERY_FIELD : schema.content, analyzer);
     // one clause per word, so that the words of a group are clauses of their own (see
     // getBooleanQuery) and each word has its own twins
     setSplitOnWhitespace(true);
     this.schema = schema;
     this.contentField = schema.content;
     this.highlight = highlight;
+    this.others = everyField && !highlight ? schema.alsoSearched : Map.of();
     setAllowLeadingWildcard(true);
+  }
+
+  private static boolean unfielded(String field) {
+    return EVERY_FIELD.equals(field);
+  }
+
+  /**
+   * {@code content} (an unfielded clause on the content, with its twins) or the same clause on each
+   * other field searched, each weighted: one clause of the query, whichever field has it. A clause
+   * with no searchable word in the text ({@code "(("}) is none in the other fields either.
+   */
+  private Query inEveryField(Query content, Build other) throws ParseException {
+    if (others.isEmpty() || content == null) {
+      return content;
+    }
+    BooleanQuery.Builder any = new BooleanQuery.Builder().add(content, BooleanClause.Occur.SHOULD);
+    boolean added = false;
+    for (Map.Entry<String, Float> field : others.entrySet()) {
+      Query q = other.on(field.getKey());
+      if (q != null) {
+        any.add(new BoostQuery(q, field.getValue()), BooleanClause.Occur.SHOULD);
+        added = true;
+      }
+    }
+    return added ? any.build() : content;
   }
 
   /**
@@ -165,7 +205,7 @@ public final class ContentQueryParser extends QueryParser {
       return clauses.get(0).query();
     }
     if (allExcluded(clauses)) {
-      if (!getField().equals(contentField)) {
+      if (!getField().equals(contentField) && !unfielded(getField())) {
         return null;
       }
       List<BooleanClause> all = new ArrayList<>(clauses);
@@ -191,7 +231,7 @@ public final class ContentQueryParser extends QueryParser {
   }
 
   private void checkField(String field) throws ParseException {
-    if (!getQueryableFields().contains(field)) {
+    if (!unfielded(field) && !getQueryableFields().contains(field)) {
       throw new UnknownFieldException(field, getQueryableFields());
     }
   }
@@ -311,6 +351,11 @@ public final class ContentQueryParser extends QueryParser {
   protected Query getFieldQuery(String field, String queryText, boolean quoted)
       throws ParseException {
     checkField(field);
+    if (unfielded(field)) {
+      return inEveryField(
+          getFieldQuery(contentField, queryText, quoted),
+          f -> super.getFieldQuery(f, queryText, quoted));
+    }
     if (isNumeric(field)) {
       return LongPoint.newRangeQuery(
           field, parseLong(field, queryText, false), parseLong(field, queryText, true));
@@ -324,6 +369,11 @@ public final class ContentQueryParser extends QueryParser {
   @Override
   protected Query getFieldQuery(String field, String queryText, int slop) throws ParseException {
     checkField(field);
+    if (unfielded(field)) {
+      return inEveryField(
+          getFieldQuery(contentField, queryText, slop),
+          f -> super.getFieldQuery(f, queryText, slop));
+    }
     if (field.equals(contentField)) {
       return withTwins(
           queryText, true, f -> withSlop(newFieldQuery(getAnalyzer(), f, queryText, true), slop));
@@ -336,6 +386,9 @@ public final class ContentQueryParser extends QueryParser {
       String field, String part1, String part2, boolean startInclusive, boolean endInclusive)
       throws ParseException {
     checkField(field);
+    if (unfielded(field)) {
+      return getRangeQuery(contentField, part1, part2, startInclusive, endInclusive);
+    }
     if (isNumeric(field)) {
       long lower = part1 == null ? Long.MIN_VALUE : parseLong(field, part1, !startInclusive);
       long upper = part2 == null ? Long.MAX_VALUE : parseLong(field, part2, endInclusive);
@@ -352,7 +405,17 @@ public final class ContentQueryParser extends QueryParser {
 
   @Override
   protected Query getWildcardQuery(String field, String termStr) throws ParseException {
+    if ("*".equals(field) && "*".equals(termStr)) { // *:* (every document), inside a query too
+      return newMatchAllDocsQuery();
+    }
     checkField(field);
+    if (unfielded(field)) {
+      if (termStr.equals("*")) {
+        return newMatchAllDocsQuery();
+      }
+      return inEveryField(
+          getWildcardQuery(contentField, termStr), f -> super.getWildcardQuery(f, termStr));
+    }
     if (!field.equals(contentField)) {
       return super.getWildcardQuery(field, termStr);
     }
@@ -463,6 +526,10 @@ public final class ContentQueryParser extends QueryParser {
   @Override
   protected Query getPrefixQuery(String field, String termStr) throws ParseException {
     checkField(field);
+    if (unfielded(field)) {
+      return inEveryField(
+          getPrefixQuery(contentField, termStr), f -> super.getPrefixQuery(f, termStr));
+    }
     if (!field.equals(contentField)) {
       return super.getPrefixQuery(field, termStr);
     }
@@ -473,6 +540,11 @@ public final class ContentQueryParser extends QueryParser {
   protected Query getFuzzyQuery(String field, String termStr, float minSimilarity)
       throws ParseException {
     checkField(field);
+    if (unfielded(field)) {
+      return inEveryField(
+          getFuzzyQuery(contentField, termStr, minSimilarity),
+          f -> super.getFuzzyQuery(f, termStr, minSimilarity));
+    }
     if (!field.equals(contentField)) {
       return super.getFuzzyQuery(field, termStr, minSimilarity);
     }
@@ -517,6 +589,10 @@ public final class ContentQueryParser extends QueryParser {
   protected Query getRegexpQuery(String field, String termStr) throws ParseException {
     checkField(field);
     checkRegexRepeats(termStr);
+    if (unfielded(field)) {
+      return inEveryField(
+          getRegexpQuery(contentField, termStr), f -> super.getRegexpQuery(f, termStr));
+    }
     Query q = super.getRegexpQuery(field, termStr);
     if (field.equals(contentField)) {
       units.add(q);

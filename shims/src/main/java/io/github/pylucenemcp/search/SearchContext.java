@@ -43,7 +43,6 @@ import org.apache.lucene.queryparser.classic.ParseException;
 import org.apache.lucene.queryparser.classic.QueryParser;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
-import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchAllDocsQuery;
@@ -191,7 +190,8 @@ public final class SearchContext {
 
   /** A parser; {@code wordForms}: words and phrases also match their lemmas (see there). */
   public ContentQueryParser parser(boolean and, boolean highlight, boolean wordForms) {
-    ContentQueryParser parser = new ContentQueryParser(schema, queryAnalyzer, highlight);
+    // unfielded words in every field the schema searches, clause by clause (see there)
+    ContentQueryParser parser = new ContentQueryParser(schema, queryAnalyzer, highlight, true);
     parser.setDefaultOperator(and ? QueryParser.Operator.AND : QueryParser.Operator.OR);
     parser.setWordForms(wordForms);
     return parser;
@@ -230,8 +230,7 @@ public final class SearchContext {
     Query query = parser(and, false, wordForms).parse(text);
     ContentQueryParser highlighter = parser(and, true, wordForms);
     Query highlight = highlighter.parse(text);
-    return new Parsed(
-        query, alsoSearched(query, text, and), highlight, highlighter.getUnits(), false);
+    return new Parsed(query, query, highlight, highlighter.getUnits(), false);
   }
 
   private static boolean matchAll(String text) {
@@ -247,31 +246,11 @@ public final class SearchContext {
     String key = (and ? "a" : "o") + (wordForms ? "F" : "X") + text;
     Parsed known = parsedTexts.get(key);
     if (known == null) {
-      Query match = alsoSearched(parser(and, false, wordForms).parse(text), text, and);
+      Query match = parser(and, false, wordForms).parse(text);
       known = new Parsed(match, match, null, List.of(), false);
       parsedTexts.put(key, known);
     }
     return known.matchQuery;
-  }
-
-  /** {@code query}, or it ORed with the same text parsed for each field also searched. */
-  private Query alsoSearched(Query query, String text, boolean and) throws ParseException {
-    if (query == null || schema.alsoSearched.isEmpty()) {
-      return query;
-    }
-    BooleanQuery.Builder any = new BooleanQuery.Builder().add(query, Occur.SHOULD);
-    boolean added = false;
-    for (Map.Entry<String, Float> field : schema.alsoSearched.entrySet()) {
-      ContentQueryParser parser =
-          new ContentQueryParser(schema, queryAnalyzer, false, field.getKey());
-      parser.setDefaultOperator(and ? QueryParser.Operator.AND : QueryParser.Operator.OR);
-      Query other = parser.parse(text);
-      if (other != null && !other.equals(query)) { // a query without unfielded words is the same
-        any.add(new BoostQuery(other, field.getValue()), Occur.SHOULD);
-        added = true;
-      }
-    }
-    return added ? any.build() : query;
   }
 
   /**
