@@ -107,10 +107,6 @@ class QueryProfile:
     #: items left out to fit the answer's byte budget, by list (``parsed``: parts of the tree)
     omitted: dict[str, int] | None = None
     profile_time_ms: float = field(default=0.0)
-    #: the other alternatives the search runs (unfielded words on the title and the file
-    #: name, each with its weight as ``boost``): a document matches the content query or one
-    #: of these, and its score adds theirs
-    also_searched: tuple[QueryNode, ...] = ()
 
 
 def _tree(query: Any, occur: str | None, budget: list[int], probe: Probe | None) -> QueryNode:
@@ -168,15 +164,6 @@ def _with_cost(node: QueryNode, query: Any, probe: Probe) -> QueryNode:
         sample=tuple(sample),
         expansion_complete=found["complete"],
     )
-
-
-def _also_searched(parsed: Any) -> list[Any]:
-    """The other alternatives the search runs beside the content query (the same query on the
-    title and on the file name, each a BoostQuery of its weight), as Lucene queries."""
-    match, content = parsed.match_query, parsed.query
-    if match.equals(content) or str(match.getClass().getSimpleName()) != "BooleanQuery":
-        return []
-    return [c.query() for c in match.clauses() if not c.query().equals(content)]
 
 
 def query_tree(query: Any, probe: Probe | None = None, max_nodes: int = MAX_NODES) -> QueryNode:
@@ -282,7 +269,6 @@ def profile_on(
     parsed_filters = parse_filters(filters)
     parsed = parse_query(query, default_operator)
     tree = query_tree(parsed.query, probe)
-    also = tuple(query_tree(q, probe) for q in _also_searched(parsed))
     leaves = _leaves(tree)
     documents = probe.documents()
     matching = probe.count(parsed.match_query)
@@ -302,7 +288,7 @@ def profile_on(
         )
     after = probe.count(filtered) if parsed_filters else matching
     stats = []
-    for leaf in leaves + [leaf for node in also for leaf in _leaves(node)]:
+    for leaf in leaves:
         if leaf.type != "TermQuery" or leaf.field is None or leaf.value is None:
             continue
         doc_freq, occurrences = probe.term_stats(leaf.field, leaf.value)
@@ -337,7 +323,6 @@ def profile_on(
     return QueryProfile(
         query=query,
         parsed=tree,
-        also_searched=also,
         lucene_query=str(parsed.query.toString())[:500],
         rewrites=tuple(_rewrites(leaves)),
         terms=tuple(stats),

@@ -17,17 +17,14 @@ from pylucene_mcp.service.service import Service
 
 def _lists(data: dict[str, Any]) -> Iterator[tuple[str, list[Any]]]:
     """The lists of a profile that can give up items, each with the name ``omitted`` counts
-    them under: every clause list of the trees (the content's, and those also searched, which
-    go whole too), the term statistics, the scored documents and their terms."""
-    for name, roots in (("parsed", [data["parsed"]]), ("alsoSearched", data["alsoSearched"])):
-        if name == "alsoSearched" and roots:
-            yield name, roots  # the title's and the file name's trees, whole
-        nodes = list(roots)
-        while nodes:
-            node = nodes.pop()
-            if node.get("clauses"):
-                yield name, node["clauses"]
-                nodes.extend(node["clauses"])
+    them under: every clause list of the tree, the term statistics, the scored documents and
+    their terms."""
+    nodes = [data["parsed"]]
+    while nodes:
+        node = nodes.pop()
+        if node.get("clauses"):
+            yield "parsed", node["clauses"]
+            nodes.extend(node["clauses"])
     yield "terms", data["terms"]
     for scored in data.get("documentScoring", ()):
         yield "documentScoring.terms", scored["terms"]
