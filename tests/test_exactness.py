@@ -81,6 +81,15 @@ class Doc:
     language: str
     author: str
     extension: str
+    #: the words of its title (metadata): only words no text has (see TITLE_WORDS)
+    title: tuple[str, ...] = ()
+
+
+#: Words of the titles: of the letters q and j alone, which no word of the texts is made of
+#: (checked when the corpus is built), so that no pattern or fuzzy word the generator draws
+#: from the texts reaches them and a title's word is found by its title alone (the negations
+#: across fields: docs/query.md).
+TITLE_WORDS = sorted({"".join(random.Random(n).choices("qj", k=7)) for n in range(60)})[:24]
 
 
 class Oracle:
@@ -99,6 +108,14 @@ class Oracle:
                     where[term].append(position)
             self.positions.append(where)
         self.vocabulary = sorted(self.postings)
+        self.titled: dict[str, set[int]] = defaultdict(set)
+        for n, doc in enumerate(docs):
+            for word in doc.title:
+                self.titled[word].add(n)
+
+    def title(self, word: str) -> frozenset[int]:
+        """The documents whose title has ``word``."""
+        return frozenset(self.titled.get(word, ()))
 
     def term(self, word: str) -> frozenset[int]:
         return frozenset(self.postings.get(word, ()))
@@ -176,6 +193,14 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Index, Or
             language=language,
             author=AUTHORS[(n * 7) % len(AUTHORS)],
             extension=EXTENSIONS[n % len(EXTENSIONS)],
+            title=(
+                (
+                    TITLE_WORDS[(n * 3) % len(TITLE_WORDS)],
+                    TITLE_WORDS[(n * 7 + 1) % len(TITLE_WORDS)],
+                )
+                if n % 4 == 0
+                else ()
+            ),
         )
         docs.append(doc)
         rows.append(
@@ -186,9 +211,13 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Index, Or
                 "content": " ".join(text),
                 "language": language,
                 "author": doc.author,
+                **({"title": " ".join(doc.title)} if doc.title else {}),
             }
         )
     assert len(docs) == 2 * DOCS_PER_LANGUAGE
+    pieces = {w[i : i + 3] for w in TITLE_WORDS for i in range(len(w) - 2)}
+    clashes = {t for d in docs for t in d.tokens if any(p in t for p in pieces)}
+    assert not clashes, f"words of the texts reach the titles' words: {sorted(clashes)[:5]}"
     index = Index.open(tmp_path_factory.mktemp("exactness") / "index")
     with index.writer() as writer:
         writer.add_many(rows)
@@ -286,6 +315,32 @@ def generate(oracle: Oracle, rng: random.Random) -> list[Case]:
                 family="precedence",
             )
         )
+    # each clause in every field on its own: a title's word and a text's word in one query,
+    # negations that must keep out a document with the word in its title, *:* inside a query,
+    # and fielded words with word forms off
+    fields: list[tuple[str, Callable[..., frozenset[int]]]] = [
+        ("{} -{t}", lambda a, t: a - t),
+        ("* -{t}", lambda t: oracle.all - t),
+        ("*:* -{t}", lambda t: oracle.all - t),
+        ("-{t}", lambda t: oracle.all - t),
+        ("{t} {}", lambda t, a: t & a),
+        ("{} OR {t}", lambda a, t: a | t),
+        ("-{t} -{}", lambda t, a: oracle.all - t - a),
+        ("{t} NOT {}", lambda t, a: t - a),
+        ("({t} OR {}) *:*", lambda t, a: t | a),
+        ("content:{} -{t}", lambda a, t: a - t),
+        ("-*:* OR {t}", lambda t: t),
+    ]
+    for _ in range(60):
+        template, meaning = rng.choice(fields)
+        title_word = rng.choice(TITLE_WORDS)
+        word = rng.choice(weighted)
+        args = [
+            oracle.title(title_word) if slot == "{t}" else oracle.term(word)
+            for slot in re.findall(r"\{t?\}", template)
+        ]
+        query = template.replace("{t}", title_word).replace("{}", word)
+        cases.append(Case(query, meaning(*args), family="fields"))
     for _ in range(40):
         text, hits = atom()
         if rng.random() < 0.5:
