@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pylucene_mcp import jvm
@@ -77,6 +79,25 @@ class DocumentDetails:
     next_offset: int | None = None
 
 
+def folder_size(folder: Path) -> int:
+    """The bytes of the index's files, each as it is when looked at: a file that Lucene deletes
+    meanwhile (a merge's or a flush's temporary file, during and just after a crawl) counts
+    nothing, where asking Lucene for its length failed the whole answer."""
+    total = 0
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return 0
+    for name in names:
+        if name.endswith(".lock") or name.startswith("pending"):
+            continue
+        try:
+            total += os.stat(folder / name).st_size
+        except OSError:  # gone since it was listed
+            continue
+    return total
+
+
 def index_stats(index: LuceneIndex) -> IndexStats:
     """Counts, size, schema and date ranges of ``index``."""
     point_values = jvm.jclass("org.apache.lucene.index.PointValues")
@@ -91,11 +112,7 @@ def index_stats(index: LuceneIndex) -> IndexStats:
                 schema.iso(int(long_point.decodeDimension(low, 0))) if low is not None else None,
                 schema.iso(int(long_point.decodeDimension(high, 0))) if high is not None else None,
             )
-        size = sum(
-            int(index.directory.fileLength(f))
-            for f in index.directory.listAll()
-            if not str(f).endswith(".lock") and not str(f).startswith("pending")
-        )
+        size = folder_size(Path(index.path))
         return IndexStats(
             document_count=int(reader.numDocs()),
             deleted_documents=int(reader.numDeletedDocs()),
