@@ -74,6 +74,13 @@ def _parser() -> argparse.ArgumentParser:
     crawl.add_argument("--full", action="store_true", help="re-extract every file")
     crawl.add_argument("--json", action="store_true", help="print the report as JSON")
 
+    rebuild = commands.add_parser(
+        "rebuild",
+        help="remove the index (a corrupt one too) and crawl the configured folders into it anew",
+    )
+    rebuild.add_argument("--index", type=Path)
+    rebuild.add_argument("--json", action="store_true", help="print the crawl's report as JSON")
+
     stats = commands.add_parser("stats", help="print index statistics as JSON")
     stats.add_argument("--index", type=Path)
 
@@ -239,8 +246,6 @@ def _search(args: argparse.Namespace) -> int:
 
 
 def _crawl(args: argparse.Namespace) -> int:
-    from pylucene_mcp.service.service import Service
-
     settings = _settings(args)
     setup_logging(settings.log_dir, stderr_level=logging.ERROR)
     folders = []
@@ -248,17 +253,47 @@ def _crawl(args: argparse.Namespace) -> int:
         if not folder.is_dir():
             raise errors.InvalidRequestError(f"{folder} is not a folder")
         folders.append(str(folder.absolute()))
+    return _crawl_folders(settings, folders, args.full, args.json)
+
+
+def _rebuild(args: argparse.Namespace) -> int:
+    """``rebuild``: the index removed without being opened (a corrupt index cannot be), then the
+    configured folders crawled into it anew."""
+    from pylucene_mcp.service.service import open_index, wipe_index_folder
+
+    settings = _settings(args)
+    setup_logging(settings.log_dir, stderr_level=logging.ERROR)
+    if settings.backend != "embedded":
+        raise errors.InvalidRequestError(
+            "rebuild removes an index folder, and a SolrCloud collection has none: delete the "
+            "collection with Solr's collections API, run `pylucene-mcp solr init`, then crawl"
+        )
+    wipe_index_folder(settings.index_path)
+    open_index(settings.index_path).close()
+    print(f"{settings.index_path} removed and created anew, empty", file=sys.stderr)
+    if not settings.directories:
+        print(
+            "no folders are configured: crawl yours with `pylucene-mcp crawl DIR`",
+            file=sys.stderr,
+        )
+        return 0
+    return _crawl_folders(settings, list(settings.directories), True, args.json)
+
+
+def _crawl_folders(settings: Settings, folders: list[str], full: bool, as_json: bool) -> int:
+    from pylucene_mcp.service.service import Service
+
     service = Service(settings)
     try:
         service.index()  # a locked index is said before anything is fetched
         _fetch_tika()
         crawler = service.crawler()
-        report = _run_with_progress(crawler, folders, args.full)
+        report = _run_with_progress(crawler, folders, full)
         if report.full and service.index().needs_reindex:
             service.index().mark_schema_current()
     finally:
         service.close()
-    if args.json:
+    if as_json:
         print(json.dumps(report.to_dict(), indent=2, default=str))
     else:
         _print_summary(report)
@@ -381,9 +416,7 @@ def _optimize(args: argparse.Namespace) -> int:
 
 
 def _purge(args: argparse.Namespace) -> int:
-    import shutil
-
-    from pylucene_mcp.service.service import open_backend, open_index
+    from pylucene_mcp.service.service import open_backend, open_index, wipe_index_folder
 
     if not args.yes:
         raise errors.InvalidRequestError(
@@ -395,15 +428,17 @@ def _purge(args: argparse.Namespace) -> int:
             "--full removes an index folder, and a SolrCloud collection has none: delete the "
             "collection with Solr's collections API, then run `pylucene-mcp solr init`"
         )
+    if args.full:  # without opening the index: a corrupt one cannot be opened
+        wipe_index_folder(settings.index_path)
+        open_index(settings.index_path).close()
+        print(f"{settings.index_path} removed and created anew, empty")
+        return 0
     index = open_backend(settings, create=False)
     try:
         deleted = index.purge()
     finally:
         index.close()
-    if args.full:
-        shutil.rmtree(index.path)
-        open_index(index.path).close()
-    print(f"deleted {deleted} documents" + (f"; {index.path} recreated empty" if args.full else ""))
+    print(f"deleted {deleted} documents")
     return 0
 
 
@@ -447,6 +482,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "unlock": _unlock,
         "optimize": _optimize,
         "purge": _purge,
+        "rebuild": _rebuild,
         "solr": _solr,
     }
     try:

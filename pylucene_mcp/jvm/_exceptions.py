@@ -70,11 +70,17 @@ _MAPPING: list[tuple[str, _Mapper]] = [
     ),
     (
         "org.apache.lucene.index.CorruptIndexException",
-        lambda e: errors.IndexCorruptError(f"the index is corrupt: {_message(e)}; reindex it"),
+        lambda e: errors.IndexCorruptError(
+            f"the index is corrupt ({_message(e)}): rebuild it from your folders with "
+            "`pylucene-mcp rebuild` (it removes the index and crawls the configured folders again)"
+        ),
     ),
     (
         "org.apache.lucene.index.IndexFormatTooOldException",
-        lambda e: errors.IndexCorruptError(f"the index is too old: {_message(e)}; reindex it"),
+        lambda e: errors.IndexCorruptError(
+            f"the index is too old ({_message(e)}): rebuild it from your folders with "
+            "`pylucene-mcp rebuild`"
+        ),
     ),
     (
         "org.apache.lucene.index.IndexNotFoundException",

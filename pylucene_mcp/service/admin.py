@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-import shutil
 import threading
 import time
 from collections.abc import Callable
@@ -146,16 +145,23 @@ class Admin:
     def _purge(self, full: bool = False) -> dict[str, Any]:
         if not full:
             return {"deleted": self._service.index().purge(), "full": False}
-        index = self._service.index()
+        if self._service.settings.backend == "embedded":
+            # the folder goes without the index being opened: a corrupt one cannot be
+            from pylucene_mcp.service.service import wipe_index_folder
+
+            path = self._service.settings.index_path
+            try:
+                deleted: int | None = len(self._service.index())
+            except errors.IndexCorruptError:
+                deleted = None  # not known: the index cannot be read
+            self._service.reset_index(lambda: wipe_index_folder(path))
+            return {"deleted": deleted, "full": True, "recreated": str(path)}
+        index = self._service.index()  # a remote collection: no folder to remove
         deleted = len(index)
-        if not isinstance(index, EmbeddedBackend):  # a remote collection: no folder to remove
-            with index.writer() as writer:
-                writer.delete_all()
-            index.purge()
-            return {"deleted": deleted, "full": True, "recreated": str(index.path)}
-        path = index.path
-        self._service.reset_index(lambda: shutil.rmtree(path, ignore_errors=True))
-        return {"deleted": deleted, "full": True, "recreated": str(path)}
+        with index.writer() as writer:
+            writer.delete_all()
+        index.purge()
+        return {"deleted": deleted, "full": True, "recreated": str(index.path)}
 
     def _unlock(self) -> dict[str, Any]:
         if self._service.settings.backend != "embedded":
