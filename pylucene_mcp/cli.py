@@ -428,10 +428,19 @@ def _purge(args: argparse.Namespace) -> int:
             "--full removes an index folder, and a SolrCloud collection has none: delete the "
             "collection with Solr's collections API, then run `pylucene-mcp solr init`"
         )
-    if args.full:  # without opening the index: a corrupt one cannot be opened
-        wipe_index_folder(settings.index_path)
-        open_index(settings.index_path).close()
-        print(f"{settings.index_path} removed and created anew, empty")
+    if args.full:  # the folder goes without a writer: a corrupt index cannot be opened for one
+        path = settings.index_path
+        try:
+            reader = open_index(path, read_only=True)
+            try:
+                gone = f"deleted {len(reader)} documents"
+            finally:
+                reader.close()
+        except errors.PyLuceneMcpError:  # corrupt, or no index: the wipe says which
+            gone = "removed an index that could not be read"
+        wipe_index_folder(path)
+        open_index(path).close()
+        print(f"{gone}; {path} recreated empty")
         return 0
     index = open_backend(settings, create=False)
     try:
