@@ -45,6 +45,12 @@ class EmbeddedBackend(index.LuceneIndex):
         return index_lock.holder(folder)
 
     @staticmethod
+    def wipe(folder: Path) -> None:
+        """Removes the index in ``folder`` without opening it (a corrupt index cannot be) and
+        leaves the folder empty (see :func:`pylucene_mcp.engine.index_lock.wipe`)."""
+        index_lock.wipe(folder)
+
+    @staticmethod
     def unlock(folder: Path) -> str:
         """Removes the write lock of ``folder`` when no live process holds it; says what was
         done (see :func:`pylucene_mcp.engine.index_lock.unlock`)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from dataclasses import dataclass
@@ -118,3 +119,36 @@ def unlock(folder: Path) -> str:
     lock_file.unlink(missing_ok=True)
     (folder / OWNER_FILE).unlink(missing_ok=True)
     return f"no process held the lock of {folder}; removed the stale lock file"
+
+
+#: The names an index folder may hold: Lucene's files (segments, per-segment files, the lock)
+#: and this product's record of the writer.
+_INDEX_FILES = re.compile(
+    r"segments_\w+|pending_segments_\w+|_\w+\.\w+|write\.lock|pylucene-mcp\.owner"
+)
+
+
+def wipe(folder: Path) -> None:
+    """Removes the index in ``folder`` without opening it (a corrupt index cannot be opened)
+    and leaves the folder empty; a folder that holds anything but an index's files, or an
+    index a live process writes, is left as it is.
+
+    Raises:
+        IndexLockedError: when a live process holds the index.
+        InvalidRequestError: when the folder holds other files than an index's.
+    """
+    if not folder.exists():
+        return
+    owner = holder(folder)
+    if owner is not None and owner.alive:
+        raise errors.IndexLockedError(
+            f"{folder} is in use by `{owner.command}` (pid {owner.pid}): stop that process first"
+        )
+    others = sorted(p.name for p in folder.iterdir() if not _INDEX_FILES.fullmatch(p.name))
+    if others:
+        raise errors.InvalidRequestError(
+            f"{folder} holds files that are not an index's ({', '.join(others[:3])}): not "
+            "removed; check that this is the index folder you mean"
+        )
+    for entry in folder.iterdir():
+        entry.unlink()

@@ -147,14 +147,12 @@ class Admin:
             return {"deleted": self._service.index().purge(), "full": False}
         if self._service.settings.backend == "embedded":
             # the folder goes without the index being opened: a corrupt one cannot be
-            from pylucene_mcp.service.service import wipe_index_folder
-
             path = self._service.settings.index_path
             try:
                 deleted: int | None = len(self._service.index())
             except errors.IndexCorruptError:
                 deleted = None  # not known: the index cannot be read
-            self._service.reset_index(lambda: wipe_index_folder(path))
+            self._service.reset_index(lambda: EmbeddedBackend.wipe(path))
             return {"deleted": deleted, "full": True, "recreated": str(path)}
         index = self._service.index()  # a remote collection: no folder to remove
         deleted = len(index)
