@@ -96,6 +96,12 @@ class Backend(Protocol):
     def path(self) -> Path:
         """Where the index is (a folder, or the place a remote index is named by)."""
 
+    @property
+    def identity(self) -> str:
+        """What the index is, as one text that no other index has (a folder's real path, a
+        collection and its nodes): what a cursor and the crawler's list of failed files belong
+        to."""
+
     def __len__(self) -> int:
         """The number of documents that searches see now."""
 

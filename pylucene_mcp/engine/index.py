@@ -277,6 +277,12 @@ class LuceneIndex:
             self._start_reopener()
 
     @property
+    def identity(self) -> str:
+        """What this index is, as one text: its folder's real path (see
+        :attr:`pylucene_mcp.engine.backend.Backend.identity`)."""
+        return os.path.realpath(self.path)
+
+    @property
     def schema_version(self) -> int | None:
         """The schema version in the last commit (None for an index never committed)."""
         with jvm.java_errors():

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import time
 from collections.abc import Mapping, Sequence
@@ -108,8 +107,7 @@ def search(
     snapshot = -1
     if cursor is not None:  # what a cursor belongs to, and where it continues
         operator = default_operator if word_forms else f"{default_operator}/exact"
-        where = os.path.realpath(index.path)
-        fingerprint = _fingerprint(where, text, operator, parsed_filters, sort, sort_order)
+        fingerprint = _fingerprint(index.identity, text, operator, parsed_filters, sort, sort_order)
         snapshot, after = _position(cursor, fingerprint, sort)
     try:
         with jvm.java_errors():

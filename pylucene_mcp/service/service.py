@@ -161,14 +161,10 @@ def wipe_index_folder(folder: Path) -> None:
     EmbeddedBackend.wipe(folder)
 
 
-def failures_file(settings: Settings) -> Path:
-    """Where the crawler keeps the files of this index that failed (crawler/failures.py):
-    ``<home>/state/failed-files-<digest of the index>.json``."""
-    if settings.backend == "solr":
-        where = f"solr:{settings.solr_collection}@{','.join(sorted(settings.solr_urls))}"
-    else:
-        where = os.path.realpath(settings.index_path)
-    digest = hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+def failures_file(index: Backend) -> Path:
+    """Where the crawler keeps the files of ``index`` that failed (crawler/failures.py):
+    ``<home>/state/failed-files-<digest of the index's identity>.json``."""
+    digest = hashlib.sha256(index.identity.encode("utf-8", "surrogateescape")).hexdigest()[:16]
     return home_dir() / "state" / f"failed-files-{digest}.json"
 
 
@@ -327,8 +323,9 @@ class Service:
                     ),
                     log_dir=s.log_dir,
                 )
+                index = self.index()
                 self._crawler = Crawler(
-                    self.index(),
+                    index,
                     Extractor(self._tika),
                     CrawlSettings(
                         patterns=self.patterns(),
@@ -336,7 +333,7 @@ class Service:
                         batch_size=s.batch_size,
                         commit_interval_s=s.commit_interval_s,
                         bulk_refresh_interval_s=s.bulk_refresh_interval_s,
-                        failures_file=failures_file(s),
+                        failures_file=failures_file(index),
                     ),
                 )
             return self._crawler

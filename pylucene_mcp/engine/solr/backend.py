@@ -217,6 +217,10 @@ class SolrBackend:
         return Path("solr") / self.settings.collection
 
     @property
+    def identity(self) -> str:
+        return f"solr:{self.settings.collection}@{','.join(sorted(self.settings.urls))}"
+
+    @property
     def location(self) -> str:
         """The collection as a person names it: its first node's URL and its name."""
         return f"{self.client.urls[0]}/{self.settings.collection}"
@@ -277,8 +281,9 @@ class SolrBackend:
         fingerprint = seen = mark = None
         if cursor is not None:
             operator = default_operator if word_forms else f"{default_operator}/exact"
-            where = f"solr:{self.settings.collection}@{','.join(sorted(self.settings.urls))}"
-            fingerprint = _fingerprint(where, text, operator, parsed_filters, sort, sort_order)
+            fingerprint = _fingerprint(
+                self.identity, text, operator, parsed_filters, sort, sort_order
+            )
             mark, seen = _position(cursor, fingerprint)
         filter_strings, facets = self._facet_request(parsed_filters, facet_limit)
         for n, (_, parsed_count) in enumerate(counted.items()):
