@@ -256,11 +256,18 @@ def _crawl(args: argparse.Namespace) -> int:
     return _crawl_folders(settings, folders, args.full, args.json)
 
 
+def _recreate_empty(path: Path) -> None:
+    """The index in ``path`` removed without being opened (a corrupt one cannot be) and created
+    anew, empty."""
+    from pylucene_mcp.service.service import open_index, wipe_index_folder
+
+    wipe_index_folder(path)
+    open_index(path).close()
+
+
 def _rebuild(args: argparse.Namespace) -> int:
     """``rebuild``: the index removed without being opened (a corrupt index cannot be), then the
     configured folders crawled into it anew."""
-    from pylucene_mcp.service.service import open_index, wipe_index_folder
-
     settings = _settings(args)
     setup_logging(settings.log_dir, stderr_level=logging.ERROR)
     if settings.backend != "embedded":
@@ -268,8 +275,7 @@ def _rebuild(args: argparse.Namespace) -> int:
             "rebuild removes an index folder, and a SolrCloud collection has none: delete the "
             "collection with Solr's collections API, run `pylucene-mcp solr init`, then crawl"
         )
-    wipe_index_folder(settings.index_path)
-    open_index(settings.index_path).close()
+    _recreate_empty(settings.index_path)
     print(f"{settings.index_path} removed and created anew, empty", file=sys.stderr)
     if not settings.directories:
         print(
@@ -416,7 +422,7 @@ def _optimize(args: argparse.Namespace) -> int:
 
 
 def _purge(args: argparse.Namespace) -> int:
-    from pylucene_mcp.service.service import open_backend, open_index, wipe_index_folder
+    from pylucene_mcp.service.service import open_backend, open_index
 
     if not args.yes:
         raise errors.InvalidRequestError(
@@ -438,8 +444,7 @@ def _purge(args: argparse.Namespace) -> int:
                 reader.close()
         except errors.PyLuceneMcpError:  # corrupt, or no index: the wipe says which
             gone = "removed an index that could not be read"
-        wipe_index_folder(path)
-        open_index(path).close()
+        _recreate_empty(path)
         print(f"{gone}; {path} recreated empty")
         return 0
     index = open_backend(settings, create=False)

@@ -169,11 +169,7 @@ class Extractor:
         extracted = self._build(parts)
         if any(_first(part, WRITE_LIMIT_KEY) == "true" for part in parts):
             extracted.truncated = True
-            log.warning(
-                "%s: only its first %d characters of text are kept (max_content_chars)",
-                name,
-                self.server.settings.max_content_chars,
-            )
+            _say_cut(name, self.server.settings.max_content_chars)
         return extracted
 
     def _call(self, handle: BinaryIO, name: str, size: int) -> str:
@@ -246,6 +242,12 @@ TEXT_TYPES = {
 _PIECE = 1 << 20
 
 
+def _say_cut(name: str, max_chars: int) -> None:
+    log.warning(
+        "%s: only its first %d characters of text are kept (max_content_chars)", name, max_chars
+    )
+
+
 def read_as_text(handle: BinaryIO, name: str, max_chars: int) -> Extracted | None:
     """The file as its own text, when its name says text (:data:`TEXT_TYPES`) and its bytes are
     UTF-8 (a byte-order mark dropped) without a NUL; else None (Tika reads it, guessing another
@@ -272,8 +274,7 @@ def read_as_text(handle: BinaryIO, name: str, max_chars: int) -> Extracted | Non
         return None
     content = normalize_text("".join(parts)[:max_chars])
     if truncated:
-        log.warning("%s: only its first %d characters of text are kept (max_content_chars)",
-                    name, max_chars)  # fmt: skip
+        _say_cut(name, max_chars)
     return Extracted(
         content=content,
         page_offsets=[],

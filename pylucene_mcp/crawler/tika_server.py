@@ -55,9 +55,8 @@ _CHUNK = 1 << 20
 CONFIG_PREFIX = "tika-"
 _folder: Path | None = None
 _folder_lock = threading.Lock()
-_users: dict[
-    Path, int
-] = {}  # the open servers that run their JVM with a folder: the last removes it
+#: how many open servers run their JVM with each folder: the last one to close removes it
+_users: dict[Path, int] = {}
 
 
 def folder_users(folder: Path) -> int:
@@ -125,9 +124,10 @@ class TikaTimeout(Exception):
 
 
 class _Request:
-    __slots__ = ("answer", "died", "done")
+    __slots__ = ("answer", "died", "done", "key")
 
-    def __init__(self) -> None:
+    def __init__(self, key: int) -> None:
+        self.key = key
         self.done = threading.Event()
         self.answer = ""
         self.died = False
@@ -157,18 +157,17 @@ class _Child:
         Raises:
             TikaDied: when the process is gone.
         """
-        request = _Request()
         encoded = name.encode("utf-8", "surrogateescape")[:4096]
         with self._lock:
             if self.ended:
                 raise TikaDied("the parser process has ended")
-            key = next(self._ids)
-            self._pending[key] = request
+            request = _Request(next(self._ids))
+            self._pending[request.key] = request
         stdin = self.proc.stdin
         assert stdin is not None
         try:
             with self._write_lock:
-                stdin.write(_REQUEST.pack(MAGIC, key, len(encoded)) + encoded)
+                stdin.write(_REQUEST.pack(MAGIC, request.key, len(encoded)) + encoded)
                 stdin.write(_BODY_LENGTH.pack(size))
                 left = size
                 while left > 0:
@@ -217,9 +216,7 @@ class _Child:
 
     def forget(self, request: _Request) -> None:
         with self._lock:
-            for key, pending in list(self._pending.items()):
-                if pending is request:
-                    del self._pending[key]
+            self._pending.pop(request.key, None)
 
     def end(self) -> None:
         """Marks the process gone: every request in flight fails with :class:`TikaDied`."""

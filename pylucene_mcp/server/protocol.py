@@ -155,10 +155,14 @@ def _shallow_id(text: str) -> Any:
     return json.loads(found.group(1)) if found else None
 
 
-def _float_id_as_written(text: str) -> str:
-    """The JSON text of the id of the message ``text``, a number that is no integer (``1.5``,
+def _float_id_as_written(text: str, *where: str) -> str:
+    """The JSON text of the id of the message ``text`` (or of the value at the keys ``where``,
+    such as a cancellation's ``params``, ``requestId``), a number that is no integer (``1.5``,
     ``1.0``, ``1e400``), as the client wrote it."""
-    return str(json.loads(text, parse_float=str)["id"])
+    value = json.loads(text, parse_float=str)
+    for key in where or ("id",):
+        value = value[key]
+    return str(value)
 
 
 def _plain_id(message: Any) -> Any:
@@ -379,9 +383,11 @@ class _GuardedStdin:
             params = message.get("params") or {}
             cancelled = params.get("requestId")
             if isinstance(cancelled, float | str) and not isinstance(cancelled, bool):
-                written = json.dumps(cancelled, ensure_ascii=False)
-                if isinstance(cancelled, float):
-                    written = str(json.loads(text, parse_float=str)["params"]["requestId"])
+                written = (
+                    _float_id_as_written(text, "params", "requestId")
+                    if isinstance(cancelled, float)
+                    else json.dumps(cancelled, ensure_ascii=False)
+                )
                 alias = self._wire.latest.get(written)
                 if alias is not None:  # the request the client means, under its alias
                     params["requestId"] = cancelled = alias
