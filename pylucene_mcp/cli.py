@@ -291,7 +291,7 @@ def _crawl_folders(settings: Settings, folders: list[str], full: bool, as_json: 
 
     service = Service(settings)
     try:
-        service.index()  # a locked index is said before anything is fetched
+        service.writable_index()  # an index that cannot be written is said before anything
         _fetch_tika()
         crawler = service.crawler()
         report = _run_with_progress(crawler, folders, full)

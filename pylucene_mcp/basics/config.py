@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import tempfile
@@ -14,6 +15,8 @@ from typing import Any, Literal
 
 from pylucene_mcp.basics import portable
 from pylucene_mcp.basics.errors import ConfigError, InvalidRequestError
+
+log = logging.getLogger(__name__)
 
 Operator = Literal["AND", "OR"]
 
@@ -428,6 +431,20 @@ def ensure_directories_writable(settings: Settings) -> None:
             "the directories come from the environment variable PYLUCENE_MCP_DIRECTORIES; "
             "change that variable (in the MCP client's config) instead"
         )
+
+
+def reread_directories(settings: Settings) -> Settings:
+    """``settings`` with the directories the config file holds now (another process of the same
+    configuration may have changed them); unchanged when they come from the environment or the
+    file cannot be read."""
+    if settings.directories_from_env or not settings.config_file.is_file():
+        return settings
+    try:
+        found = _from_mapping(read_mapping(settings.config_file), str(settings.config_file))
+    except ConfigError as exc:
+        log.warning("the folders of %s not reread: %s", settings.config_file, exc)
+        return settings
+    return replace(settings, directories=tuple(found.get("directories", ())))
 
 
 def save_directories(settings: Settings, directories: tuple[str, ...]) -> Settings:

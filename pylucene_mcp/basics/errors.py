@@ -85,6 +85,11 @@ class IndexLockedError(IndexAccessError):
     """Another writer (usually another pylucene-mcp process) holds the index's write lock."""
 
 
+class IndexReadOnlyError(IndexAccessError):
+    """The index folder cannot be written (a read-only file system, a backup, a folder of
+    another user's): it can be searched, not changed."""
+
+
 class IndexCorruptError(IndexAccessError):
     """The index files cannot be read."""
 

@@ -261,6 +261,11 @@ def disk_full(error: BaseException | str | None) -> bool:
     return any(phrase.casefold() in text for phrase in DISK_FULL_TEXTS)
 
 
+def read_only_file_system(message: str) -> bool:
+    """Whether an error message says that the file system is mounted read-only (``EROFS``)."""
+    return os.strerror(errno.EROFS).casefold() in message.casefold()
+
+
 @contextlib.contextmanager
 def exclusive(path: Path, timeout_s: float = -1) -> Iterator[None]:
     """Holds the lock file ``path`` for this process alone, on every platform (``filelock``:

@@ -11,6 +11,10 @@
 A ``writer()`` block commits when it ends and rolls back when it raises. Searches use a
 ``SearcherManager`` refreshed in the background every ``refresh_interval_s`` (and at once after a
 commit made through ``writer()``), so they never wait for writes.
+
+An index opened ``read_only`` takes no lock: any number of processes search it beside the one
+that writes it, each seeing that writer's commits within ``refresh_interval_s``, and one of them
+can take the writer over when the writer has let go (:meth:`LuceneIndex.become_writer`).
 """
 
 from __future__ import annotations
@@ -162,6 +166,7 @@ class LuceneIndex:
         self._writer: Any = None
         self.java_writer: Any = None
         self._reopener: Any = None
+        self._following: threading.Event | None = None  # set: stop following the commits
         self._commit_schema_version = schema.SCHEMA_VERSION
         self._write_lock = threading.RLock()
         jvm.start()
@@ -173,19 +178,18 @@ class LuceneIndex:
             on_disk = self.schema_version
             if on_disk is not None:
                 self._commit_schema_version = on_disk
+            self.snapshots = _snapshots()
             if read_only:
                 self._manager = jvm.jclass("org.apache.lucene.search.SearcherManager")(
                     self.directory, None
                 )
-                self.snapshots = _snapshots()
+                self._follow_commits()
             else:
                 try:
                     self._open_writer()
                 except Exception as exc:
-                    if isinstance(jvm.translate(exc), errors.IndexLockedError):
-                        self.directory.close()
-                        raise index_lock.locked_error(path) from exc
-                    raise
+                    self.directory.close()
+                    raise _refusal(path, exc) from exc
                 index_lock.record_owner(path)
 
     @classmethod
@@ -200,11 +204,13 @@ class LuceneIndex:
         """Opens the index at ``path``, creating it when ``create`` is true.
 
         ``read_only`` opens it without a writer (no lock), so it can be searched while another
-        process (the server) writes; ``refresh()`` then picks up that process's commits.
+        process (the server) writes: that process's commits show within ``refresh_interval_s``
+        (``refresh()`` shows them at once).
 
         Raises:
             IndexAccessError: when there is no index and ``create`` is false.
             IndexLockedError: when another writer holds the index.
+            IndexReadOnlyError: when the folder cannot be written (open it ``read_only``).
             IndexCorruptError: when the files cannot be read.
         """
         folder = Path(path).expanduser().resolve()
@@ -242,7 +248,6 @@ class LuceneIndex:
         if not jvm.jclass("org.apache.lucene.index.DirectoryReader").indexExists(self.directory):
             self._writer.commit()  # a new index: a first, empty commit lets readers open it
         self._manager = jvm.jclass("org.apache.lucene.search.SearcherManager")(self._writer, None)
-        self.snapshots = _snapshots()
         self._start_reopener()
 
     def _start_reopener(self) -> None:
@@ -254,6 +259,55 @@ class LuceneIndex:
         # a writer that closes itself (a full disk) ends the thread quietly: _rollback restarts it
         jvm.jclass("io.github.pylucenemcp.search.QuietOnClose").on(self._reopener)
         self._reopener.start()
+
+    def _follow_commits(self) -> None:
+        """Opens the commits another process makes, within ``refresh_interval_s`` (a read-only
+        index: a background thread, stopped by :meth:`close` or :meth:`become_writer`)."""
+        stop = threading.Event()
+        manager = self._manager
+
+        def run() -> None:
+            while not stop.wait(self.refresh_interval_s):
+                try:
+                    with jvm.java_errors():
+                        manager.maybeRefresh()
+                except errors.PyLuceneMcpError as exc:  # the next round tries again
+                    log.info("could not open the latest commit of %s: %s", self.path, exc)
+                except Exception:  # the manager closed under it: nothing more to follow
+                    if not stop.is_set():
+                        log.exception("stopped following the commits of %s", self.path)
+                    return
+
+        self._following = stop
+        thread = threading.Thread(target=run, name="pylucene-mcp-follow-commits", daemon=True)
+        thread.start()
+
+    def become_writer(self) -> None:
+        """Takes the writer of an index opened read-only, once the process that wrote it has let
+        go: searches go on throughout (those under way finish on the searcher they hold), and
+        cursor walks keep their snapshots. Does nothing when this index writes already.
+
+        Raises:
+            IndexLockedError: while another process holds the writer (nothing changes).
+            IndexReadOnlyError: when the folder cannot be written.
+        """
+        with self._write_lock:
+            if self._writer is not None:
+                return
+            searching, following = self._manager, self._following
+            try:
+                with jvm.java_errors():
+                    self._open_writer()
+            except Exception as exc:
+                self._manager = searching
+                raise _refusal(self.path, exc) from exc
+            if following is not None:
+                following.set()
+            self._following = None
+            with jvm.java_errors():
+                searching.close()
+            self.read_only = False
+        index_lock.record_owner(self.path)
 
     def _set_commit_data(self) -> None:
         hash_map = jvm.jclass("java.util.HashMap")()
@@ -345,10 +399,12 @@ class LuceneIndex:
             log.exception("could not reopen the writer of %s", self.path)
 
     def _close_searching(self) -> None:
-        """Stops the refresh thread, closes the searchers and drops uncommitted changes."""
+        """Stops the refresh thread, closes the searchers and drops uncommitted changes (cursor
+        walks keep their snapshots)."""
         if self._reopener is not None:
             self._reopener.close()
-        self.snapshots.close()
+        if self._following is not None:
+            self._following.set()
         self._manager.close()
         if self._writer is not None:
             self._schema_writer.close()
@@ -432,6 +488,7 @@ class LuceneIndex:
         """Stops the refresh thread and closes the writer (uncommitted changes are dropped)."""
         with self._write_lock, jvm.java_errors():
             self._close_searching()
+            self.snapshots.close()
             self.directory.close()
         if not self.read_only:
             index_lock.release_owner(self.path)
@@ -441,6 +498,21 @@ class LuceneIndex:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _refusal(path: Path, exc: Exception) -> Exception:
+    """Why a writer could not be opened on the index at ``path``, in words a person can act on
+    (``exc`` itself when it is none of the known reasons)."""
+    error = exc if isinstance(exc, errors.PyLuceneMcpError) else jvm.translate(exc)
+    if isinstance(error, errors.IndexLockedError):
+        return index_lock.locked_error(path)
+    if isinstance(error, errors.IndexReadOnlyError):
+        return errors.IndexReadOnlyError(
+            f"the index folder {path} cannot be written ({error}): it can be searched, not changed"
+        )
+    if isinstance(error, errors.JvmError):
+        log.error("could not open the writer of %s", path, exc_info=exc)
+    return error or exc
 
 
 def _snapshots() -> Any:

@@ -16,6 +16,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, portable
@@ -29,6 +30,10 @@ class Owner:
     pid: int
     command: str
     started: str
+    #: where the owner takes other processes' writes, and the key it asks of them (a server's
+    #: channel, :mod:`pylucene_mcp.service.peers`); None for a writer that takes none
+    channel: str | None = None
+    key: str | None = None
 
     @property
     def alive(self) -> bool:
@@ -42,19 +47,26 @@ def _command() -> str:
     return f"python {program}" if program not in ("", "-c") else "a Python process"
 
 
-def record_owner(folder: Path) -> None:
-    """Notes this process as the index's writer (best effort: a read-only folder is fine)."""
-    data = {
+def record_owner(folder: Path, channel: str | None = None, key: bytes | None = None) -> None:
+    """Notes this process as the index's writer, with the ``channel`` where it takes other
+    processes' writes and the ``key`` it asks of them (best effort: a read-only folder is
+    fine). The record is this user's alone (0600): the key opens the channel."""
+    data: dict[str, Any] = {
         "pid": os.getpid(),
         "command": _command(),
         "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
+    if channel is not None and key is not None:
+        data.update(channel=channel, key=key.hex())
     path = folder / OWNER_FILE
+    partial = folder / f"{OWNER_FILE}.{os.getpid()}"
     try:
-        path.write_text(json.dumps(data), encoding="utf-8")
-        os.chmod(path, 0o600)
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(json.dumps(data))
+        os.replace(partial, path)  # a reader never sees half a record
     except OSError:
-        pass
+        partial.unlink(missing_ok=True)
 
 
 def release_owner(folder: Path) -> None:
@@ -68,7 +80,14 @@ def holder(folder: Path) -> Owner | None:
     """The process recorded as the index's writer, if any."""
     try:
         data = json.loads((folder / OWNER_FILE).read_text(encoding="utf-8"))
-        return Owner(int(data["pid"]), str(data["command"]), str(data["started"]))
+        channel, key = data.get("channel"), data.get("key")
+        return Owner(
+            int(data["pid"]),
+            str(data["command"]),
+            str(data["started"]),
+            str(channel) if channel else None,
+            str(key) if key else None,
+        )
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -124,7 +143,7 @@ def unlock(folder: Path) -> str:
 #: The names an index folder may hold: Lucene's files (segments, per-segment files, the lock)
 #: and this product's record of the writer.
 _INDEX_FILES = re.compile(
-    r"segments_\w+|pending_segments_\w+|_\w+\.\w+|write\.lock|pylucene-mcp\.owner"
+    r"segments_\w+|pending_segments_\w+|_\w+\.\w+|write\.lock|pylucene-mcp\.owner(\.\d+)?"
 )
 
 

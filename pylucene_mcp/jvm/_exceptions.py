@@ -110,6 +110,12 @@ def translate(exc: BaseException, caller_input: bool = False) -> errors.PyLucene
         message = link.getMessage()
         if message is not None and portable.disk_full(str(message)):
             return errors.DiskFullError(f"no space left on device ({message})")
+    for link in chain:  # the index's folder cannot be written: it can still be searched
+        if isinstance(link, _jclass_cached("java.nio.file.AccessDeniedException")) or (
+            isinstance(link, _jclass_cached("java.nio.file.FileSystemException"))
+            and portable.read_only_file_system(str(link.getMessage()))
+        ):
+            return errors.IndexReadOnlyError(f"cannot write {_message(link)}")
     for name, factory in _MAPPING:
         java_class = _jclass_cached(name)
         for link in chain:

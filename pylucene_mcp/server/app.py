@@ -7,12 +7,14 @@ model what to do. No Lucene here. The JVM starts in the background after the han
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import inspect
 import json
 import logging
 import os
 import re
+import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -27,7 +29,7 @@ from mcp_types import Tool as MCPTool
 from pydantic import ValidationError
 
 from pylucene_mcp import __version__
-from pylucene_mcp.basics import config
+from pylucene_mcp.basics import config, errors
 from pylucene_mcp.basics.config import Settings
 from pylucene_mcp.server.protocol import (
     UnicodeGuard,
@@ -105,6 +107,8 @@ def all_tools(settings: Settings, svc: Service) -> Registry:
 
 #: Tools whose work grows with the index whatever they are asked; and those whose query text
 #: decides: a pattern, fuzzy word or regular expression walks the index's vocabulary.
+#: the groups of tools that the process writing the index runs (service/sharing.py)
+WRITER_GROUPS = frozenset({"crawler", "admin"})
 ALWAYS_EXPENSIVE = frozenset({"findDuplicates", "getTopTerms", "optimizeIndex"})
 QUERY_TOOLS = frozenset({"search", "profileQuery", "explainMiss"})
 _EXPANDS = re.compile(r"[*?~/]")
@@ -151,14 +155,24 @@ class SearchServer(MCPServer):
     def __init__(self, tools: dict[str, Tool], fingerprint: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._waiting = dict(tools)
+        self._adding = threading.Lock()
+        # the tools the process that writes the index runs (crawler, admin), and whether each
+        # writes: a reader hands them over (service/sharing.py)
+        self._at_writer = {
+            name: not entry.annotations.read_only_hint
+            for name, entry in tools.items()
+            if entry.group in WRITER_GROUPS
+        }
         self._arguments = {name: _argument_names(entry.fn) for name, entry in tools.items()}
         self._descriptions = config.cache_dir() / f"tools-{fingerprint}.json"
         self._listed: list[MCPTool] | None = None
         self._expensive: anyio.CapacityLimiter | None = None  # made in the event loop
 
     def _add(self, name: str) -> None:
-        entry = self._waiting.pop(name, None)
-        if entry is not None:
+        with self._adding:  # a peer's call (another thread) may add a tool at the same time
+            entry = self._waiting.pop(name, None)
+            if entry is None:
+                return
             self.add_tool(
                 entry.fn,
                 name=name,
@@ -181,13 +195,44 @@ class SearchServer(MCPServer):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Any = None
     ) -> CallToolResult | InputRequiredResult:
+        if name in self._at_writer:
+            service: Service = self.service  # type: ignore[attr-defined]
+            hand_over = functools.partial(
+                service.forward, name, arguments, writes=self._at_writer[name]
+            )
+            try:
+                answered = await anyio.to_thread.run_sync(hand_over)
+            except errors.PyLuceneMcpError as exc:
+                return tool_error(str(exc))
+            if answered is not None:
+                if "error" in answered:
+                    return tool_error(str(answered["error"]))
+                return CallToolResult.model_validate(answered)
+        return await self._call(name, arguments, context, limited=True)
+
+    def answer_peer(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """The answer to a call that a reader of the index handed over (on the channel's thread:
+        the call runs in an event loop of its own), as JSON."""
+        if name not in self._at_writer:
+            return {"error": f"{name} is not a tool that the index's writer runs"}
+        try:
+            result = anyio.run(self._call, name, arguments, None, False)
+        except ToolError as exc:  # as the SDK answers it to its own client
+            if isinstance(exc, UnexpectedToolError):
+                log.error("%s failed for a reader of the index", name, exc_info=exc.__cause__)
+            result = tool_error(str(exc))
+        return result.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+    async def _call(
+        self, name: str, arguments: dict[str, Any], context: Any, limited: bool
+    ) -> CallToolResult | InputRequiredResult:
         self._add(name)
         if name in self._arguments:
             problem = unknown_arguments(name, arguments, self._arguments[name])
             if problem is not None:
                 return tool_error(problem)
         try:
-            if expensive(name, arguments):
+            if limited and expensive(name, arguments):
                 if self._expensive is None:
                     self._expensive = anyio.CapacityLimiter(expensive_limit())
                 async with self._expensive:
@@ -264,6 +309,7 @@ def build_server(settings: Settings, service: Service | None = None) -> SearchSe
         instructions=INSTRUCTIONS,
     )
     server.service = svc  # type: ignore[attr-defined]
+    svc.sharing.answer(server.answer_peer)
     register_apps(server)
     server.middleware.append(UnicodeGuard())
     return server

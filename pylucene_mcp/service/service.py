@@ -25,10 +25,12 @@ from pylucene_mcp.basics.config import (
     ensure_directories_writable,
     flag_or_text,
     home_dir,
+    reread_directories,
     save_directories,
 )
 from pylucene_mcp.engine.backend import Backend
 from pylucene_mcp.engine.embedded import EmbeddedBackend, Owner
+from pylucene_mcp.service.sharing import Sharing
 
 if TYPE_CHECKING:  # imported when first used: the crawler is not on the server's start-up path
     from pylucene_mcp.crawler.pipeline import Crawler
@@ -185,6 +187,9 @@ class Service:
         # folders added while the index was opening or a crawl ran: crawled next (add_directory)
         self._queued: list[str] = []
         self._queue_runner: threading.Thread | None = None
+        # the start-up crawl (warm_up) has not begun yet
+        self._start_up_crawl = threading.Event()
+        self.sharing = Sharing(on_takeover=self._took_over)
 
     # -- the index ------------------------------------------------------------------------------
 
@@ -201,8 +206,56 @@ class Service:
         with self._lock:
             if self._index is None:
                 jvm.start(self.settings.max_heap)
-                self._index = open_backend(self.settings)
+                self._index = self.sharing.open(self.settings, open_backend)
             return self._index
+
+    def forward(
+        self, tool: str, arguments: dict[str, Any], *, writes: bool
+    ) -> dict[str, Any] | None:
+        """The answer of the process that writes the index to ``tool(arguments)``, or None
+        when this process is to run it (see :meth:`~pylucene_mcp.service.sharing.Sharing.forward`).
+
+        Raises:
+            IndexReadOnlyError, IndexLockedError: a call that writes and cannot be made.
+        """
+        try:
+            self.index()
+        except errors.IndexAccessError:  # a corrupt index: the tool says so, or repairs it
+            return None
+        return self.sharing.forward(tool, arguments, writes=writes)
+
+    def writable_index(self) -> Backend:
+        """The open index, which this process writes.
+
+        Raises:
+            IndexLockedError: when another process writes it (named).
+            IndexReadOnlyError: when its folder cannot be written.
+        """
+        index = self.index()
+        if not self.writes():
+            raise self.sharing.refusal()
+        return index
+
+    def writes(self) -> bool:
+        """Whether this process writes the index (false beside another writer, or on a folder
+        that cannot be written)."""
+        return self.sharing.writes()
+
+    def _took_over(self) -> None:
+        """This process writes the index now that its writer has gone: the folders as that
+        writer left them in the config file, a crawl of what changed meanwhile, then watches."""
+        with self._lock:
+            self.settings = reread_directories(self.settings)
+        if not self._closing:
+            threading.Thread(
+                target=self._crawl_after_takeover, name="pylucene-mcp-takeover-crawl", daemon=True
+            ).start()
+
+    def _crawl_after_takeover(self) -> None:
+        try:
+            self.crawl_on_start()
+        except Exception:  # the next startCrawl reports it
+            log.exception("the crawl after taking the writer over failed")
 
     def index_is_open(self) -> bool:
         return self._index is not None
@@ -218,6 +271,7 @@ class Service:
     def _release(self) -> None:
         """Stops the watcher and the Tika server, drops the crawler and closes the index (with
         the lock held; a crawl must have ended)."""
+        self.sharing.close()
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None
@@ -260,6 +314,11 @@ class Service:
                     self.crawl_on_start()
             except Exception:  # reported again to the first tool call that needs the index
                 log.exception("background start of the JVM, index or crawl failed")
+            finally:
+                self._start_up_crawl.clear()
+
+        if then_crawl and self.settings.directories:
+            self._start_up_crawl.set()
 
         self._timer = threading.Timer(delay_s, run)
         self._timer.daemon = True
@@ -354,10 +413,11 @@ class Service:
 
     def crawl_on_start(self) -> None:
         """What ``serve`` does once the index is open: reindex everything when the schema
-        changed, else crawl incrementally; then watch."""
+        changed, else crawl incrementally; then watch. Only the process that writes the index
+        does (another one's readers hand it their writes, see :meth:`forward`)."""
         index = self.index()
         directories = list(self.settings.directories)
-        if not directories:
+        if not directories or not self.writes():
             return
         full = index.needs_reindex
         if full:
@@ -481,6 +541,11 @@ class Service:
         with self._lock:
             return bool(self._queued)
 
+    def crawl_pending(self) -> bool:
+        """Whether a crawl is to begin without another call: the start-up crawl before it has
+        begun, or the crawl of an added folder that waits for the running one."""
+        return self._start_up_crawl.is_set() or self.crawl_queued()
+
     def _queue_crawl(self, folder: str) -> None:
         """Crawls ``folder`` once the index is open and no crawl runs (one background thread
         for all that wait; the folders queued meanwhile go into the same crawl)."""
@@ -495,6 +560,9 @@ class Service:
             self._queue_runner.start()
 
     def _run_queued(self) -> None:
+        """Crawls the queued folders as soon as no crawl runs; a folder leaves the queue only
+        when its crawl has begun (so the status says QUEUED until then), and the runner ends
+        only with the queue empty (under the lock that :meth:`_queue_crawl` takes)."""
         try:
             self.index()
             crawler = self.crawler()
@@ -504,17 +572,21 @@ class Service:
                     continue
                 with self._lock:
                     folders = [f for f in self._queued if f in self.settings.directories]
-                    self._queued = []
-                if not folders:
-                    return
+                    if not folders:
+                        self._queued = []
+                        self._queue_runner = None
+                        return
                 try:
                     self.start_crawl(folders)
-                    return
                 except errors.CrawlerBusyError:  # another crawl won the race: after it, then
-                    with self._lock:
-                        self._queued = folders + self._queued
+                    continue
+                with self._lock:
+                    self._queued = [f for f in self._queued if f not in folders]
         except Exception:  # reported again by the next call that needs the index or crawler
             log.exception("the crawl of the added folders could not start")
+            with self._lock:
+                self._queued = []
+                self._queue_runner = None
 
     def remove_directory(self, path: str, drop_documents: bool = True) -> list[str]:
         """Stops crawling a folder (persisted); drops its documents by default.

@@ -14,7 +14,9 @@ import yaml
 from mcp import Client
 
 from pylucene_mcp.basics.config import Settings
+from pylucene_mcp.crawler.report import CrawlReport
 from pylucene_mcp.server.app import build_server
+from pylucene_mcp.server.tools.crawler import progress_step
 from pylucene_mcp.service.service import Service
 from tests.mcp_client import call, error
 
@@ -162,9 +164,11 @@ async def test_start_crawl_with_a_progress_token_reports_progress(
     client: Client, home: Path
 ) -> None:
     updates: list[tuple[float, float | None]] = []
+    messages: list[str | None] = []
 
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
         updates.append((progress, total))
+        messages.append(message)
 
     await configure(client, home, "alpha", "beta")
     result = await client.call_tool(
@@ -176,7 +180,34 @@ async def test_start_crawl_with_a_progress_token_reports_progress(
     data = result.structured_content
     assert data is not None and data["message"] == "crawl finished"
     assert data["report"]["indexed"] == 40 and data["report"]["directories"] == [str(home / "beta")]
-    assert updates and updates[-1] == (40, 40)
+    assert updates and updates[-1] == (41, 41)  # 40 files, then the commit
+    # one notification per step of progress, each with words a person can follow
+    assert all(a != b for a, b in zip(updates, updates[1:], strict=False)), updates
+    assert [done for done, _ in updates] == sorted(done for done, _ in updates)
+    assert len(updates) <= 41 + 2
+    assert all(messages), messages
+    assert messages[-1] is not None and messages[-1].startswith("crawl finished: 40 added")
+
+
+def test_each_step_of_progress_says_its_phase_count_and_file() -> None:
+    report = CrawlReport(directories=["/d/a", "/d/b"], full=False, started=0.0)
+    assert progress_step(report, [], True) == (0, 1, "listing the files of 2 folder(s)")
+    report.to_extract, report.processed = 40, 12
+    assert progress_step(report, ["/d/a/x.pdf", "/d/b/y.txt"], True) == (
+        12,
+        41,
+        "extracting: 12 of 40 files; now x.pdf",
+    )
+    report.processed = 40
+    assert progress_step(report, [], True) == (40, 41, "committing 40 files to the index")
+    report.added, report.failed = 38, 2
+    assert progress_step(report, [], False) == (
+        41,
+        41,
+        "crawl finished: 38 added, 0 updated, 0 deleted, 2 failed",
+    )
+    report.error = "the disk is full"
+    assert progress_step(report, [], False)[2].startswith("crawl failed: the disk is full")
 
 
 async def test_paths_outside_the_configured_directories_are_refused(

@@ -76,7 +76,50 @@ def test_serve_crawls_watches_reindexes_and_reports_progress(tmp_path: Path) -> 
         progress = [line for line in peer.lines[before:] if '"notifications/progress"' in line]
         assert progress and all('"crawl-1"' in line for line in progress)
         last = json.loads(progress[-1])["params"]
-        assert last["progress"] == 7 and last["progressToken"] == "crawl-1"
+        assert last["progress"] == 8 == last["total"]  # 7 files, then the commit
+        assert last["progressToken"] == "crawl-1" and last["message"].startswith("crawl finished")
     finally:
         peer.close()
     assert peer.proc.returncode == 0
+
+
+def test_the_status_is_never_idle_while_a_crawl_waits_to_start(tmp_path: Path) -> None:
+    """A client that polls getCrawlerStatus from the first moment and reads the index when it
+    says IDLE or WATCHING finds every file: before the start-up crawl has begun, and while an
+    added folder's crawl waits for it, the status is QUEUED."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    for folder, count in ((first, 40), (second, 15)):
+        folder.mkdir()
+        for n in range(count):
+            (folder / f"{folder.name}{n}.txt").write_text(f"note {n} about kittiwakes")
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.yaml").write_text(json.dumps({"directories": [str(first)]}))
+    peer = StdioPeer(tmp_path / "index", home)
+    seen: list[str] = []
+    try:
+        handshake(peer, "2025-06-18")
+
+        def status() -> str:
+            answer = peer.request("tools/call", {"name": "getCrawlerStatus", "arguments": {}})
+            seen.append(answer["result"]["structuredContent"]["status"])
+            return seen[-1]
+
+        def total() -> int:
+            answer = peer.request(
+                "tools/call", {"name": "search", "arguments": {"query": "kittiwakes"}}
+            )
+            return int(answer["result"]["structuredContent"]["totalHits"])
+
+        until(lambda: status() in ("IDLE", "WATCHING"), 120, "the start-up crawl's end")
+        assert total() == 40, seen
+        added = peer.request(
+            "tools/call",
+            {"name": "addCrawlableDirectory", "arguments": {"path": str(second)}},
+        )["result"]["structuredContent"]
+        assert added["crawling"] is True
+        until(lambda: status() in ("IDLE", "WATCHING"), 120, "the added folder's crawl")
+        assert total() == 55, seen
+    finally:
+        peer.close()
+    assert "QUEUED" in seen or "CRAWLING" in seen, seen

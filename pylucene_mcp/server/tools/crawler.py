@@ -26,7 +26,9 @@ from pylucene_mcp.service.service import Service
 class CrawlerStatus:
     """The crawler's state, its folders and a running crawl's progress."""
 
-    status: Literal["IDLE", "CRAWLING", "PAUSED", "WATCHING"]
+    #: QUEUED: a crawl is to begin by itself (the start-up crawl, or an added folder's after
+    #: the running one); IDLE and WATCHING only once every crawl asked for has ended
+    status: Literal["QUEUED", "IDLE", "CRAWLING", "PAUSED", "WATCHING"]
     directories: list[str]
     processed: int | None = None
     to_extract: int | None = None
@@ -34,10 +36,36 @@ class CrawlerStatus:
     stopping: bool | None = None
     #: why the last crawl ended early (no Tika server to be had, a full disk …), until the next
     last_error: str | None = None
+    #: why this server cannot crawl at all: the index folder cannot be written
+    read_only: str | None = None
 
 
 # stopCrawler answers after at most this long, whether or not the crawl has ended by then
 STOP_WAIT_S = 1.0
+# how often a crawl followed with a progress token is looked at (a notification goes out only
+# when it has moved on)
+PROGRESS_EVERY_S = 0.25
+
+
+def progress_step(report: CrawlReport, in_flight: list[str], running: bool) -> tuple[int, int, str]:
+    """The progress of ``report`` as a notification carries it: steps done and steps in all
+    (each file to extract, and the last commit), and what a person reads: the phase, the count
+    and a file being extracted."""
+    total = report.to_extract + 1
+    if not running:
+        outcome = f"crawl failed: {report.error}" if report.error else "crawl finished"
+        counts = f"{report.added} added, {report.updated} updated, {report.deleted} deleted"
+        return total, total, f"{outcome}: {counts}, {report.failed} failed"
+    if report.to_extract == 0:
+        return 0, total, f"listing the files of {len(report.directories)} folder(s)"
+    if report.processed >= report.to_extract:
+        return report.processed, total, f"committing {report.processed} files to the index"
+    now = f"; now {os.path.basename(in_flight[0])}" if in_flight else ""
+    return (
+        report.processed,
+        total,
+        f"extracting: {report.processed} of {report.to_extract} files{now}",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -171,12 +199,16 @@ def status_fields(svc: Service) -> dict[str, Any]:
     crawler = svc.crawler()
     current = crawler.current
     last_error = crawler.last.error if current is None and crawler.last is not None else None
+    status = crawler.status.value
+    if status in ("IDLE", "WATCHING") and svc.crawl_pending():
+        status = "QUEUED"
     return {
-        "status": crawler.status.value,
+        "status": status,
         "directories": list(svc.settings.directories),
         "processed": current.processed if current is not None else None,
         "to_extract": current.to_extract if current is not None else None,
         "last_error": last_error or None,
+        "read_only": svc.sharing.read_only_reason,
     }
 
 
@@ -195,6 +227,14 @@ def _progress_token(ctx: Context) -> Any:
     return meta.get("progress_token") or meta.get("progressToken")  # a TypedDict
 
 
+def _in_request(ctx: Context) -> bool:
+    """Whether ``ctx`` is a client's request's (a call a reader handed over has none)."""
+    try:
+        return ctx.request_context is not None
+    except ValueError:
+        return False
+
+
 def register_crawler(tools: Registry, svc: Service) -> None:
     """Records the crawler tools on ``tools``."""
 
@@ -209,9 +249,11 @@ def register_crawler(tools: Registry, svc: Service) -> None:
         """Crawl the configured directories (or some of them) into the index: new files are
         added, changed ones updated, deleted ones removed; unchanged files are skipped unless
         fullReindex. Returns at once; follow it with getCrawlerStatus/getCrawlerStats. With
-        wait, or when the request carries a progress token, it reports progress (files done /
-        total) and returns the crawl's report when it ends."""
+        wait, or when the request carries a progress token, it reports progress (files done,
+        then the commit, each step with a message) and returns the crawl's report when it
+        ends."""
         follow = wait or _progress_token(ctx) is not None
+        reporting = _in_request(ctx)  # not for a call a reader handed over (no client here)
 
         def begin() -> CrawlReport:
             report: CrawlReport = svc.start_crawl(directories, full=fullReindex)
@@ -224,10 +266,16 @@ def register_crawler(tools: Registry, svc: Service) -> None:
             )
             return started
         crawler = svc.crawler()
-        while crawler.current is report:
-            await ctx.report_progress(report.processed, max(report.to_extract, 1))
-            await anyio.sleep(0.25)
-        await ctx.report_progress(report.processed, max(report.to_extract, 1))
+        said: tuple[int, int, bool] | None = None
+        while True:
+            running = crawler.current is report
+            done, total, words = progress_step(report, sorted(crawler.in_progress), running)
+            if reporting and (done, total, running) != said:  # once per step of progress
+                await ctx.report_progress(done, total, words)
+                said = (done, total, running)
+            if not running:
+                break
+            await anyio.sleep(PROGRESS_EVERY_S)
         message = f"crawl failed: {report.error}" if report.error else "crawl finished"
         finished = CrawlStarted(
             **status_fields(svc), message=message, report=CrawlSummary.of(report)
@@ -262,7 +310,8 @@ def register_crawler(tools: Registry, svc: Service) -> None:
     @tools.tool("crawler", "Crawler status", read_only=True)
     @answers(CrawlerStatus)
     def getCrawlerStatus() -> CrawlerStatus:
-        """IDLE, CRAWLING, PAUSED or WATCHING (live updates after a crawl), and the progress
+        """QUEUED (a crawl is about to begin), CRAWLING, PAUSED, IDLE or WATCHING (live updates
+        after a crawl; IDLE and WATCHING mean every crawl asked for has ended), and the progress
         of a running crawl."""
         return crawler_status(svc)
 
