@@ -93,3 +93,16 @@ def test_a_stale_socket_of_a_dead_writer_is_replaced(tmp_path: Path) -> None:
         assert peers.call(where, answering.key, "x", {}) == {"ok": "x"}
     finally:
         answering.close()
+
+
+def test_closing_right_after_a_call_never_hangs(tmp_path: Path) -> None:
+    """close() wakes the accept loop with a connection of its own; a loop that had looked at
+    the closed flag before that connection came had left close() waiting (1 in ~30 closes)."""
+    for n in range(150):
+        where = peers.address(str(tmp_path / f"index{n}"), system=os.name, home=tmp_path)
+        answering = peers.Answering(where, lambda tool, arguments: {"ok": tool})
+        assert peers.call(where, answering.key, "x", {}) == {"ok": "x"}
+        closing = threading.Thread(target=answering.close, daemon=True)
+        closing.start()
+        closing.join(10)
+        assert not closing.is_alive(), f"close() hung after {n} closes"

@@ -76,12 +76,15 @@ class Answering:
         self._thread.start()
 
     def _accept(self) -> None:
-        while not self._closed:
+        # it ends with the connection that close() makes, never before: close() would wait
+        # for an answer that no one gives
+        while True:
             try:
                 connection = self._listener.accept()
             except (OSError, EOFError, AuthenticationError) as exc:  # no key, or hung up
-                if not self._closed:
-                    log.info("a peer was refused: %s", exc)
+                if self._closed:
+                    return
+                log.info("a peer was refused: %s", exc)
                 continue
             if self._closed:
                 connection.close()
