@@ -7,7 +7,7 @@ on the same index. Measured through MCP over stdio, interleaved:
 
 1. quiet: the same searches through the writer and through a reader, p50/p95 each, and the
    ratio;
-2. a crawl of a second folder, started *through a reader* (the call is handed to the writer),
+2. a second folder added *through a reader* (the call is handed to the writer, which crawls it),
    while searches run through the reader and the writer: p50/p95, errors, and how long after
    the crawl's end the reader shows its last commit;
 3. four servers (one writer, three readers): searches round-robin over all four while the writer
@@ -89,11 +89,11 @@ def searches(server: Server, rounds: int, errors: list[str]) -> list[float]:
 def during_crawl(
     servers: list[Server], starter: Server, folder: Path, expected: int
 ) -> dict[str, Any]:
-    """Searches through each of ``servers`` until the crawl of ``folder`` that ``starter``
-    starts has ended and every server shows ``expected`` documents."""
+    """Searches through each of ``servers`` until the crawl of ``folder``, which ``starter``
+    adds, has ended and every server shows ``expected`` documents."""
     errors: list[str] = []
     taken: dict[int, list[float]] = {i: [] for i in range(len(servers))}
-    _, started = starter.call("startCrawl", directories=[str(folder)])
+    _, started = starter.call("addCrawlableDirectory", path=str(folder))
     assert not started.get("isError"), started
     began = time.perf_counter()
     writer = servers[0]
@@ -111,7 +111,7 @@ def during_crawl(
                 seen_at[i] = time.perf_counter()
         if crawl_end is None:
             status = writer.call("getCrawlerStatus")[1]["structuredContent"]["status"]
-            if status not in ("CRAWLING", "PAUSED"):
+            if status not in ("QUEUED", "CRAWLING", "PAUSED"):
                 crawl_end = time.perf_counter()
     assert crawl_end is not None
     return {
@@ -164,7 +164,6 @@ def main() -> None:
         print("quiet:", result["quiet"])
 
         # a folder added through the reader: the writer records and crawls it
-        reader.call("addCrawlableDirectory", path=str(base / "second"), crawlNow=False)
         result["two_servers_during_crawl"] = during_crawl(
             servers, reader, base / "second", 2 * args.files
         )
@@ -175,7 +174,6 @@ def main() -> None:
         servers += [Server(index, base / "home") for _ in range(2)]
         for server in servers[2:]:
             searches(server, 2, [])
-        writer.call("addCrawlableDirectory", path=str(base / "third"), crawlNow=False)
         result["four_servers_during_crawl"] = during_crawl(
             servers, writer, base / "third", 3 * args.files
         )
