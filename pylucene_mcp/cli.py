@@ -69,7 +69,14 @@ def _parser() -> argparse.ArgumentParser:
     search.add_argument("--operator", choices=["AND", "OR"], help="default operator")
 
     crawl = commands.add_parser("crawl", help="crawl folders into the index, then exit")
-    crawl.add_argument("directories", nargs="+", type=Path, metavar="DIR")
+    crawl.add_argument(
+        "directories",
+        nargs="*",
+        type=Path,
+        metavar="DIR",
+        help="folders to crawl, which become crawled folders (saved in config.yaml); none: "
+        "every configured folder, and what none of them covers leaves the index",
+    )
     crawl.add_argument("--index", type=Path)
     crawl.add_argument("--full", action="store_true", help="re-extract every file")
     crawl.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -248,12 +255,8 @@ def _search(args: argparse.Namespace) -> int:
 def _crawl(args: argparse.Namespace) -> int:
     settings = _settings(args)
     setup_logging(settings.log_dir, stderr_level=logging.ERROR)
-    folders = []
-    for folder in args.directories:
-        if not folder.is_dir():
-            raise errors.InvalidRequestError(f"{folder} is not a folder")
-        folders.append(str(folder.absolute()))
-    return _crawl_folders(settings, folders, args.full, args.json)
+    folders = [str(folder.absolute()) for folder in args.directories]
+    return _crawl_folders(settings, folders or None, args.full, args.json)
 
 
 def _recreate_empty(path: Path) -> None:
@@ -283,18 +286,31 @@ def _rebuild(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 0
-    return _crawl_folders(settings, list(settings.directories), True, args.json)
+    return _crawl_folders(settings, None, True, args.json)
 
 
-def _crawl_folders(settings: Settings, folders: list[str], full: bool, as_json: bool) -> int:
+def _crawl_folders(settings: Settings, folders: list[str] | None, full: bool, as_json: bool) -> int:
+    """Crawls ``folders``, which become configured ones (as addCrawlableDirectory makes them,
+    see ``Service.adopt_directories``), or all the configured folders (None), which also
+    removes from the index what none of them covers."""
     from pylucene_mcp.service.service import Service
 
     service = Service(settings)
     try:
+        for folder in folders or ():  # a folder that may not be crawled changes nothing
+            service.crawlable(folder)
         service.writable_index()  # an index that cannot be written is said before anything
+        if folders is None and not settings.directories:
+            raise errors.InvalidRequestError(
+                "no folders are configured: give the folders to crawl, e.g. "
+                "`pylucene-mcp crawl ~/Documents`"
+            )
+        chosen = (
+            list(settings.directories) if folders is None else service.adopt_directories(folders)
+        )
         _fetch_tika()
         crawler = service.crawler()
-        report = _run_with_progress(crawler, folders, full)
+        report = _run_with_progress(crawler, chosen, full, reconcile=folders is None)
         if report.full and service.index().needs_reindex:
             service.index().mark_schema_current()
     finally:
@@ -335,7 +351,9 @@ def _fetch_tika() -> None:
         tika_jar.ensure(update)
 
 
-def _run_with_progress(crawler: Crawler, folders: list[str], full: bool) -> CrawlReport:
+def _run_with_progress(
+    crawler: Crawler, folders: list[str], full: bool, reconcile: bool
+) -> CrawlReport:
     if not sys.stderr.isatty():
         last = [0.0]
 
@@ -345,7 +363,7 @@ def _run_with_progress(crawler: Crawler, folders: list[str], full: bool) -> Craw
                 last[0] = now
                 print(f"extracted {done}/{total} files", file=sys.stderr, flush=True)
 
-        return crawler.crawl(folders, full=full, progress=plain)
+        return crawler.crawl(folders, full=full, progress=plain, reconcile=reconcile)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     with Progress(
@@ -361,7 +379,7 @@ def _run_with_progress(crawler: Crawler, folders: list[str], full: bool) -> Craw
         def update(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        return crawler.crawl(folders, full=full, progress=update)
+        return crawler.crawl(folders, full=full, progress=update, reconcile=reconcile)
 
 
 def _stderr_console() -> Console:

@@ -20,6 +20,19 @@ def server_env(home: Path) -> dict[str, str]:
     return env
 
 
+def cli(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``pylucene-mcp ARGS`` run to its end with ``home`` as its home (and ``env``)."""
+    return subprocess.run(
+        [sys.executable, "-m", "pylucene_mcp", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+        env={**server_env(home), **env},
+        check=False,
+    )
+
+
 class StdioPeer:
     """A raw JSON-RPC peer: every line the server writes to stdout is kept and checked."""
 

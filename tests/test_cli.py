@@ -13,22 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.stdio_peer import ROOT, StdioPeer, handshake, server_env
+from tests.stdio_peer import ROOT, StdioPeer, cli, handshake, server_env
 from tests.waiting import until
 
 pytestmark = pytest.mark.slow
-
-
-def cli(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pylucene_mcp", *args],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        cwd=ROOT,
-        env={**server_env(home), **env},
-        check=False,
-    )
 
 
 def test_doctor_checks_each_part_and_prints_this_installs_client_block(

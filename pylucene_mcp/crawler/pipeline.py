@@ -137,8 +137,11 @@ class Crawler:
         full: bool = False,
         progress: Progress | None = None,
         on_done: Callable[[CrawlReport], None] | None = None,
+        reconcile: bool = False,
     ) -> CrawlReport:
-        """Starts a crawl in the background and returns its live report.
+        """Starts a crawl in the background and returns its live report. With ``reconcile``
+        (``directories`` are all the configured folders), the documents that none of them
+        covers go too, unless the index is :attr:`~pylucene_mcp.engine.backend.Backend.shared`.
 
         Raises:
             CrawlerBusyError: while another crawl runs.
@@ -147,7 +150,7 @@ class Crawler:
 
         def run() -> None:
             try:
-                self._run(report, progress)
+                self._run(report, progress, reconcile)
             except Exception:
                 log.exception("the crawl failed")
             finally:
@@ -160,20 +163,26 @@ class Crawler:
         return report
 
     def crawl(
-        self, directories: Sequence[str], *, full: bool = False, progress: Progress | None = None
+        self,
+        directories: Sequence[str],
+        *,
+        full: bool = False,
+        progress: Progress | None = None,
+        reconcile: bool = False,
     ) -> CrawlReport:
-        """Runs a crawl in the calling thread and returns its report.
+        """Runs a crawl in the calling thread and returns its report (``reconcile``: see
+        :meth:`start`).
 
         Raises:
             CrawlerBusyError: while another crawl runs.
         """
         report = self._claim(directories, full)
-        self._run(report, progress)
+        self._run(report, progress, reconcile)
         return report
 
-    def _run(self, report: CrawlReport, progress: Progress | None) -> None:
+    def _run(self, report: CrawlReport, progress: Progress | None, reconcile: bool) -> None:
         try:
-            self._crawl(report, progress)
+            self._crawl(report, progress, reconcile)
         except errors.PyLuceneMcpError as exc:  # what ended the crawl, for the tools to show
             report.error = str(exc)
             raise
@@ -225,9 +234,12 @@ class Crawler:
 
     # -- the crawl ----------------------------------------------------------------------------
 
-    def _crawl(self, report: CrawlReport, progress: Progress | None) -> None:
+    def _crawl(self, report: CrawlReport, progress: Progress | None, reconcile: bool) -> None:
         roots = report.directories
         known = self.index.file_states(roots)
+        # documents of no configured folder: a folder crawled once by hand, one removed from the
+        # configuration while the server was down, a script's writes
+        outside = len(self.index) - len(known) if reconcile and not self.index.shared else 0
         seen: set[str] = set()
         work: list[FileEntry] = []
         for item in walk(roots, self.settings.patterns):
@@ -258,22 +270,26 @@ class Crawler:
         orphans = [key for key in known if key not in seen]
         report.to_extract = len(work)
         log.info(
-            "crawl of %s: %d found, %d to extract, %d orphans",
+            "crawl of %s: %d found, %d to extract, %d orphans, %d outside every folder",
             ", ".join(roots),
             report.found,
             len(work),
             len(orphans),
+            outside,
         )
         bulk = len(work) > self.settings.batch_size
         normal_refresh_s = self.index.refresh_interval_s
         if bulk:
             self.index.set_refresh_interval(self.settings.bulk_refresh_interval_s)
         try:
-            if orphans:
+            if orphans or outside > 0:
                 with self.index.writer() as writer:
                     for key in orphans:
                         writer.delete(key)
                         report.count(_root_of(key, roots), "deleted")
+                    if outside > 0:
+                        writer.delete_outside(roots)
+                        report.deleted += outside
             self._extract_and_index(work, known, report, progress)
         finally:
             self.failures.save()

@@ -75,8 +75,12 @@ class BackendWriter(Protocol):
     def delete(self, file_path: str | PurePath) -> None:
         """Deletes the document of ``file_path`` (none is fine)."""
 
-    def delete_under(self, folder: str) -> None:
-        """Deletes every document whose ``file_path`` lies below ``folder``."""
+    def delete_under(self, folder: str, keep: Sequence[str] = ()) -> None:
+        """Deletes every document whose ``file_path`` lies below ``folder``, but for those
+        below one of the folders ``keep`` (folders inside it that stay crawled)."""
+
+    def delete_outside(self, folders: Sequence[str]) -> None:
+        """Deletes every document whose ``file_path`` lies below none of ``folders``."""
 
     def touch(self, file_path: str | PurePath, mtime_ms: int) -> None:
         """Records that the file was seen unchanged at ``mtime_ms`` (no new analysis)."""
@@ -104,6 +108,12 @@ class Backend(Protocol):
 
     def __len__(self) -> int:
         """The number of documents that searches see now."""
+
+    @property
+    def shared(self) -> bool:
+        """Whether other configurations write this index too (a SolrCloud collection that
+        several people's servers crawl into): a crawl then leaves alone the documents that
+        its folders do not cover, where it removes them from an index of its own."""
 
     @property
     def needs_reindex(self) -> bool:

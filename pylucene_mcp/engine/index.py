@@ -131,16 +131,24 @@ class Writer:
         with jvm.java_errors():
             self._index._writer.updateNumericDocValue(term, schema.SEEN_MTIME, jvm.jlong(mtime_ms))
 
-    def delete_under(self, folder: str) -> None:
-        """Deletes every document whose file_path lies below ``folder``."""
-        prefix = portable.folder_prefix(folder)
-        term = jvm.jclass("org.apache.lucene.index.Term")(schema.FILE_PATH, prefix)
+    def delete_under(self, folder: str, keep: Sequence[str] = ()) -> None:
+        """Deletes every document whose file_path lies below ``folder``, but for those below
+        one of the folders ``keep``."""
+        self._delete(_below([folder]), _below(keep) if keep else None)
+
+    def delete_outside(self, folders: Sequence[str]) -> None:
+        """Deletes every document whose file_path lies below none of ``folders``."""
+        self._delete(jvm.jclass("org.apache.lucene.search.MatchAllDocsQuery")(), _below(folders))
+
+    def _delete(self, chosen: Any, kept: Any | None) -> None:
+        occur = jvm.jclass("org.apache.lucene.search.BooleanClause$Occur")
+        query = jvm.jclass("org.apache.lucene.search.BooleanQuery$Builder")()
+        query.add(chosen, occur.MUST)
+        if kept is not None:
+            query.add(kept, occur.MUST_NOT)
         with jvm.java_errors():
             self._index._writer.deleteDocuments(
-                jvm.jarray(
-                    "org.apache.lucene.search.Query",
-                    [jvm.jclass("org.apache.lucene.search.PrefixQuery")(term)],
-                )
+                jvm.jarray("org.apache.lucene.search.Query", [query.build()])
             )
 
     def delete_all(self) -> None:
@@ -330,6 +338,10 @@ class LuceneIndex:
             self.refresh_interval_s = seconds
             self._start_reopener()
 
+    #: an index folder is this configuration's own: a crawl of all its folders removes what
+    #: none of them covers (see :attr:`pylucene_mcp.engine.backend.Backend.shared`)
+    shared = False
+
     @property
     def identity(self) -> str:
         """What this index is, as one text: its folder's real path (see
@@ -498,6 +510,18 @@ class LuceneIndex:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _below(folders: Sequence[str]) -> Any:
+    """The query for the documents whose file_path lies below one of ``folders``."""
+    occur = jvm.jclass("org.apache.lucene.search.BooleanClause$Occur")
+    query = jvm.jclass("org.apache.lucene.search.BooleanQuery$Builder")()
+    for folder in folders:
+        term = jvm.jclass("org.apache.lucene.index.Term")(
+            schema.FILE_PATH, portable.folder_prefix(folder)
+        )
+        query.add(jvm.jclass("org.apache.lucene.search.PrefixQuery")(term), occur.SHOULD)
+    return query.build()
 
 
 def _refusal(path: Path, exc: Exception) -> Exception:

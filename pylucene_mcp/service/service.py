@@ -480,7 +480,9 @@ class Service:
             if self.settings.watch and not self._closing:
                 self._restart_watcher()
 
-        return self.crawler().start(roots, full=full, progress=progress, on_done=done)
+        return self.crawler().start(
+            roots, full=full, progress=progress, on_done=done, reconcile=covers_all
+        )
 
     def _restart_watcher(self) -> None:
         from pylucene_mcp.crawler.watch import Watcher
@@ -508,11 +510,7 @@ class Service:
             ConfigError: when the directories come from the environment.
         """
         ensure_directories_writable(self.settings)
-        absolute = crawlable_directory(path, self.settings)
-        if not os.path.isdir(absolute):
-            raise errors.InvalidRequestError(f"{path!r} is not a folder on this machine")
-        if not os.access(absolute, os.R_OK | os.X_OK):
-            raise errors.InvalidRequestError(f"{path!r} cannot be read by this process")
+        absolute = self.crawlable(path)
         with self._lock:
             before = self.settings.directories
             if absolute not in before:
@@ -535,6 +533,47 @@ class Service:
                 target=self._restart_watcher, name="pylucene-mcp-watch-setup", daemon=True
             ).start()
         return list(self.settings.directories)
+
+    def crawlable(self, path: str) -> str:
+        """``path`` as an absolute folder that may be crawled (see
+        :func:`~pylucene_mcp.basics.config.crawlable_directory`), readable by this process.
+
+        Raises:
+            InvalidRequestError: saying why not.
+        """
+        absolute = crawlable_directory(path, self.settings)
+        if not os.path.isdir(absolute):
+            raise errors.InvalidRequestError(f"{path!r} is not a folder on this machine")
+        if not os.access(absolute, os.R_OK | os.X_OK):
+            raise errors.InvalidRequestError(f"{path!r} cannot be read by this process")
+        return absolute
+
+    def adopt_directories(self, paths: list[str]) -> list[str]:
+        """``paths`` as crawled folders, judged as :meth:`add_directory` judges a folder: those
+        that no configured folder holds are added to the configuration (saved), so that what
+        is crawled from the command line stays, and the server's crawls keep it. Nothing is
+        saved when one is refused.
+
+        Raises:
+            InvalidRequestError: for a folder that may not be crawled (it says why).
+            ConfigError: for a new folder while the folders come from the environment.
+        """
+        chosen = [self.crawlable(path) for path in paths]
+        with self._lock:
+            known = self.settings.directories
+            new = [
+                folder
+                for folder in dict.fromkeys(chosen)
+                if not any(portable.is_under(folder, d) for d in known)
+            ]
+            if new:
+                if self.settings.directories_from_env:
+                    raise errors.ConfigError(
+                        f"{new[0]} is not among the folders of PYLUCENE_MCP_DIRECTORIES "
+                        f"({', '.join(known) or 'none'}); add it to that variable to crawl it"
+                    )
+                self.settings = save_directories(self.settings, (*known, *new))
+        return chosen
 
     def crawl_queued(self) -> bool:
         """Whether a folder added by :meth:`add_directory` waits for its crawl."""
@@ -588,8 +627,10 @@ class Service:
                 self._queued = []
                 self._queue_runner = None
 
-    def remove_directory(self, path: str, drop_documents: bool = True) -> list[str]:
-        """Stops crawling a folder (persisted); drops its documents by default.
+    def remove_directory(self, path: str, drop_documents: bool = True) -> tuple[list[str], bool]:
+        """Stops crawling a folder (persisted); drops its documents by default, but for those
+        that another configured folder still covers (one that holds it, or one inside it).
+        Returns the folders left and whether documents were dropped.
 
         Raises:
             InvalidRequestError: when it is not a configured directory.
@@ -606,10 +647,12 @@ class Service:
             self.settings = save_directories(self.settings, remaining)
             if self._watcher is not None:
                 self._restart_watcher()
-        if drop_documents:
+        drop = drop_documents and not any(portable.is_under(absolute, d) for d in remaining)
+        if drop:  # the documents of the folders inside it that stay crawled stay too
+            inside = [d for d in remaining if portable.is_under(d, absolute)]
             with self.index().writer() as writer:
-                writer.delete_under(absolute)
-        return list(self.settings.directories)
+                writer.delete_under(absolute, keep=inside)
+        return list(self.settings.directories), drop
 
     # -- shutdown -------------------------------------------------------------------------------
 

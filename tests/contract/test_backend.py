@@ -240,6 +240,38 @@ def test_deletes_remove_exactly_what_they_name(
     assert any("letters-old" in p for p in kept)  # a sibling whose name starts the same stays
 
 
+def test_a_delete_under_a_folder_keeps_the_folders_inside_it_that_stay(
+    backend: Backend, docs: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    files = tmp_path / "files"
+    with backend.writer() as writer:
+        writer.delete_under(str(files), keep=[str(files / "letters")])
+    backend.refresh()
+    letters = str(files / "letters") + "/"
+    assert all_paths(backend, "*") == {
+        d["file_path"] for d in docs if d["file_path"].startswith(letters)
+    }
+
+
+def test_a_delete_outside_folders_removes_what_none_of_them_covers(
+    backend: Backend, docs: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    files = tmp_path / "files"
+    with backend.writer() as writer:
+        writer.add({"file_path": str(tmp_path / "elsewhere" / "x.txt"), "content": "stray"})
+        writer.add({"file_path": "/reports-elsewhere/y.txt", "content": "stray"})
+    backend.refresh()
+    with backend.writer() as writer:
+        writer.delete_outside([str(files / "reports"), str(files / "letters")])
+    backend.refresh()
+    kept = {
+        d["file_path"]
+        for d in docs
+        if d["file_path"].startswith((str(files / "reports") + "/", str(files / "letters") + "/"))
+    }
+    assert all_paths(backend, "*") == kept  # letters-old and the strays went
+
+
 def test_a_block_that_raises_writes_nothing(backend: Backend, docs: list[dict[str, Any]]) -> None:
     before = len(backend)
     with pytest.raises(RuntimeError, match="planted"):

@@ -96,6 +96,13 @@ def filter_node(flt: Filter) -> dict[str, Any]:
     return nodes.without(positive) if flt.operator in ("not", "not_in") else positive
 
 
+def _below(folders: Sequence[str]) -> dict[str, Any]:
+    """The node of the documents whose file_path lies below one of ``folders``."""
+    return nodes.any_of(
+        [nodes.prefix(schema.FILE_PATH, portable.folder_prefix(f)) for f in folders]
+    )
+
+
 class SolrWriter:
     """The changes of one block, kept until it ends (see :meth:`SolrBackend.writer`)."""
 
@@ -108,10 +115,12 @@ class SolrWriter:
     def delete(self, file_path: str | PurePath) -> None:
         self.commands.append(("delete", {"id": documents.normalize_path(file_path)}))
 
-    def delete_under(self, folder: str) -> None:
-        prefix = portable.folder_prefix(folder)
-        node = nodes.prefix(schema.FILE_PATH, prefix)
+    def delete_under(self, folder: str, keep: Sequence[str] = ()) -> None:
+        node = nodes.minus(_below([folder]), _below(keep)) if keep else _below([folder])
         self.commands.append(("delete", {"query": nodes.local(node)}))
+
+    def delete_outside(self, folders: Sequence[str]) -> None:
+        self.commands.append(("delete", {"query": nodes.local(nodes.without(_below(folders)))}))
 
     def delete_all(self) -> None:
         self.commands.append(("delete", {"query": nodes.local(nodes.ALL)}))
@@ -215,6 +224,10 @@ class SolrBackend:
     @property
     def path(self) -> Path:
         return Path("solr") / self.settings.collection
+
+    #: a collection that several people's servers may crawl into (docs/scale-out.md): a crawl
+    #: leaves alone what its folders do not cover
+    shared = True
 
     @property
     def identity(self) -> str:

@@ -64,9 +64,18 @@ def any_of(nodes: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return {"t": "bool", "msm": 0, "c": [{"o": "SHOULD", "q": n} for n in nodes]}
 
 
+def minus(node: dict[str, Any], excluded: dict[str, Any]) -> dict[str, Any]:
+    """The documents of ``node`` but those of ``excluded``."""
+    return {
+        "t": "bool",
+        "msm": 0,
+        "c": [{"o": "MUST", "q": node}, {"o": "MUST_NOT", "q": excluded}],
+    }
+
+
 def without(node: dict[str, Any]) -> dict[str, Any]:
     """Every document but those of ``node``."""
-    return {"t": "bool", "msm": 0, "c": [{"o": "MUST", "q": ALL}, {"o": "MUST_NOT", "q": node}]}
+    return minus(ALL, node)
 
 
 def longs(field: str, low: int, high: int) -> dict[str, Any]:

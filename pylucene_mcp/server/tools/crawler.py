@@ -177,6 +177,7 @@ class FolderAdded:
 @dataclass(frozen=True)
 class FolderRemoved:
     directories: list[str]
+    #: false when dropDocuments was false, or a crawled folder that holds it covers them all
     dropped_documents: bool
 
 
@@ -360,7 +361,6 @@ def register_crawler(tools: Registry, svc: Service) -> None:
         path: Annotated[str, Field(min_length=1, max_length=4096)], dropDocuments: bool = True
     ) -> FolderRemoved:
         """Stop crawling and watching a folder (saved in the config file); by default also
-        remove its documents from the index."""
-        return FolderRemoved(
-            svc.remove_directory(path, drop_documents=dropDocuments), dropDocuments
-        )
+        remove its documents from the index, but for those another crawled folder still covers
+        (droppedDocuments says whether any went)."""
+        return FolderRemoved(*svc.remove_directory(path, drop_documents=dropDocuments))
