@@ -121,3 +121,43 @@ def test_a_crawl_beside_a_running_server_names_it_and_unlock_will_not_break_it(
     crawl = cli(tmp_path / "home", "crawl", str(docs), "--index", str(index), "--json")
     assert crawl.returncode == 0, crawl.stderr
     assert json.loads(crawl.stdout)["added"] == 1
+
+
+def test_the_cli_asks_a_running_server_and_speaks_the_tools_words(tmp_path: Path) -> None:
+    docs, home, index = tmp_path / "docs", tmp_path / "home", tmp_path / "index"
+    docs.mkdir()
+    (docs / "a.txt").write_text("alpha and omega")
+    crawl = cli(home, "crawl", str(docs), "--index", str(index), "--json")
+    assert crawl.returncode == 0, crawl.stderr
+    report = json.loads(crawl.stdout)  # the crawler tools' words: camelCase, ISO times
+    assert report["added"] == 1 and report["perDirectory"][str(docs)]["added"] == 1
+    assert report["started"].endswith("Z") and "files_per_s" not in report
+    no_java = {"PYLUCENE_MCP_JAVA_HOME": str(tmp_path / "no-java")}
+    peer = StdioPeer(index, home)
+    try:
+        handshake(peer, "2025-11-25")
+        until(lambda: (index / "pylucene-mcp.owner").is_file(), 60, "the server's writer")
+        # no JVM can start here: the answer comes from the running server
+        found = cli(home, "search", "omega", "--index", str(index), "--json", **no_java)
+        assert found.returncode == 0, found.stderr
+        assert json.loads(found.stdout)["totalHits"] == 1
+        shown = cli(home, "search", "omega", "--index", str(index), **no_java)
+        assert shown.stdout.startswith("1 hits") and "[omega]" in shown.stdout
+        stats = cli(home, "stats", "--index", str(index), **no_java)
+        assert json.loads(stats.stdout)["documentCount"] == 1
+        refused = cli(home, "search", "(a", "--index", str(index), **no_java)
+        assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    finally:
+        peer.close()
+    alone = cli(home, "search", "omega", "--index", str(index), **no_java)
+    assert alone.returncode != 0 and "PYLUCENE_MCP_JAVA_HOME" in alone.stderr
+
+
+def test_the_cli_s_hints_are_for_a_shell(tmp_path: Path) -> None:
+    missing = cli(tmp_path, "search", "x", "--index", str(tmp_path / "none"))
+    assert missing.returncode == 2
+    assert "pylucene-mcp crawl DIR" in missing.stderr and "--index" in missing.stderr
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("not an index")
+    wrong = cli(tmp_path, "search", "x", "--index", str(a_file))
+    assert wrong.returncode == 2 and "is a file, not an index's folder" in wrong.stderr

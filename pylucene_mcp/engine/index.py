@@ -222,10 +222,16 @@ class LuceneIndex:
             IndexCorruptError: when the files cannot be read.
         """
         folder = Path(path).expanduser().resolve()
+        if folder.exists() and not folder.is_dir():
+            raise errors.IndexAccessError(
+                f"{folder} is a file, not an index's folder: give the folder the index is in "
+                "(--index, index_path)"
+            )
         if (read_only or not create) and not (folder.is_dir() and any(folder.glob("segments_*"))):
             raise errors.IndexAccessError(
-                f"no index at {folder}; create it with Index.open(path, create=True) "
-                "or crawl a folder"
+                f"no index at {folder}: crawl folders into it first (`pylucene-mcp crawl DIR`), "
+                "or give the folder an index is in (--index, index_path); in Python, "
+                "Index.open(path) creates one"
             )
         private_dir(folder)
         return cls(folder, refresh_interval_s, read_only)

@@ -213,8 +213,8 @@ class SearchServer(MCPServer):
     def answer_peer(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         """The answer to a call that a reader of the index handed over (on the channel's thread:
         the call runs in an event loop of its own), as JSON."""
-        if name not in self._at_writer:
-            return {"error": f"{name} is not a tool that the index's writer runs"}
+        if name not in self._arguments:  # a reader hands over writes; the CLI, searches too
+            return {"error": f"{name} is not a tool of this server"}
         try:
             result = anyio.run(self._call, name, arguments, None, False)
         except ToolError as exc:  # as the SDK answers it to its own client

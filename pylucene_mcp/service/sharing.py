@@ -237,5 +237,30 @@ class Sharing:
             self.role = None
 
 
+def ask_writer(folder: Path, tool: str, arguments: dict[str, Any]) -> dict[str, Any] | None:
+    """The answer of the server that writes the index in ``folder`` to ``tool(arguments)``
+    (what its MCP client would get), or None when no server with a channel writes it (the
+    caller then opens the index itself): the command line asks a running server instead of
+    starting a JVM of its own.
+
+    Raises:
+        InvalidRequestError: the tool's refusal, in its words.
+    """
+    owner = index_lock.holder(folder)
+    if owner is None or owner.channel is None or owner.key is None or not owner.alive:
+        return None
+    try:
+        answer = peers.call(owner.channel, bytes.fromhex(owner.key), tool, arguments)
+    except peers.PeerGone:
+        return None
+    if "error" in answer:
+        raise errors.InvalidRequestError(str(answer["error"]))
+    if answer.get("isError"):
+        text = " ".join(str(part.get("text", "")) for part in answer.get("content", []))
+        raise errors.InvalidRequestError(text.removeprefix(f"Error executing tool {tool}: "))
+    found: dict[str, Any] = answer["structuredContent"]
+    return found
+
+
 def _named(owner: index_lock.Owner | None) -> str:
     return f"`{owner.command}` (pid {owner.pid})" if owner is not None else "another process"
