@@ -55,6 +55,11 @@ log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
 
 
+#: the reason of each file a crawl could not extract because no Tika server was to be had (the
+#: crawl's ``error`` says why, once)
+NOT_EXTRACTED = "not extracted: no Tika server could be started (the crawl's error says why)"
+
+
 class Status(enum.StrEnum):
     IDLE = "IDLE"
     CRAWLING = "CRAWLING"
@@ -151,6 +156,8 @@ class Crawler:
         def run() -> None:
             try:
                 self._run(report, progress, reconcile)
+            except errors.PyLuceneMcpError as exc:  # the report's error says it to the caller
+                log.error("the crawl of %s ended early: %s", ", ".join(report.directories), exc)
             except Exception:
                 log.exception("the crawl failed")
             finally:
@@ -362,12 +369,13 @@ class Crawler:
                 _, outcome = self._extract_one(entry, report.directories)
                 self.in_progress.discard(entry.key)
                 self._settle(entry, outcome, known, report, batch, progress, total)
-        except errors.SetupError as exc:
+        except errors.SetupError:
             # no Tika to be had: the files in flight and those left are not extracted; each is
-            # a failure with the reason, and what was extracted before is indexed below
+            # a failure that points at the crawl's error, which says why once (the caller logs
+            # it), and what was extracted before is indexed below
             for entry in [*pending.values(), *again, *queue]:
                 report.processed += 1
-                report.fail(entry.root, entry.key, f"not extracted: {exc}")
+                report.fail(entry.root, entry.key, NOT_EXTRACTED, quiet=True)
             raise
         finally:
             for entry in [*pending.values(), *again]:  # no longer in work

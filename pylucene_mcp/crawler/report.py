@@ -70,8 +70,11 @@ class CrawlReport(DirectoryStats):
             self.bytes += size
             stats.bytes += size
 
-    def fail(self, root: str, key: str, reason: str) -> None:
+    def fail(self, root: str, key: str, reason: str, quiet: bool = False) -> None:
+        """Counts a failed file and keeps its reason (the first 200); logs it unless
+        ``quiet`` (a reason shared by many files, logged once by the caller)."""
         self.count(root, "failed")
-        log.warning("cannot index %s: %s", key, reason)
+        if not quiet:
+            log.warning("cannot index %s: %s", key, reason)
         if len(self.failures) < MAX_FAILURES_KEPT:
             self.failures.append({"path": key, "reason": reason})

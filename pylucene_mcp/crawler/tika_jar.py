@@ -19,6 +19,7 @@ import json
 import logging
 import os
 import ssl
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -133,22 +134,39 @@ def pipe_jar() -> Path:
     return jar
 
 
+#: after a failed download, how long the same error answers at once instead of a new try (the
+#: crawler's workers and restarts would otherwise each download again, one after the other)
+RETRY_AFTER_S = 60.0
+_failed: tuple[float, errors.SetupError] | None = None
+
+
 def ensure(progress: Progress | None = None) -> Path:
     """The jar to run, fetched first if need be.
 
     Raises:
-        SetupError: when it cannot be fetched or does not match its checksums.
+        SetupError: when it cannot be fetched or does not match its checksums (the same error,
+            without a new download, for :data:`RETRY_AFTER_S` after a failure).
     """
+    global _failed
     jar = find()
     if jar is not None:
         return jar
+    if _failed is not None and time.monotonic() - _failed[0] < RETRY_AFTER_S:
+        raise _failed[1]
     release = TikaRelease.recorded()
     folder = cache_dir()
     private_dir(folder)
     with portable.exclusive(folder / ".fetch.lock"):
+        if _failed is not None and time.monotonic() - _failed[0] < RETRY_AFTER_S:
+            raise _failed[1]  # another thread's try failed while this one waited
         dest = folder / release.file
         if not dest.is_file():  # another process may have fetched it while we waited
-            fetch(release, dest, progress)
+            try:
+                fetch(release, dest, progress)
+            except errors.SetupError as exc:
+                _failed = (time.monotonic(), exc)
+                raise
+    _failed = None
     return dest
 
 
@@ -204,11 +222,34 @@ def _fetch_failed(url: str, release: TikaRelease, exc: BaseException) -> errors.
         else "Check the network (or PYLUCENE_MCP_MAVEN_URL for a mirror of Maven Central)"
     )
     return errors.SetupError(
-        f"could not fetch the Tika server jar from {url}: {reason}. Crawling needs it once. "
+        f"could not fetch the Tika server jar from {url}{proxy_used(url)}: {reason}. Crawling "
+        "needs it once. "
         f"{way_out}; or download {release.file} yourself (its SHA-256 is {release.sha256}) "
         "and set PYLUCENE_MCP_TIKA_JAR to its path; `pylucene-mcp doctor --fetch-tika` tries "
         "again and says whether it worked"
     )
+
+
+def proxy_used(url: str, environ: dict[str, str] | None = None) -> str:
+    """`` through the proxy P (VARIABLE)`` when the environment sends ``url`` through one (the
+    variables urllib reads: ``https_proxy``, ``HTTPS_PROXY`` …, unless ``no_proxy`` names the
+    host), else nothing: an unreachable proxy is the commonest reason a download fails."""
+    import urllib.parse
+
+    variables = os.environ if environ is None else environ
+    scheme = urllib.parse.urlsplit(url).scheme
+    host = urllib.parse.urlsplit(url).hostname or ""
+    for name in (f"{scheme}_proxy", f"{scheme.upper()}_PROXY", "all_proxy", "ALL_PROXY"):
+        value = variables.get(name)
+        if value:
+            bypass = variables.get("no_proxy") or variables.get("NO_PROXY") or ""
+            names = [entry.strip().lstrip(".") for entry in bypass.split(",") if entry.strip()]
+            if "*" in names or any(host == n or host.endswith("." + n) for n in names):
+                return ""
+            shown = urllib.parse.urlsplit(value)
+            where = f"{shown.scheme}://{shown.hostname}" + (f":{shown.port}" if shown.port else "")
+            return f" through the proxy {where} ({name})"
+    return ""
 
 
 def fetch(release: TikaRelease, dest: Path, progress: Progress | None = None) -> None:

@@ -14,6 +14,7 @@ import yaml
 from mcp import Client
 
 from pylucene_mcp.basics.config import Settings
+from pylucene_mcp.crawler.pipeline import NOT_EXTRACTED
 from pylucene_mcp.crawler.report import CrawlReport
 from pylucene_mcp.server.app import build_server
 from pylucene_mcp.server.tools.crawler import progress_step
@@ -283,26 +284,44 @@ def _closed_port() -> int:
 
 
 async def test_a_crawl_without_a_tika_server_ends_failed_with_the_reason(
-    client: Client, home: Path, monkeypatch: pytest.MonkeyPatch
+    client: Client, home: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """No jar here and its download refused: the crawl says it failed, each file counts as
     failed with the reason, the status keeps the error, and no file stays "in work"."""
     from pylucene_mcp.crawler import tika_jar
 
     monkeypatch.setattr(tika_jar, "_checkout_dir", lambda: None)
+    monkeypatch.setattr(tika_jar, "_failed", None)
+    downloads: list[str] = []
+    real_fetch = tika_jar.fetch
+    monkeypatch.setattr(
+        tika_jar, "fetch", lambda *args: downloads.append("try") or real_fetch(*args)
+    )
     monkeypatch.delenv("PYLUCENE_MCP_TIKA_JAR", raising=False)
     monkeypatch.delenv("PYLUCENE_MCP_TIKA_JAR_DIR", raising=False)
     monkeypatch.setenv("PYLUCENE_MCP_HOME", str(home / "empty-home"))
-    monkeypatch.setenv("PYLUCENE_MCP_MAVEN_URL", f"http://127.0.0.1:{_closed_port()}/maven2")
+    monkeypatch.setenv("PYLUCENE_MCP_MAVEN_URL", "http://repo.invalid/maven2")
+    proxy = f"http://127.0.0.1:{_closed_port()}"  # a proxy that is not there
+    for variable in ("http_proxy", "HTTP_PROXY", "no_proxy", "NO_PROXY", "all_proxy"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("HTTP_PROXY", proxy)
     for note in (home / "alpha").iterdir():  # files that need Tika (a text file does not)
         note.rename(note.with_suffix(".html"))
     await configure(client, home, "alpha")
-    answer = await call(client, "startCrawl", wait=True)
-    assert answer["message"].startswith("crawl failed: could not fetch the Tika server jar")
+    result = await client.call_tool("startCrawl", {"wait": True})
+    assert result.is_error  # the crawl did not do what was asked
+    answer = result.structured_content
+    assert answer is not None and answer["message"] == "crawl failed: report.error says why"
     report = answer["report"]
     assert report["failed"] == 3 and report["indexed"] == 0
     assert report["error"].startswith("could not fetch the Tika server jar")
-    assert all(f["reason"].startswith("not extracted: could not fetch") for f in report["failures"])
+    assert f"through the proxy {proxy} (HTTP_PROXY)" in report["error"]  # the proxy named
+    text = result.content[0].text  # type: ignore[union-attr]
+    assert text.count("could not fetch") == 1, text  # the reason once
+    assert all(f["reason"] == NOT_EXTRACTED for f in report["failures"])
+    assert downloads == ["try"]  # one download for the whole crawl, not one per worker
+    said = [r for r in caplog.records if "could not fetch" in r.getMessage()]
+    assert len(said) == 1 and said[0].exc_info is None, said  # once, without a traceback
     status = await call(client, "getCrawlerStatus")
     assert status["lastError"] == report["error"]
     stats = await call(client, "getCrawlerStats")

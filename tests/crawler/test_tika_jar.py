@@ -198,3 +198,15 @@ def test_an_unreadable_ca_bundle_is_named(
     no_ca_settings.setenv("PYLUCENE_MCP_CA_BUNDLE", str(tmp_path / "nowhere.pem"))
     with pytest.raises(SetupError, match="PYLUCENE_MCP_CA_BUNDLE=.*nowhere.pem"):
         tika_jar.fetch(release(tls_mirror[0]), tmp_path / "t.jar")
+
+
+def test_the_proxy_a_download_goes_through_is_named_without_its_password() -> None:
+    url = "https://repo1.maven.org/maven2/x.jar"
+    proxied = {"HTTPS_PROXY": "http://me:secret@proxy.corp:3128"}
+    assert (
+        tika_jar.proxy_used(url, proxied)
+        == " through the proxy http://proxy.corp:3128 (HTTPS_PROXY)"
+    )
+    assert tika_jar.proxy_used(url, {**proxied, "NO_PROXY": "maven.org"}) == ""
+    assert tika_jar.proxy_used(url, {"HTTP_PROXY": "http://p:1"}) == ""  # not for https
+    assert tika_jar.proxy_used(url, {}) == ""

@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 
 import anyio
 from mcp.server.mcpserver import Context
+from mcp_types import CallToolResult
 from pydantic import Field
 
 from pylucene_mcp.basics.shapes import to_dict
@@ -17,7 +18,7 @@ from pylucene_mcp.basics.shapes import to_dict
 # the crawl's report alone: the crawler itself is imported when a crawl starts, not on the
 # server's start-up path
 from pylucene_mcp.crawler.report import CrawlReport, DirectoryStats
-from pylucene_mcp.server.tools.output import answers, fit_counted
+from pylucene_mcp.server.tools.output import answer, answers, fit_counted
 from pylucene_mcp.server.tools.registry import Registry
 from pylucene_mcp.service.service import Service
 
@@ -246,7 +247,7 @@ def register_crawler(tools: Registry, svc: Service) -> None:
         fullReindex: bool = False,
         directories: Annotated[list[str] | None, Field(max_length=100)] = None,
         wait: bool = False,
-    ) -> dict[str, Any]:
+    ) -> dict[str, Any] | CallToolResult:
         """Crawl the configured directories (or some of them) into the index: new files are
         added, changed ones updated, deleted ones removed; unchanged files are skipped unless
         fullReindex. Returns at once; follow it with getCrawlerStatus/getCrawlerStats. With
@@ -277,11 +278,12 @@ def register_crawler(tools: Registry, svc: Service) -> None:
             if not running:
                 break
             await anyio.sleep(PROGRESS_EVERY_S)
-        message = f"crawl failed: {report.error}" if report.error else "crawl finished"
-        finished = CrawlStarted(
-            **status_fields(svc), message=message, report=CrawlSummary.of(report)
-        )
-        return fit_failures(to_dict(finished))
+        # the reason once, in the report (not again in the message and lastError), and the
+        # answer an error: the crawl did not do what was asked
+        message = "crawl failed: report.error says why" if report.error else "crawl finished"
+        fields = {**status_fields(svc), "last_error": None}
+        finished = CrawlStarted(**fields, message=message, report=CrawlSummary.of(report))
+        return answer(fit_failures(to_dict(finished)), failed=report.error is not None)
 
     @tools.tool("crawler", "Pause the crawler", read_only=False)
     @answers(CrawlerStatus)

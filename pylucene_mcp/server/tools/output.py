@@ -78,11 +78,17 @@ def listing(name: str, key: str, item: type) -> Any:
     return record(name, {key: [item]})
 
 
-def answer(value: Any) -> CallToolResult:
-    """``value``'s JSON as structured content and, compact, as text."""
+def answer(value: Any, failed: bool = False) -> CallToolResult:
+    """``value``'s JSON as structured content and, compact, as text; with ``failed``, an
+    answer that is an error (``isError``) and still carries its figures (a failed crawl's
+    report). A ``CallToolResult`` is taken as it is."""
+    if isinstance(value, CallToolResult):
+        return value
     data = value if isinstance(value, Mapping) else to_dict(value)
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)], structured_content=data, is_error=failed
+    )
 
 
 def answers(shape: Any) -> Callable[[F], F]:
