@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from mcp import Client
 
 from pylucene_mcp import Index
+from pylucene_mcp.engine.results import shorten
 from tests.mcp_client import call, connect
 
 pytestmark = pytest.mark.anyio
@@ -150,3 +154,78 @@ async def test_the_largest_search_answer_fits(client: Client) -> None:
         passageLength=1000,
     )
     assert _wire_size(answer) <= BUDGET and answer["passagesOmitted"] > 0
+
+
+@pytest.fixture(scope="module")
+def many_long_documents(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Index]:
+    """30 documents dense with matches: a page of 20 cannot carry three passages for each."""
+    rng = random.Random(5)
+    index = Index.open(tmp_path_factory.mktemp("many-long-docs"))
+    with index.writer() as w:
+        for n in range(30):
+            w.add(
+                {
+                    "file_path": f"/home/someone/Documents/Verträge/Mietvertrag-{n:02d}.pdf",
+                    "title": f"Mietvertrag {n}",
+                    "content": ". ".join(
+                        " ".join(rng.choice(WORDS) for _ in range(14)) for _ in range(400)
+                    ),
+                    "language": "de",
+                }
+            )
+    yield index
+    index.close()
+
+
+async def test_a_page_of_20_gives_every_hit_a_passage_before_none_to_some(
+    many_long_documents: Index,
+) -> None:
+    """Measured before: at pageSize 20, 18 of 20 hits came without any passage. Now each hit
+    keeps its best passage, shortened if need be, and the answer says what was cut."""
+    async with connect(many_long_documents) as client:
+        answer = await call(
+            client,
+            "search",
+            query="contract OR Vertrag OR tenant OR Mieter",
+            defaultOperator="OR",
+            pageSize=20,
+        )
+    assert _wire_size(answer) <= BUDGET
+    passages = [d["passages"] for d in answer["documents"]]
+    assert len(passages) == 20 and all(len(p) >= 1 for p in passages), [len(p) for p in passages]
+    assert answer["passagesOmitted"] == 60 - sum(len(p) for p in passages) > 0
+    for name in answer.get("fieldsOmitted", ()):  # said for every hit alike
+        assert all(name not in d for d in answer["documents"]), name
+    assert all("filePath" in d and "score" in d for d in answer["documents"])
+    for hit in passages:
+        for passage in hit:
+            text = passage["text"]
+            assert "<em>" in text  # the cut keeps a match
+            assert text.count("<em>") == text.count("</em>")
+            visible = re.sub(r"</?em>", "", text)
+            assert len(visible) <= answer.get("passagesShortenedTo", 200) + 2  # and the …s
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    words=st.lists(
+        st.tuples(st.text(alphabet="abc xyz.", min_size=1, max_size=12), st.booleans()),
+        min_size=1,
+        max_size=30,
+    ),
+    limit=st.integers(min_value=5, max_value=120),
+)
+def test_a_shortened_passage_keeps_its_first_match_and_balanced_tags(
+    words: list[tuple[str, bool]], limit: int
+) -> None:
+    text = "".join(f"<em>{w}</em>" if marked else w for w, marked in words)
+    visible = "".join(w for w, _ in words)
+    cut = shorten(text, limit)
+    shown = re.sub(r"</?em>", "", cut)
+    assert len(shown.strip("…")) <= limit
+    assert shown.strip("…") in visible  # a piece of the text, nothing made up
+    assert re.fullmatch(r"(?:[^<]|<em>[^<]+</em>)*", cut), cut  # balanced, never nested or empty
+    if len(visible) <= limit:
+        assert cut == text
+    elif any(marked for _, marked in words):
+        assert "<em>" in cut  # the first match stays in view
