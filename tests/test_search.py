@@ -581,3 +581,18 @@ def test_a_regex_too_complex_to_match_says_what_to_write(index: Index, regex: st
         index.search(regex)
     assert "org.apache" not in str(info.value) and "internal error" not in str(info.value)
     assert "wildcard" in str(info.value)
+
+
+def test_a_sentence_the_document_repeats_is_one_passage(fresh_index: Index) -> None:
+    """A running header of a PDF page, a signature under every mail: the same sentence three
+    times had come back as three passages of one hit."""
+    header = "Fit Neural Networks to Tabular Data."
+    text = " ".join(
+        [header, "Chapter one explains the data.", header, "Networks learn weights.", header]
+    )
+    with fresh_index.writer() as w:
+        w.add({"file_path": "/docs/book.pdf", "content": text})
+    (hit,) = fresh_index.search("networks", max_passages=5).documents
+    shown = [re.sub(r"</?em>", "", p.text).strip() for p in hit.passages]
+    assert len(shown) == len(set(shown)) >= 2, shown
+    assert header in shown

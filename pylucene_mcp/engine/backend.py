@@ -203,8 +203,9 @@ class Backend(Protocol):
     def suggest_terms(self, name: str, prefix: str = "", limit: int = 20) -> TermList:
         """The terms of field ``name`` that start with ``prefix``, most frequent first."""
 
-    def top_terms(self, name: str, limit: int = 20) -> TermList:
-        """The most frequent terms of field ``name``."""
+    def top_terms(self, name: str, limit: int = 20, skip_common: bool = False) -> TermList:
+        """The most frequent terms of field ``name``; with ``skip_common``, leaving out stop
+        words of English and German, numbers and single letters."""
 
     def find_duplicates(
         self,

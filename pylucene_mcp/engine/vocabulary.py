@@ -4,7 +4,11 @@ call into the shim (``Vocabulary``)."""
 
 from __future__ import annotations
 
+import functools
+import itertools
 import json
+import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,20 +154,59 @@ def suggest_terms(index: LuceneIndex, name: str, prefix: str = "", limit: int = 
     )
 
 
-def top_terms(index: LuceneIndex, name: str, limit: int = 20) -> TermList:
-    """The most frequent terms of field ``name`` (by documents, with total occurrences).
+#: how many more terms a top list fetches when it leaves the common ones out (the English and
+#: German stop lists hold about 260 words, numbers and letters come on top)
+COMMON_ROOM = 400
+
+
+@functools.cache
+def common_words() -> frozenset[str]:
+    """The stop words of English and German (Lucene's lists), spelled as the index folds them
+    (``für`` → ``fur``, ``daß`` → ``dass``)."""
+    with jvm.java_errors():
+        english = jvm.jclass("org.apache.lucene.analysis.en.EnglishAnalyzer")
+        german = jvm.jclass("org.apache.lucene.analysis.de.GermanAnalyzer")
+        words = [str(w) for w in english.ENGLISH_STOP_WORDS_SET]
+        words += [str(w) for w in german.getDefaultStopSet()]
+    return frozenset(_folded(w) for w in words)
+
+
+def _folded(word: str) -> str:
+    """``word`` without accents and case, as the content field's ICU folding writes it."""
+    decomposed = unicodedata.normalize("NFKD", word.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def is_common(term: str) -> bool:
+    """Whether ``term`` tells documents apart poorly whatever the collection: a stop word of
+    English or German, a number, a single letter."""
+    return len(term) < 2 or term.isdigit() or term in common_words()
+
+
+def distinctive(terms: Iterable[TermCount], limit: int) -> tuple[TermCount, ...]:
+    """The first ``limit`` of ``terms`` that are not :func:`is_common`."""
+    return tuple(itertools.islice((t for t in terms if not is_common(t.term)), limit))
+
+
+def top_terms(
+    index: LuceneIndex, name: str, limit: int = 20, skip_common: bool = False
+) -> TermList:
+    """The most frequent terms of field ``name`` (by documents, with total occurrences); with
+    ``skip_common``, those that are not :func:`is_common`.
 
     Raises:
         UnknownFieldError, InvalidRequestError: see :func:`term_field`; a bad limit.
     """
     term_field(name)
+    wanted = _limit(limit) + (COMMON_ROOM if skip_common else 0)
     with index.searcher() as searcher, jvm.java_errors():
         answer = json.loads(
-            str(_vocabulary().top(searcher.getIndexReader(), name, _limit(limit), TOP_MAX_SCAN))
+            str(_vocabulary().top(searcher.getIndexReader(), name, wanted, TOP_MAX_SCAN))
         )
+    found = [TermCount(t, int(n), int(total)) for t, n, total in answer["terms"]]
     return TermList(
         field=name,
-        terms=tuple(TermCount(t, int(n), int(total)) for t, n, total in answer["terms"]),
+        terms=distinctive(found, limit) if skip_common else tuple(found),
         scanned=int(answer["scanned"]),
         complete=bool(answer["complete"]),
         warning=None

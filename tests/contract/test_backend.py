@@ -321,6 +321,24 @@ def test_vocabulary_counts_documents(backend: Backend, docs: list[dict[str, Any]
     assert set(suggested) == {w.lower() for w in WORDS if w.lower().startswith("la")}
 
 
+def test_the_top_terms_can_leave_the_common_words_out(backend: Backend, tmp_path: Path) -> None:
+    """getTopTerms had topped out at "in, 1, 2, an, a, to, the": the words that tell documents
+    apart come first once the stop words of English and German, numbers and letters are out."""
+    texts = [
+        "the harbour and the lantern 1 2 a",
+        "the harbour und der Hafen für 1 b",
+        "the glacier and die Welt 2 c",
+    ]
+    with backend.writer() as writer:
+        for n, text in enumerate(texts):
+            writer.add({"file_path": str(tmp_path / f"t{n}.txt"), "content": text})
+    backend.refresh()
+    every = [t.term for t in backend.top_terms("content", limit=6).terms]
+    assert "the" in every  # all words, as before, by default of the Python API
+    kept = {t.term: t.doc_freq for t in backend.top_terms("content", 5, skip_common=True).terms}
+    assert kept == {"harbour": 2, "lantern": 1, "hafen": 1, "glacier": 1, "welt": 1}
+
+
 def test_duplicates_group_the_same_text(backend: Backend, docs: list[dict[str, Any]]) -> None:
     by_hash = Counter(d["content_hash"] for d in docs)
     found = backend.find_duplicates(min_group_size=2, page_size=50)

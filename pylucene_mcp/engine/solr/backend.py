@@ -548,14 +548,14 @@ class SolrBackend:
             complete=True,
         )
 
-    def top_terms(self, name: str, limit: int = 20) -> TermList:
+    def top_terms(self, name: str, limit: int = 20, skip_common: bool = False) -> TermList:
         vocabulary.term_field(name)
-        found = self.collection.terms(
-            name, **{"terms.limit": _term_limit(limit), "terms.sort": "count"}
-        )
+        wanted = _term_limit(limit) + (vocabulary.COMMON_ROOM if skip_common else 0)
+        found = self.collection.terms(name, **{"terms.limit": wanted, "terms.sort": "count"})
+        counted = [TermCount(t, n, total) for t, n, total in _by_count(found)]
         return TermList(
             field=name,
-            terms=tuple(TermCount(t, n, total) for t, n, total in _by_count(found)),
+            terms=vocabulary.distinctive(counted, limit) if skip_common else tuple(counted),
             scanned=len(found),
             complete=True,
         )

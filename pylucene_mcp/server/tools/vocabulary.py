@@ -40,10 +40,16 @@ def register_vocabulary(tools: Registry, svc: Service) -> None:
     def getTopTerms(
         field: Annotated[str, Field(min_length=1, max_length=100)] = "content",
         limit: Annotated[int, Field(ge=1, le=100)] = 20,
+        skipCommon: Annotated[
+            bool,
+            Field(description="leave out English and German stop words, numbers, letters"),
+        ] = True,
     ) -> TermList:
         """The most frequent terms of a field (documents and total occurrences): what a
-        collection is about, and which words are too common to narrow a search."""
-        return svc.index().top_terms(field, limit)
+        collection is about. By default without the words every text has (the, und, 1, a);
+        skipCommon: false lists those too, to see which words are too common to narrow a
+        search."""
+        return svc.index().top_terms(field, limit, skip_common=skipCommon)
 
     @tools.tool("observability", "Find duplicates", read_only=True)
     @answers(Duplicates)

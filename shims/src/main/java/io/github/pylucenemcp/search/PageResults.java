@@ -146,7 +146,12 @@ public final class PageResults {
   private static void passages(Json json, Object value, int[] pages) {
     json.array();
     if (value != null) {
+      // a sentence a document repeats (a PDF's running header, a signature) is one passage
+      Set<String> seen = new HashSet<>();
       for (PassageInfo p : (List<PassageInfo>) value) {
+        if (!seen.add(p.text.replace("<em>", "").replace("</em>", "").strip())) {
+          continue;
+        }
         json.object().name("text").string(p.text);
         json.name("score").decimal(Math.round(p.score * 1000) / 1000.0);
         json.name("matchedTerms").array();
