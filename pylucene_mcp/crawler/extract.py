@@ -11,6 +11,7 @@ import functools
 import json
 import logging
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,6 +71,19 @@ def _once(value: str) -> str:
         if len(parts) % size == 0 and parts == parts[:size] * (len(parts) // size):
             return ", ".join(parts[:size])
     return value
+
+
+#: a sender as e-mail writes one: a name, then the address in angle brackets
+_NAMED_ADDRESS = re.compile(r'^\s*"?(?P<name>[^"<>]*?)"?\s*<[^<>@\s]+@[^<>\s]+>\s*$')
+
+
+def _person(value: str) -> str:
+    """An author as a person is named: an e-mail's "Anna Schmidt <anna@example.com>" is "Anna
+    Schmidt", as her documents name her (the author facet had listed her twice); a bare address,
+    or one with no name, stays as it is."""
+    match = _NAMED_ADDRESS.match(value)
+    name = match.group("name").strip() if match else ""
+    return name or value
 
 
 def _all(meta: dict[str, Any], *keys: str) -> list[str]:
@@ -214,7 +228,12 @@ class Extractor:
             file_type=mime,
             language=detect_language(content),
             title=_first(meta, "dc:title", "title", "pdf:docinfo:title"),
-            author=_all(meta, "dc:creator", "meta:author", "Author", "Message-From"),
+            author=list(
+                dict.fromkeys(
+                    _person(a)
+                    for a in _all(meta, "dc:creator", "meta:author", "Author", "Message-From")
+                )
+            ),
             creator=_first(
                 meta,
                 "xmp:CreatorTool",

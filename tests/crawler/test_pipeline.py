@@ -199,3 +199,36 @@ def test_an_author_given_twice_by_the_file_is_one_author(crawler: Crawler, tmp_p
     crawler.crawl([str(folder)])
     facets = crawler.index.search("*", max_passages=0).facets["author"]
     assert sorted((f.value, f.count) for f in facets) == [("Anna Schmidt", 1), ("Schmidt, Anna", 1)]
+
+
+def test_a_person_is_one_author_with_or_without_the_address(
+    crawler: Crawler, tmp_path: Path
+) -> None:
+    """An e-mail's sender comes as "Anna Schmidt <anna@example.com>", her slides as "Anna
+    Schmidt": the author facet had listed her twice. A bare address stays an author."""
+    from email.message import EmailMessage
+
+    from tests.crawler.files import pptx
+
+    folder = tmp_path / "person"
+    folder.mkdir()
+    pptx(folder / "roadmap.pptx")  # by "Anna Schmidt"
+    for name, sender in (
+        ("from-anna.eml", "Anna Schmidt <anna@example.com>"),
+        ("quoted.eml", '"Schmidt, Anna" <anna.schmidt@example.com>'),
+        ("bare.eml", "bob@example.com"),
+    ):
+        message = EmailMessage()
+        message["From"] = sender
+        message["To"] = "team@example.com"
+        message["Subject"] = "Roadmap"
+        message.set_content("The roadmap is attached.")
+        (folder / name).write_bytes(bytes(message))
+    report = crawler.crawl([str(folder)])
+    assert report.failed == 0, report.failures
+    facets = crawler.index.search("*", max_passages=0).facets["author"]
+    assert sorted((f.value, f.count) for f in facets) == [
+        ("Anna Schmidt", 2),
+        ("Schmidt, Anna", 1),
+        ("bob@example.com", 1),
+    ]
