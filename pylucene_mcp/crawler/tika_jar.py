@@ -205,9 +205,12 @@ def _open(url: str, timeout_s: float) -> Any:
     import urllib.request
 
     request = urllib.request.Request(url, headers={"User-Agent": "pylucene-mcp"})
-    if not url.startswith("https://"):
-        return urllib.request.urlopen(request, timeout=timeout_s)  # a mirror on plain HTTP
-    return urllib.request.urlopen(request, timeout=timeout_s, context=ssl_context())
+    # an opener of its own each time: the proxy variables as they are now (urlopen's shared
+    # opener keeps those of its first use for the life of the process)
+    handlers: list[Any] = [urllib.request.ProxyHandler()]
+    if url.startswith("https://"):  # else a mirror on plain HTTP
+        handlers.append(urllib.request.HTTPSHandler(context=ssl_context()))
+    return urllib.request.build_opener(*handlers).open(request, timeout=timeout_s)
 
 
 def _fetch_failed(url: str, release: TikaRelease, exc: BaseException) -> errors.SetupError:
