@@ -11,7 +11,14 @@ import pytest
 from pydantic import TypeAdapter, ValidationError
 
 from pylucene_mcp import Hit, Index, Passage, SearchResult
-from pylucene_mcp.basics.shapes import Encoded, camel, field_names, to_dict, wire_type
+from pylucene_mcp.basics.shapes import (
+    Encoded,
+    camel,
+    compact_size,
+    field_names,
+    to_dict,
+    wire_type,
+)
 from pylucene_mcp.engine.info import DocumentDetails, document_details
 from pylucene_mcp.engine.results import fit_passages
 
@@ -85,9 +92,13 @@ def test_a_missing_key_reads_as_the_empty_value_of_its_type() -> None:
 
 
 def test_fitting_to_a_budget_leaves_the_result_whole(report: Index) -> None:
-    result = report.search("quarterly OR revenue", max_passages=5)
+    sentences = [f"Quarterly revenue of region {n} grew by {n} percent." for n in range(40)]
+    with report.writer() as writer:
+        writer.add({"file_path": "/docs/regions.txt", "content": " Filler text. ".join(sentences)})
+    result = report.search("region", max_passages=5)
     passages = len(result.documents[0].passages)
-    fitted = result.to_dict(max_bytes=600)
+    assert passages >= 2
+    fitted = result.to_dict(max_bytes=compact_size(result.to_dict()) - 1)
     assert fitted["passagesOmitted"] >= 1
     assert len(result.documents[0].passages) == passages  # the object keeps its passages
     assert len(result.to_dict()["documents"][0]["passages"]) == passages

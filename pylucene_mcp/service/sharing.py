@@ -37,6 +37,8 @@ TAKEOVER_POLL_S = 1.0
 TRY_ANYWAY_EVERY = 30
 #: how long a reader waits for a new index's first commit (a writer that has just created it)
 FIRST_COMMIT_WAIT_S = 10.0
+#: how long a reader waits for the channel of a server that has just taken the writer
+CHANNEL_WAIT_S = 2.0
 
 
 class Role(enum.Enum):
@@ -191,7 +193,7 @@ class Sharing:
             if not writes:
                 return None
             raise self.refusal()
-        owner = index_lock.holder(self._index.path)
+        owner = self._writer_record()
         if (owner is None or not owner.alive) and self.take_over():
             return None
         if owner is None or owner.channel is None or owner.key is None:
@@ -211,6 +213,22 @@ class Sharing:
                 f"{_named(owner)} writes the index at {self._index.path} but does not answer "
                 f"({exc}); retry in a moment"
             ) from exc
+
+    def _writer_record(self) -> index_lock.Owner | None:
+        """The writer's record; a server's that has just taken the writer writes its channel
+        into it a moment later, which is waited for (up to :data:`CHANNEL_WAIT_S`)."""
+        deadline = time.monotonic() + CHANNEL_WAIT_S
+        while True:
+            owner = index_lock.holder(self._index.path)
+            starting = (
+                owner is not None
+                and owner.channel is None
+                and owner.alive
+                and owner.command.endswith(" serve")
+            )
+            if not starting or time.monotonic() > deadline:
+                return owner
+            time.sleep(0.05)
 
     def writes(self) -> bool:
         """Whether this process writes the index (an index the caller opened and handed to the
