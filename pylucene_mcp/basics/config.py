@@ -462,11 +462,7 @@ def save_directories(settings: Settings, directories: tuple[str, ...]) -> Settin
     data["directories"] = list(directories)
     try:
         private_dir(path.parent)
-        temporary = path.with_suffix(".yaml.tmp")
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
-        os.replace(temporary, path)
+        portable.write_private(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     except OSError as exc:
         raise ConfigError(f"cannot write {path}: {exc}") from exc
     return replace(settings, directories=directories)

@@ -14,6 +14,7 @@ import errno
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
 from typing import Any
@@ -259,6 +260,24 @@ def disk_full(error: BaseException | str | None) -> bool:
         return True
     text = str(error).casefold()
     return any(phrase.casefold() in text for phrase in DISK_FULL_TEXTS)
+
+
+def write_private(path: Path, text: str) -> None:
+    """Replaces ``path`` by a file of ``text`` for this user alone (0600, ``tempfile.mkstemp``'s
+    mode), written beside it under a name of its own and renamed over it: a reader sees the old
+    file or the new one, never half of one, and two writers never share a half-written file.
+
+    Raises:
+        OSError: when it cannot be written (nothing is left behind).
+    """
+    fd, temporary = tempfile.mkstemp(prefix=f"{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def read_only_file_system(message: str) -> bool:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import tempfile
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -83,9 +81,6 @@ class FailureLog:
             self._dirty = False
         try:
             private_dir(self.path.parent)
-            fd, temp = tempfile.mkstemp(prefix=".failures-", dir=self.path.parent)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(data, handle)
-            os.replace(temp, self.path)
+            portable.write_private(self.path, json.dumps(data))
         except OSError as exc:
             log.warning("cannot write the list of failed files %s: %s", self.path, exc)

@@ -9,6 +9,7 @@ dead process does not block a new writer; ``unlock`` still removes the file for 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -58,15 +59,8 @@ def record_owner(folder: Path, channel: str | None = None, key: bytes | None = N
     }
     if channel is not None and key is not None:
         data.update(channel=channel, key=key.hex())
-    path = folder / OWNER_FILE
-    partial = folder / f"{OWNER_FILE}.{os.getpid()}"
-    try:
-        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(json.dumps(data))
-        os.replace(partial, path)  # a reader never sees half a record
-    except OSError:
-        partial.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):  # a reader never sees half a record
+        portable.write_private(folder / OWNER_FILE, json.dumps(data))
 
 
 def release_owner(folder: Path) -> None:
@@ -143,7 +137,7 @@ def unlock(folder: Path) -> str:
 #: The names an index folder may hold: Lucene's files (segments, per-segment files, the lock)
 #: and this product's record of the writer.
 _INDEX_FILES = re.compile(
-    r"segments_\w+|pending_segments_\w+|_\w+\.\w+|write\.lock|pylucene-mcp\.owner(\.\d+)?"
+    r"segments_\w+|pending_segments_\w+|_\w+\.\w+|write\.lock|pylucene-mcp\.owner(\.\w+)?"
 )
 
 
