@@ -86,10 +86,9 @@ class Sharing:
                     name="pylucene-mcp-takeover",
                     daemon=True,
                 ).start()
-                owner = index_lock.holder(settings.index_path)
                 log.info(
                     "the index is written by %s: this server searches it and hands its writes over",
-                    f"`{owner.command}` (pid {owner.pid})" if owner else "another process",
+                    _named(index_lock.holder(settings.index_path)),
                 )
             except errors.IndexReadOnlyError as exc:
                 index = opener(settings, read_only=True)
@@ -123,15 +122,14 @@ class Sharing:
         index = self._index
         if self.role is not Role.WRITER or self._handler is None or self._answering is not None:
             return
-        folder = getattr(index, "path", None)
-        if folder is None or not hasattr(index, "become_writer"):  # a remote collection
+        if index.shared:  # a remote collection: every server writes it itself
             return
         try:
             self._answering = peers.Answering(peers.address(index.identity), self._handler)
         except OSError as exc:  # the others then refuse writes, naming this process
             log.warning("other servers of this index cannot reach this one: %s", exc)
             return
-        index_lock.record_owner(folder, self._answering.address, self._answering.key)
+        index_lock.record_owner(index.path, self._answering.address, self._answering.key)
 
     # -- the readers' side ------------------------------------------------------------------
 
@@ -196,7 +194,7 @@ class Sharing:
         owner = self._writer_record()
         if (owner is None or not owner.alive) and self.take_over():
             return None
-        if owner is None or owner.channel is None or owner.key is None:
+        if owner is None or not _answers_calls(owner):
             if not writes:
                 return None
             raise errors.IndexLockedError(
@@ -205,7 +203,7 @@ class Sharing:
                 "has ended (this server then takes the writing over)"
             )
         try:
-            return peers.call(owner.channel, bytes.fromhex(owner.key), tool, arguments)
+            return _call(owner, tool, arguments)
         except peers.PeerGone as exc:
             if self.take_over():
                 return None
@@ -265,10 +263,10 @@ def ask_writer(folder: Path, tool: str, arguments: dict[str, Any]) -> dict[str, 
         InvalidRequestError: the tool's refusal, in its words.
     """
     owner = index_lock.holder(folder)
-    if owner is None or owner.channel is None or owner.key is None or not owner.alive:
+    if owner is None or not owner.alive or not _answers_calls(owner):
         return None
     try:
-        answer = peers.call(owner.channel, bytes.fromhex(owner.key), tool, arguments)
+        answer = _call(owner, tool, arguments)
     except peers.PeerGone:
         return None
     if "error" in answer:
@@ -278,6 +276,21 @@ def ask_writer(folder: Path, tool: str, arguments: dict[str, Any]) -> dict[str, 
         raise errors.InvalidRequestError(text.removeprefix(f"Error executing tool {tool}: "))
     found: dict[str, Any] = answer["structuredContent"]
     return found
+
+
+def _answers_calls(owner: index_lock.Owner) -> bool:
+    """Whether the writer ``owner`` listens on a channel (a server; not a CLI crawl, a script)."""
+    return owner.channel is not None and owner.key is not None
+
+
+def _call(owner: index_lock.Owner, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The answer of the writer ``owner`` on its channel (see :func:`peers.call`).
+
+    Raises:
+        PeerGone: when it does not answer.
+    """
+    assert owner.channel is not None and owner.key is not None  # _answers_calls
+    return peers.call(owner.channel, bytes.fromhex(owner.key), tool, arguments)
 
 
 def _named(owner: index_lock.Owner | None) -> str:
