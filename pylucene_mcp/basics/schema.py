@@ -14,8 +14,9 @@ from typing import Literal, get_args
 # 5: file_path has sorted doc values (a cursor breaks ties by it); 6: German compounds outside
 # the dictionary take their tail's forms in content_lemma_de; 7: joined names (ElementTree.write,
 # dhua.sty, file_name, getIndexStats) also give their parts in the content, its twins and titles;
-# 8: the content's sentence boundaries kept as doc values (content_sentences)
-SCHEMA_VERSION = 8
+# 8: the content's sentence boundaries kept as doc values (content_sentences); 9: sentences
+# continue over wrapped lines, German ordinals and abbreviations, a PDF's lines are joined
+SCHEMA_VERSION = 9
 
 CONTENT = "content"
 CONTENT_REVERSED = "content_reversed"

@@ -4,6 +4,10 @@ boundaries.
 Normalized text is NFKC; control characters (but newlines and tabs), zero-width characters and
 U+FFFD are removed; runs of spaces and tabs become one space, lines are trimmed, and more than one
 empty line becomes one.
+
+A paged document (a PDF) is typeset: its line breaks are where the layout ran out of width, so the
+lines of a paragraph are joined (:func:`unwrap_lines`), and a word hyphenated at a line's end is
+whole again ("ap-" "ply" → "apply"; "Software-" "Entwicklung" keeps its hyphen).
 """
 
 from __future__ import annotations
@@ -17,6 +21,10 @@ _REMOVE = re.compile(
 )
 _HSPACE = re.compile(r"[ \t\r\f\v\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+")
 _BLANK_LINES = re.compile(r"\n{3,}")
+# a line feed inside a paragraph: a line on each side
+_WRAP = re.compile(r"(?<=[^\n])\n(?=[^\n])")
+# a letter, a hyphen at the line's end, a letter on the next line
+_HYPHENATED = re.compile(r"(?<=[^\W\d_])-\n(?=[^\W\d_])")
 
 
 def normalize_text(text: str) -> str:
@@ -26,6 +34,19 @@ def normalize_text(text: str) -> str:
     text = _HSPACE.sub(" ", text)
     text = "\n".join(line.strip() for line in text.split("\n"))
     return _BLANK_LINES.sub("\n\n", text).strip()
+
+
+def unwrap_lines(text: str) -> str:
+    """The lines of each paragraph of normalized ``text`` joined; paragraphs (blank lines) kept.
+
+    A hyphen at a line's end between two letters joins the word: dropped before a lower-case
+    letter (a syllable's hyphen), kept before anything else (a compound's).
+    """
+
+    def hyphen(match: re.Match[str]) -> str:
+        return "" if match.string[match.end()].islower() else "-"
+
+    return _WRAP.sub(" ", _HYPHENATED.sub(hyphen, text))
 
 
 _BLOCKS = {
@@ -95,6 +116,8 @@ def xhtml_to_pages(xhtml: str) -> tuple[list[str], bool]:
     parser.feed(xhtml)
     parser.close()
     pages = [normalize_text("".join(parts)) for parts in parser.pages]
+    if parser.paged:
+        pages = [unwrap_lines(page) for page in pages]
     if parser.paged and pages and not pages[0] and len(pages) > 1:
         pages = pages[1:]  # text before the first page marker was only whitespace
     return pages, parser.paged

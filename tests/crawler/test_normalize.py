@@ -32,3 +32,19 @@ def test_unpaged_documents_are_one_page_and_scripts_are_dropped() -> None:
         "<html><head><title>T</title></head><body><p>x</p><script>var a;</script></body></html>"
     )
     assert not paged and pages == ["x"]
+
+
+def test_a_pdfs_lines_are_joined_within_a_paragraph_and_its_hyphenated_words_made_whole() -> None:
+    xhtml = (
+        '<html><body><div class="page"><p>The same restrictions ap-\nply as above; the\n'
+        "Software-\nEntwicklung and 2-\n3.</p><p>A new\nparagraph.</p></div></body></html>"
+    )
+    pages, paged = xhtml_to_pages(xhtml)
+    assert paged and pages == [
+        "The same restrictions apply as above; the Software-Entwicklung and 2- 3.\n\n"
+        "A new paragraph."
+    ]
+    # a document without pages keeps its lines: they may be a poem's, a table's or code's
+    assert xhtml_to_pages("<html><body><p>one\ntwo-\nthree</p></body></html>")[0] == [
+        "one\ntwo-\nthree"
+    ]

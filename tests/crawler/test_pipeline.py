@@ -232,3 +232,45 @@ def test_a_person_is_one_author_with_or_without_the_address(
         ("Schmidt, Anna", 1),
         ("bob@example.com", 1),
     ]
+
+
+def test_a_passage_is_the_whole_sentence_across_lines_dates_and_abbreviations(
+    crawler: Crawler, tmp_path: Path
+) -> None:
+    """A PDF's lines are its layout's, a text file's may be wrapped at 72 columns, and "am 15."
+    is a date: the passage had been the line, or the sentence cut at the ordinal."""
+    from tests.crawler.files import pdf
+
+    folder = tmp_path / "lines"
+    folder.mkdir()
+    pdf(
+        folder / "mietvertrag.pdf",
+        [
+            "Der Mietvertrag wurde am 15. März 2024 von beiden Parteien\n"
+            "unterschrieben und gilt ab dem 1. April. Die Kaution beträgt drei\n"
+            "Monatsmieten, vgl. Anlage 2, und geht auf ein Treuhand-\n"
+            "konto bei der Sparkasse."
+        ],
+        title="Mietvertrag",
+        author="Greta Lager",
+        leading=13,
+    )
+    (folder / "notes.txt").write_text(
+        "The quokka enclosure was inspected by Dr. Hill on Monday and\n"
+        "needs a new fence before the winter.\nSecond line stands alone.\n"
+    )
+    report = crawler.crawl([str(folder)])
+    assert report.failed == 0, report.failures
+    assert hit(crawler.index, "unterschrieben")["text"] == (
+        "Der Mietvertrag wurde am 15. März 2024 von beiden Parteien <em>unterschrieben</em> und"
+        " gilt ab dem 1. April."
+    )
+    # the word hyphenated at the line's end is one word again
+    assert hit(crawler.index, "Treuhandkonto")["text"] == (
+        "Die Kaution beträgt drei Monatsmieten, vgl. Anlage 2, und geht auf ein"
+        " <em>Treuhandkonto</em> bei der Sparkasse."
+    )
+    assert hit(crawler.index, "fence")["text"] == (
+        "The quokka enclosure was inspected by Dr. Hill on Monday and needs a new"
+        " <em>fence</em> before the winter."
+    )

@@ -4,26 +4,24 @@ import java.text.BreakIterator;
 import java.text.CharacterIterator;
 import java.text.StringCharacterIterator;
 import java.util.Arrays;
-import java.util.Locale;
 
 /**
- * ICU's sentence boundaries (UAX #29: a line break ends a sentence too) as the {@link
- * BreakIterator} the highlighter takes, found in one pass. The highlighter asks for the boundaries
- * around each match, in the order of the matches; the JDK's sentence iterator re-read the text
- * character by character for each of them (on a long document with many matches, most of a page's
- * highlighting), ICU's own re-scans from a safe point for each jump. Here ICU walks forward once,
- * as far as the last match asked for, and the boundaries it passed are kept and looked up. A text
- * whose boundaries were found when it was indexed ({@link SentenceIndex}) is not read at all.
+ * The sentences of passages ({@link ReaderSentences}: ICU's boundaries, UAX #29, less those {@link
+ * SentenceRules} drops) as the {@link BreakIterator} the highlighter takes, found in one pass. The
+ * highlighter asks for the boundaries around each match, in the order of the matches; the JDK's
+ * sentence iterator re-read the text character by character for each of them (on a long document
+ * with many matches, most of a page's highlighting), ICU's own re-scans from a safe point for each
+ * jump. Here ICU walks forward once, as far as the last match asked for, and the boundaries it
+ * passed are kept and looked up. A text whose boundaries were found when it was indexed ({@link
+ * SentenceIndex}) is not read at all.
  */
 public final class IcuSentences extends BreakIterator {
   /** Farther than this past the boundaries found, ICU jumps instead of walking there. */
   static final int GAP = 4096;
 
-  private final com.ibm.icu.text.BreakIterator icu =
-      com.ibm.icu.text.BreakIterator.getSentenceInstance(Locale.ROOT);
+  private final com.ibm.icu.text.BreakIterator icu = new ReaderSentences();
   // for an offset before the boundaries found (after a jump): ICU asked directly
-  private final com.ibm.icu.text.BreakIterator direct =
-      com.ibm.icu.text.BreakIterator.getSentenceInstance(Locale.ROOT);
+  private final com.ibm.icu.text.BreakIterator direct = new ReaderSentences();
   // a text whose boundaries are known (SentenceIndex.read), and them; else null
   private final String knownText;
   private final int[] knownBoundaries;

@@ -3,7 +3,6 @@ package io.github.pylucenemcp.highlight;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
@@ -16,17 +15,15 @@ import org.apache.lucene.util.BytesRef;
  * A text's sentence boundaries, found by ICU once when the document is indexed and kept as binary
  * doc values, so that passages do not find them again on every search: on long documents with many
  * matches, finding them was a quarter of a page's highlighting. They are the boundaries {@link
- * IcuSentences} finds (ICU's sentence rules, {@link Locale#ROOT}), from 0 to the text's length,
- * written as their count and the gaps between them (variable-length ints: a byte or two a
- * sentence).
+ * IcuSentences} finds ({@link ReaderSentences}), from 0 to the text's length, written as their
+ * count and the gaps between them (variable-length ints: a byte or two a sentence).
  */
 public final class SentenceIndex {
   private SentenceIndex() {}
 
   /** The boundaries of {@code text} as a doc value. */
   public static BytesRef encode(String text) {
-    com.ibm.icu.text.BreakIterator icu =
-        com.ibm.icu.text.BreakIterator.getSentenceInstance(Locale.ROOT);
+    ReaderSentences icu = new ReaderSentences();
     icu.setText(text);
     int[] boundaries = new int[16];
     int size = 0;
