@@ -50,6 +50,9 @@ class Extracted:
     modified_ms: int | None = None
     #: the text was cut at max_content_chars
     truncated: bool = False
+    #: a mailbox's messages, each with its attachments, in the file's order (None: a file of one
+    #: document); the file's own content is then empty, and its hash is that of the messages'
+    messages: list[Extracted] | None = None
 
 
 def _first(meta: dict[str, Any], *keys: str) -> str | None:
@@ -208,6 +211,8 @@ class Extractor:
 
     def _build(self, parts: list[dict[str, Any]]) -> Extracted:
         meta = parts[0]
+        if _first(meta, "Content-Type") in MAILBOX_TYPES:
+            return _mailbox(meta, [self._build(message) for message in _messages(parts[1:])])
         pages, paged = xhtml_to_pages(str(meta.get("X-TIKA:content") or ""))
         for embedded in parts[1:]:  # attachments, archive members
             more, _ = xhtml_to_pages(str(embedded.get("X-TIKA:content") or ""))
@@ -245,6 +250,38 @@ class Extractor:
             created_ms=_date_ms(meta, "dcterms:created", "meta:creation-date", "Creation-Date"),
             modified_ms=_date_ms(meta, "dcterms:modified", "Last-Modified", "meta:save-date"),
         )
+
+
+#: the types of a file of many e-mails, each indexed as a document of its own
+MAILBOX_TYPES = ("application/mbox",)
+# a line that begins with "From " is written ">From " in a mailbox ("mboxrd": ">>From" for ">From")
+_QUOTED_FROM = re.compile(r"^>(>*From )", re.MULTILINE)
+
+
+def _messages(parts: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Tika's parts of a mailbox's messages grouped by message, each message's own part first:
+    a part's ``X-TIKA:embedded_id_path`` starts with its message's id (``/3``, ``/3/4``)."""
+    groups: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    for part in parts:  # Tika may give an attachment before its message
+        ids = (_first(part, "X-TIKA:embedded_id_path") or "").strip("/").split("/")
+        groups.setdefault(ids[0], []).append((len(ids), part))
+    order = sorted(groups, key=lambda i: (not i.isdigit(), int(i) if i.isdigit() else 0, i))
+    return [[part for _, part in sorted(groups[i], key=lambda d: d[0])] for i in order]
+
+
+def _mailbox(meta: dict[str, Any], messages: list[Extracted]) -> Extracted:
+    """A mailbox file: its messages, their quoted "From " lines as they were written."""
+    for message in messages:
+        message.content = _QUOTED_FROM.sub(r"\1", message.content)
+        message.content_hash = content_hash(message.content)
+    return Extracted(
+        content="",
+        page_offsets=[],
+        content_hash=content_hash("\n".join(m.content_hash for m in messages)),
+        file_type=str(_first(meta, "Content-Type")),
+        language="unknown",
+        messages=messages,
+    )
 
 
 #: Names that say "text": such a file whose bytes are UTF-8 is that text, with this type; no

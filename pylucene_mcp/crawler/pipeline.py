@@ -10,6 +10,11 @@ A crawl compares what is on disk with what the index holds for the same folders:
   changed) is rewritten;
 - DELETE: a document whose file is gone (orphans).
 
+A mailbox (``.mbox``) is a document per message, keyed ``<file>/<n>`` (the n-th message in the
+file; nothing on disk can have that path, the file not being a folder). Its messages carry the
+file's size and mtime, so the crawl compares the file as it compares any other (:func:`_gathered`)
+and rewrites all its messages when it changed.
+
 ``full=True`` re-extracts every file. Extraction runs on ``workers`` threads with a bounded
 number of files in flight, so memory stays bounded; documents are committed every
 ``batch_size`` files or ``commit_interval_s`` seconds. A file that cannot be extracted is
@@ -104,6 +109,56 @@ def to_document(entry: FileEntry, extracted: Extracted) -> dict[str, Any]:
         "modified_date": extracted.modified_ms or entry.mtime_ms,
         schema.PAGE_OFFSETS: extracted.page_offsets,
     }
+
+
+def to_documents(entry: FileEntry, extracted: Extracted) -> list[dict[str, Any]]:
+    """The index documents of a file: one, or one per message of a mailbox (keyed
+    :func:`message_key`, named and typed as the file is)."""
+    if extracted.messages is None or not extracted.messages:
+        return [to_document(entry, extracted)]
+    extension = entry.key.rsplit(".", 1)[-1].lower() if "." in entry.key else ""
+    docs = []
+    for number, message in enumerate(extracted.messages, start=1):
+        doc = to_document(entry, message)
+        doc[schema.FILE_PATH] = message_key(entry.key, number)
+        doc["file_extension"] = extension
+        docs.append(doc)
+    return docs
+
+
+def message_key(key: str, number: int) -> str:
+    """The ``file_path`` of the ``number``-th message (from 1) of the mailbox ``key``."""
+    return portable.folder_prefix(key) + str(number)
+
+
+def _gathered(known: dict[str, FileState]) -> set[str]:
+    """Replaces in ``known`` the messages of each mailbox file by the file, with their size and
+    mtime (and no text hash: a changed file is rewritten). Returns the mailbox files."""
+    sep = portable.separator()
+    mailboxes: dict[str, FileState] = {}
+    for key in list(known):
+        parent, _, number = key.rpartition(sep)
+        if (
+            number.isdigit()
+            and parent.lower().endswith(MAILBOX_EXTENSIONS)
+            and parent not in known
+            and not os.path.isdir(parent)  # a folder named *.mbox holds files of its own
+        ):
+            state = known.pop(key)
+            mailboxes.setdefault(parent, FileState(state.size, state.mtime_ms, None))
+    known.update(mailboxes)
+    return set(mailboxes)
+
+
+#: the names of a file of many e-mails (extract.MAILBOX_TYPES): each message a document
+MAILBOX_EXTENSIONS = (".mbox",)
+
+
+def _delete_file(writer: BackendWriter, key: str) -> None:
+    """Deletes the document(s) of the file ``key``: a mailbox's messages too."""
+    writer.delete(key)
+    if key.lower().endswith(MAILBOX_EXTENSIONS):
+        writer.delete_under(key)
 
 
 class Crawler:
@@ -247,6 +302,7 @@ class Crawler:
         # documents of no configured folder: a folder crawled once by hand, one removed from the
         # configuration while the server was down, a script's writes
         outside = len(self.index) - len(known) if reconcile and not self.index.shared else 0
+        _gathered(known)
         seen: set[str] = set()
         work: list[FileEntry] = []
         for item in walk(roots, self.settings.patterns):
@@ -292,7 +348,7 @@ class Crawler:
             if orphans or outside > 0:
                 with self.index.writer() as writer:
                     for key in orphans:
-                        writer.delete(key)
+                        _delete_file(writer, key)
                         report.count(_root_of(key, roots), "deleted")
                     if outside > 0:
                         writer.delete_outside(roots)
@@ -402,7 +458,7 @@ class Crawler:
                 self.failures.record(entry.key, entry.size, entry.mtime_ms, str(outcome))
             if isinstance(outcome, FileVanishedError) and entry.key in known:
                 with self.index.writer() as writer:
-                    writer.delete(entry.key)
+                    _delete_file(writer, entry.key)
                 report.count(entry.root, "deleted")
         else:
             batch.append((entry, outcome))
@@ -461,6 +517,10 @@ class Crawler:
         paths = list(paths)
         outcome: dict[str, str] = {}
         known = self.index.file_states_of(index_key(p) for p in paths)
+        mailboxes = [index_key(p) for p in paths if p.lower().endswith(MAILBOX_EXTENSIONS)]
+        if mailboxes:
+            known.update(self.index.file_states(mailboxes))  # their messages
+            _gathered(known)
         gone: list[str] = []
         ready: list[tuple[FileEntry, Extracted]] = []
         for path in paths:  # extraction outside the writer: crawl batches need not wait for it
@@ -529,11 +589,14 @@ def _write(
     change: str,
 ) -> None:
     """A skipped file of the same size only has its mtime recorded (in place); every other file
-    is (re)written whole."""
+    is (re)written whole (a mailbox: all its messages, those it no longer has deleted)."""
     if change == "skipped" and old is not None and old.size == entry.size:
         writer.touch(entry.key, entry.mtime_ms)
-    else:
-        writer.add(to_document(entry, extracted))
+        return
+    if extracted.messages is not None:  # a mailbox, which may have had other messages
+        _delete_file(writer, entry.key)
+    for doc in to_documents(entry, extracted):
+        writer.add(doc)
 
 
 def _change(old: FileState | None, extracted: Extracted, full: bool) -> str:

@@ -34,6 +34,7 @@ DEFAULT_EXTENSIONS = (
     "htm",
     "xml",
     "eml",
+    "mbox",
     "msg",
     "epub",
 )

@@ -274,3 +274,87 @@ def test_a_passage_is_the_whole_sentence_across_lines_dates_and_abbreviations(
         "The quokka enclosure was inspected by Dr. Hill on Monday and needs a new"
         " <em>fence</em> before the winter."
     )
+
+
+def _mailbox(path: Path, messages: list[tuple[str, str, str]]) -> None:
+    """An mbox file written by Python's mailbox module: (sender, subject, body) each."""
+    import mailbox
+    from email.message import EmailMessage
+
+    box = mailbox.mbox(path)
+    box.lock()
+    box.clear()
+    for day, (sender, subject, body) in enumerate(messages, start=1):
+        message = EmailMessage()
+        message["From"] = sender
+        message["To"] = "me@example.com"
+        message["Subject"] = subject
+        message["Date"] = f"Mon, {day:02d} Jan 2024 10:00:00 +0000"
+        message.set_content(body)
+        if subject == "Report":
+            message.add_attachment(
+                b"The zebra count rose.", maintype="text", subtype="plain", filename="count.txt"
+            )
+        box.add(message)
+    box.flush()
+    box.unlock()
+    box.close()
+
+
+def test_each_message_of_a_mailbox_is_a_document_kept_in_step_with_the_file(
+    crawler: Crawler, tmp_path: Path
+) -> None:
+    """An .mbox had been skipped without a word; its messages are documents now, as .eml files
+    are, and the file's changes reach them all."""
+    folder = tmp_path / "mail"
+    folder.mkdir()
+    box = folder / "inbox.mbox"
+    messages = [
+        ("Anna Schmidt <anna@example.com>", "Kaution", "Die Kaution wird am 15. März überwiesen."),
+        ("bob@example.com", "Lunch", "From the kitchen: lunch at noon."),
+        ("Carl <carl@example.com>", "Report", "The quarterly report is attached."),
+    ]
+    _mailbox(box, messages)
+    report = crawler.crawl([str(folder)])
+    assert report.failed == 0, report.failures
+    assert keys(crawler.index) == {f"{box}/1", f"{box}/2", f"{box}/3"}
+    assert hit(crawler.index, "zebra") == {
+        "name": "3",
+        "title": "Report",
+        "author": "Carl",
+        "language": "en",
+        "type": "message/rfc822",
+        "pages": [None],
+        "text": "The <em>zebra</em> count rose.",
+    }
+    # the line that begins with "From " is as written, not as the mbox quotes it (">From ")
+    assert hit(crawler.index, "kitchen")["text"] == "From the <em>kitchen</em>: lunch at noon."
+    from pylucene_mcp.engine.info import document_details
+
+    details = document_details(crawler.index, f"{box}/1")
+    assert (details.fields["title"], details.content) == ("Kaution", messages[0][2])
+    found = crawler.index.search("file_extension:mbox", max_passages=0)
+    assert found.total_hits == 3
+    assert {d.file_name for d in found.documents} == {"inbox.mbox"}
+
+    again = crawler.crawl([str(folder)])
+    assert counts(again) == {"added": 0, "updated": 0, "skipped": 1, "deleted": 0, "failed": 0}
+
+    _mailbox(box, [messages[0], ("dora@example.com", "Dach", "Das Dach ist dicht.")])
+    os.utime(box, ns=(time.time_ns(), time.time_ns() + 2_000_000_000))
+    changed = crawler.crawl([str(folder)])
+    assert changed.updated == 1 and changed.failed == 0
+    assert keys(crawler.index) == {f"{box}/1", f"{box}/2"}  # the third message is gone
+    assert hit(crawler.index, "dicht")["title"] == "Dach"
+    assert crawler.index.search("zebra OR kitchen").total_hits == 0
+
+    # the watcher's way: one file's change
+    _mailbox(box, [messages[1]])
+    outcome = crawler.process_paths([str(box)], [str(folder)], crawler.settings.patterns)
+    assert outcome == {str(box): "updated"}
+    assert keys(crawler.index) == {f"{box}/1"}
+    assert hit(crawler.index, "kitchen")["title"] == "Lunch"
+
+    box.unlink()
+    gone = crawler.crawl([str(folder)])
+    assert gone.deleted == 1 and keys(crawler.index) == set()
