@@ -363,3 +363,36 @@ def test_a_crawl_already_running_at_start_up_is_no_error(
     assert "left to it" in caplog.text
     assert service.crawler().wait(120)
     assert running.added == 40 and running.failed == 0
+
+
+async def test_a_mailboxs_messages_are_found_and_read_through_the_tools(
+    client: Client, home: Path
+) -> None:
+    import mailbox
+    from email.message import EmailMessage
+
+    folder = home / "mail"
+    folder.mkdir()
+    box = mailbox.mbox(folder / "inbox.mbox")
+    for subject, body in (
+        ("Kaution", "Die Kaution wird am 15. März\nüberwiesen, vgl. Anlage 2."),
+        ("Lunch", "Lunch with the kingfishers at noon."),
+    ):
+        message = EmailMessage()
+        message["From"] = "Anna Schmidt <anna@example.com>"
+        message["Subject"] = subject
+        message.set_content(body)
+        box.add(message)
+    box.flush()
+    box.close()
+    await configure(client, home, "mail", crawl=True)
+    found = await call(client, "search", query="Kaution")
+    (document,) = found["documents"]
+    assert document["filePath"] == f"{folder / 'inbox.mbox'}/1"
+    assert document["title"] == "Kaution"
+    # the sentence goes on over the wrapped line and past the ordinal and the abbreviation
+    assert document["passages"][0]["text"] == (
+        "Die <em>Kaution</em> wird am 15. März überwiesen, vgl. Anlage 2."
+    )
+    details = await call(client, "getDocumentDetails", filePath=document["filePath"])
+    assert details["content"].startswith("Die Kaution wird am 15. März")
