@@ -152,6 +152,16 @@ def corpus_index(tmp_path: Path) -> Path:
     with index.writer() as writer:  # deleted documents, which Optimize drops for good
         for n in range(30):
             writer.add({"file_path": f"/scratch/{n}.txt", "content": f"note {n}", "file_size": n})
+    with index.writer() as writer:  # facet values longer than a column is wide
+        writer.add(
+            {
+                "file_path": "/scratch/contract-review.docx",
+                "content": "The contract review of the framework agreement.",
+                "file_size": 2048,
+                "author": ["Maximiliane Alexandra von Schwarzenberg-Hohenlohe-Waldenburg"],
+                "file_type": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+            }
+        )
     with index.writer() as writer:  # few: Lucene merges a segment of many deletions at once
         for n in (3, 7):
             writer.delete(f"/scratch/{n}.txt")
@@ -220,9 +230,8 @@ FORGE = """(forged) => new Promise((sent) => {
     ", '*'); parent.postMessage('forged-sent', '*');<" + "/script>";
   document.body.append(sibling);
 })"""
-GENUINE = """() => document.querySelector("iframe").contentWindow.postMessage({jsonrpc: "2.0",
-  method: "ui/notifications/tool-result",
-  params: {isError: true, content: [{type: "text", text: "genuine notice"}]}}, "*")"""
+GENUINE = """(genuine) => document.querySelector("iframe").contentWindow.postMessage({jsonrpc: "2.0",
+  method: "ui/notifications/tool-result", params: {structuredContent: genuine}}, "*")"""
 
 
 def test_an_app_hears_only_the_host_that_embeds_it(host: Host) -> None:
@@ -238,13 +247,18 @@ def test_an_app_hears_only_the_host_that_embeds_it(host: Host) -> None:
         "totalHits": 1,
         "documents": [{**answer["documents"][0], "title": "FORGED"}],
     }
+    genuine = {
+        **answer,
+        "totalHits": 2,
+        "documents": [{**d, "title": "GENUINE"} for d in answer["documents"][:2]],
+    }
     host.page.evaluate(FORGE, forged)
-    host.page.evaluate(GENUINE)
+    host.page.evaluate(GENUINE, genuine)
     app = host.page.frame_locator("iframe").first  # the app's frame, beside the sibling now
     rows = app.locator("#hits tr")
-    app.locator("#status").filter(has_text="genuine notice").wait_for()
+    app.locator("#hits").filter(has_text="GENUINE").wait_for()
     assert "FORGED" not in app.locator("#hits").inner_text()
-    assert rows.count() == len(answer["documents"])
+    assert rows.count() == 2
 
 
 def test_search_results_filter_sort_narrow_and_preview(host: Host, tmp_path: Path) -> None:
@@ -294,3 +308,82 @@ def test_search_results_filter_sort_narrow_and_preview(host: Host, tmp_path: Pat
     details = host.call("getDocumentDetails", {"filePath": first, "length": 3000})
     assert details["structuredContent"]["content"][:60] in preview.inner_text()
     assert "getDocumentDetails" in host.page.evaluate("window.calls")
+
+
+FACETS_SEEN = """() => [...document.querySelectorAll('#facets button')].map((b) => {
+  const count = b.querySelector('.count').getBoundingClientRect();
+  const value = b.querySelector('.value').getBoundingClientRect();
+  return {value: b.querySelector('.value').textContent, count: b.querySelector('.count').textContent,
+    countRight: count.right, countWidth: count.width, valueRight: value.right,
+    width: document.documentElement.clientWidth, overflow: document.documentElement.scrollWidth};
+})"""
+
+
+@pytest.mark.parametrize("width", [720, 420])
+def test_search_results_at_chat_width_show_every_facet_and_its_count(
+    host: Host, tmp_path: Path, width: int
+) -> None:
+    """At chat width the facet column had been a fixed 190 px: long values ran off its edge
+    and every count was hidden. The facets go below the results, each value wraps, and each
+    count is inside the frame."""
+    arguments = {"query": "contract OR agreement OR review", "pageSize": 10}
+    answer = host.call("search", arguments)["structuredContent"]
+    app = host.open("search", arguments)
+    host.page.evaluate(f"document.querySelector('iframe').style.width = '{width}px'")
+    app.locator("#hits tr").first.wait_for()
+    app.locator("body").evaluate(f"() => {{}}")  # a round trip: the frame has its new width
+    host.page.wait_for_function(
+        f"() => document.querySelector('iframe').contentWindow !== null"
+    )
+    seen = app.locator("body").evaluate(FACETS_SEEN)
+    expected = {
+        (value["value"], str(value["count"]))
+        for values in answer["facets"].values()
+        for value in values
+    }
+    assert {(s["value"], s["count"]) for s in seen} == expected
+    long_values = [s for s in seen if len(s["value"]) > 40]
+    assert long_values, "the corpus has a long facet value"
+    for facet in seen:  # every count is drawn, whole, inside the frame; nothing scrolls sideways
+        assert facet["countWidth"] > 0 and facet["countRight"] <= facet["width"], facet
+        assert facet["valueRight"] <= facet["width"], facet
+        assert facet["overflow"] <= facet["width"], facet
+    # below the results, not beside them
+    table = app.locator("table").bounding_box()
+    facets = app.locator("#facets").bounding_box()
+    assert table is not None and facets is not None
+    assert facets["y"] >= table["y"] + table["height"]
+    shot(host, tmp_path, f"search-results-{width}")
+
+
+def test_a_search_that_fails_says_so_in_plain_words_and_offers_the_correction(
+    host: Host,
+) -> None:
+    """A malformed query had shown red parser text over an empty table whose buttons then
+    threw TypeErrors."""
+    app = host.open("search", {"query": '"signed contract'})
+    problem = app.get_by_test_id("problem")
+    problem.wait_for()
+    assert "The search did not run" in problem.inner_text()
+    for name in ("Previous", "Next"):
+        assert app.get_by_role("button", name=name).is_disabled()
+    assert app.get_by_label("filter this page").is_disabled()
+    app.get_by_role("columnheader", name="Size").click()  # acts on nothing, breaks nothing
+    app.get_by_role("button", name='Search for "signed contract"').click()
+    app.get_by_test_id("total").filter(has_text="hits").wait_for()
+    assert problem.is_hidden()
+    assert not [line for line in host.console if "TypeError" in line or "Uncaught" in line]
+
+
+def test_an_app_opened_without_a_host_says_where_it_belongs(browser: Any, tmp_path: Path) -> None:
+    from pylucene_mcp.server.tools.apps import app_html
+
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_content(app_html("search-results"))
+    page.get_by_text("inside an MCP host").wait_for(timeout=10_000)
+    assert page.get_by_role("button", name="Next").is_disabled()
+    assert page.get_by_label("filter this page").is_disabled()
+    page.close()
+    assert errors == []

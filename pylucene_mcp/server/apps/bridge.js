@@ -48,10 +48,22 @@ const mcp = (() => {
       if (value) root.style.setProperty(name, value);
     }
   }
-  // Starts the app; each tool result the host passes goes to render (an error to #status).
-  async function start(name, render) {
+  // Starts the app; each tool result the host passes goes to render, an error's text to
+  // failed (or to #status). Until a host answers, the app says what it waits for; a page opened
+  // without a host says where it belongs.
+  async function start(name, render, failed) {
+    const nothing = "This view shows a tool's answer inside an MCP host (Claude Desktop or " +
+      "another client with MCP Apps); opened on its own it has nothing to show.";
+    if (window.parent === window) { // a page of its own: no host to speak to
+      say(nothing);
+      return;
+    }
+    say("waiting for the host to pass the tool's answer…");
+    const alone = setTimeout(() => say(nothing), 4000);
     on("ui/notifications/tool-result", (result) => {
-      if (result.isError) say((result.content || []).map((b) => b.text).join(" "), "error");
+      say("");
+      const text = (result.content || []).map((b) => b.text || "").join(" ");
+      if (result.isError) (failed || ((t) => say(t, "error")))(text);
       else render(result.structuredContent);
     });
     const result = await request("ui/initialize", {
@@ -59,6 +71,7 @@ const mcp = (() => {
       appCapabilities: { availableDisplayModes: ["inline"] },
       protocolVersion: PROTOCOL_VERSIONS[0],
     });
+    clearTimeout(alone); // a host answered
     // the host says which version it speaks; one this app does not know is said, not ignored
     state.protocolVersion = result.protocolVersion || PROTOCOL_VERSIONS[0];
     if (!PROTOCOL_VERSIONS.includes(state.protocolVersion)) {
