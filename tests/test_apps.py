@@ -159,7 +159,8 @@ def corpus_index(tmp_path: Path) -> Path:
                 "content": "The contract review of the framework agreement.",
                 "file_size": 2048,
                 "author": ["Maximiliane Alexandra von Schwarzenberg-Hohenlohe-Waldenburg"],
-                "file_type": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+                "file_type": "application/vnd.openxmlformats-officedocument"
+                ".wordprocessingml.document",
             }
         )
     with index.writer() as writer:  # few: Lucene merges a segment of many deletions at once
@@ -230,8 +231,9 @@ FORGE = """(forged) => new Promise((sent) => {
     ", '*'); parent.postMessage('forged-sent', '*');<" + "/script>";
   document.body.append(sibling);
 })"""
-GENUINE = """(genuine) => document.querySelector("iframe").contentWindow.postMessage({jsonrpc: "2.0",
-  method: "ui/notifications/tool-result", params: {structuredContent: genuine}}, "*")"""
+GENUINE = """(genuine) => document.querySelector("iframe").contentWindow.postMessage({
+  jsonrpc: "2.0", method: "ui/notifications/tool-result",
+  params: {structuredContent: genuine}}, "*")"""
 
 
 def test_an_app_hears_only_the_host_that_embeds_it(host: Host) -> None:
@@ -313,7 +315,8 @@ def test_search_results_filter_sort_narrow_and_preview(host: Host, tmp_path: Pat
 FACETS_SEEN = """() => [...document.querySelectorAll('#facets button')].map((b) => {
   const count = b.querySelector('.count').getBoundingClientRect();
   const value = b.querySelector('.value').getBoundingClientRect();
-  return {value: b.querySelector('.value').textContent, count: b.querySelector('.count').textContent,
+  return {value: b.querySelector('.value').textContent,
+    count: b.querySelector('.count').textContent,
     countRight: count.right, countWidth: count.width, valueRight: value.right,
     width: document.documentElement.clientWidth, overflow: document.documentElement.scrollWidth};
 })"""
@@ -331,10 +334,10 @@ def test_search_results_at_chat_width_show_every_facet_and_its_count(
     app = host.open("search", arguments)
     host.page.evaluate(f"document.querySelector('iframe').style.width = '{width}px'")
     app.locator("#hits tr").first.wait_for()
-    app.locator("body").evaluate(f"() => {{}}")  # a round trip: the frame has its new width
-    host.page.wait_for_function(
-        f"() => document.querySelector('iframe').contentWindow !== null"
-    )
+    for _ in range(100):  # the frame lays out at its new width
+        if app.locator("html").evaluate("h => h.clientWidth") <= width:
+            break
+        host.page.wait_for_timeout(50)
     seen = app.locator("body").evaluate(FACETS_SEEN)
     expected = {
         (value["value"], str(value["count"]))
