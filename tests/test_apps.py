@@ -213,6 +213,21 @@ def test_index_admin_optimizes_and_purges_behind_a_confirmation(host: Host, tmp_
     assert {"optimizeIndex", "purgeIndex", "getIndexAdminStatus", "indexAdmin"} <= set(calls)
 
 
+def test_an_unlock_that_unlocks_nothing_is_not_said_done(host: Host) -> None:
+    """The server holds the index's lock itself: the unlock had shown a green "done" and the
+    result as raw JSON."""
+    app = host.open("indexAdmin", {})
+    app.get_by_test_id("documents").wait_for()
+    app.get_by_role("button", name="Unlock").click()
+    app.get_by_role("button", name="Confirm").click()
+    status = app.locator("#status")
+    status.filter(has_text="nothing to unlock").wait_for()
+    assert "done" not in status.inner_text() and "{" not in status.inner_text()
+    assert "done" not in (status.get_attribute("class") or "")
+    assert "{" not in app.locator("#operations").inner_text()  # words, not JSON
+    assert app.get_by_role("button", name="Optimize").is_enabled()  # no crawl runs
+
+
 def test_index_admin_follows_the_hosts_dark_theme(host: Host, tmp_path: Path) -> None:
     app = host.open("indexAdmin", {}, theme="dark")
     app.get_by_test_id("documents").wait_for()

@@ -488,6 +488,7 @@ class LuceneIndex:
         with self.writer():
             with jvm.java_errors():
                 self._writer.forceMerge(max_segments, True)
+        self.refresh()  # done means seen: the figures asked for next are the merged index's
         with self.searcher() as searcher:
             return len(searcher.getIndexReader().leaves())
 
@@ -500,6 +501,7 @@ class LuceneIndex:
         count = len(self)
         with self.writer() as writer:
             writer.delete_all()
+        self.refresh()
         return count
 
     def close(self) -> None:
