@@ -143,9 +143,7 @@ class Oracle:
         for n in candidates:
             where = self.positions[n]
             if slop == 0:
-                if any(
-                    all(p + i in where[w] for i, w in enumerate(phrase)) for p in where[phrase[0]]
-                ):
+                if any(_runs(where, phrase, 0, p) for p in where[phrase[0]]):
                     found.add(n)
             else:  # two words: Lucene's sloppy distance |(q - 1) - p| within the slop
                 first, second = phrase
@@ -155,6 +153,22 @@ class Oracle:
 
     def facets(self, hits: frozenset[int], dim: str) -> dict[str, int]:
         return dict(Counter(getattr(self.docs[n], dim) for n in hits))
+
+
+def _runs(where: dict[str, list[int]], phrase: list[str], i: int, position: int) -> bool:
+    """Whether ``phrase[i:]`` stands from ``position`` on: each next word at the next position,
+    or, beside the word before it, at the same one when both are there (the parts of one name,
+    docs/query.md); two same words are never beside each other."""
+    if i == len(phrase):
+        return True
+    for j in range(i + 1, len(phrase) + 1):  # phrase[i:j] all at this position
+        if j - 1 > i and phrase[j - 1] == phrase[j - 2]:
+            break
+        if position not in where[phrase[j - 1]]:
+            break
+        if _runs(where, phrase, j, position + 1):
+            return True
+    return False
 
 
 def osa_distance(a: str, b: str) -> int:
@@ -287,6 +301,19 @@ def generate(oracle: Oracle, rng: random.Random) -> list[Case]:
             if all(_plain(w) for w in pair) and pair[0] != pair[1]:
                 quoted = '"' + " ".join(pair) + f'"~{slop}'
                 cases.append(Case(quoted, oracle.phrase(pair, slop), family="sloppy"))
+
+    named = [
+        (doc, at)
+        for doc in oracle.docs
+        for at, parts in enumerate(doc.parts)
+        if len(parts) >= 2 and 0 < at < len(doc.tokens) - 1
+    ]
+    for doc, at in rng.sample(named, min(20, len(named))):
+        # a camel-cased name by its parts, with a word on either side: "the element tree write"
+        words = [doc.tokens[at - 1], *doc.parts[at], doc.tokens[at + 1]]
+        if all(_plain(w) for w in words):
+            quoted = '"' + " ".join(words) + '"'
+            cases.append(Case(quoted, oracle.phrase(words), family="name phrase"))
 
     def atom() -> tuple[str, frozenset[int]]:
         if rng.random() < 0.3:

@@ -15,7 +15,8 @@ from typing import Literal, get_args
 # the dictionary take their tail's forms in content_lemma_de; 7: joined names (ElementTree.write,
 # dhua.sty, file_name, getIndexStats) also give their parts in the content, its twins and titles;
 # 8: the content's sentence boundaries kept as doc values (content_sentences); 9: sentences
-# continue over wrapped lines, German ordinals and abbreviations, a PDF's lines are joined
+# continue over wrapped lines, German ordinals and abbreviations, a PDF's lines are joined, and
+# an English possessive also stands for its owner (LaTeX's: latex)
 SCHEMA_VERSION = 9
 
 CONTENT = "content"

@@ -278,9 +278,11 @@ def _leaf_query(leaf: QueryNode) -> Any:
         return j("org.apache.lucene.search.TermQuery")(j("org.apache.lucene.index.Term")(
             leaf.field, leaf.value))  # fmt: skip
     if leaf.type == "PhraseQuery":
-        return j("org.apache.lucene.search.PhraseQuery")(
+        phrase = j("org.apache.lucene.search.PhraseQuery")(
             leaf.slop or 0, leaf.field, jvm.jarray("String", leaf.value.split())
         )
+        named = j("io.github.pylucenemcp.queryparser.NamePhraseQuery")
+        return named(phrase) if named.applies(phrase) else phrase  # as the search parsed it
     if leaf.type == "SynonymQuery":  # sign OR signed
         any_of = j("org.apache.lucene.search.BooleanQuery$Builder")()
         should = j("org.apache.lucene.search.BooleanClause$Occur").SHOULD

@@ -112,6 +112,9 @@ class QueryProfile:
 def _tree(query: Any, occur: str | None, budget: list[int], probe: Probe | None) -> QueryNode:
     budget[0] -= 1
     kind = str(query.getClass().getSimpleName())
+    if kind == "NamePhraseQuery":  # an exact phrase whose words may be a name's parts
+        budget[0] += 1
+        return _tree(query.phrase(), occur, budget, probe)
     if kind == "BooleanQuery":
         clauses = []
         for clause in query.clauses():

@@ -442,3 +442,75 @@ def test_word_forms_off_reaches_fielded_words_and_every_field(backend: Backend) 
     assert named == {"files": 1, "none": 0}
     # with word forms, the other forms count (on the text's lemma fields)
     assert all_paths(backend, "content:files") == {"/f/listed.txt", "/f/one.txt"}
+
+
+#: Texts with joined names, and the words a reader sees in them (the oracle's own split:
+#: at dots and underscores, then at each capital after a small letter)
+NAMED = [
+    {"file_path": "/n/dhua.txt", "content": "dhua.sty for German abbreviations using LaTeX"},
+    {"file_path": "/n/tree.txt", "content": "Call ElementTree.write now with the file_name."},
+    {"file_path": "/n/words.txt", "content": "the tree write element of sty for dhua"},
+    {"file_path": "/n/twice.txt", "content": "very very good"},
+]
+
+
+def _reader_words(text: str) -> list[list[str]]:
+    """Each word of ``text`` as the set of words it stands for at its position: itself and the
+    pieces of a joined name."""
+    out = []
+    for word in re.findall(r"[\w.]+\w|\w", text):
+        chunks = re.split(r"[._]", word)
+        pieces = [p for chunk in chunks for p in re.findall(r"[A-Z]?[a-z]+|[A-Z]+", chunk)]
+        out.append([w.lower() for w in (word, *chunks, *pieces)])
+    return out
+
+
+def _name_phrase_oracle(phrase: list[str]) -> set[str]:
+    """The documents where the phrase's words stand one after the other, neighbouring words
+    that are pieces of one name standing at its position (never two same words)."""
+
+    def stands(words: list[list[str]], i: int, at: int) -> bool:
+        if i == len(phrase):
+            return True
+        for j in range(i + 1, len(phrase) + 1):
+            if at >= len(words) or phrase[j - 1] not in words[at]:
+                break
+            if j - 1 > i and phrase[j - 1] == phrase[j - 2]:
+                break
+            if stands(words, j, at + 1):
+                return True
+        return False
+
+    found = set()
+    for doc in NAMED:
+        words = _reader_words(doc["content"])
+        if any(stands(words, 0, at) for at in range(len(words))):
+            found.add(doc["file_path"])
+    return found
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    [
+        "dhua sty for German abbreviations using",
+        "dhua.sty for",
+        "sty for",
+        "call element tree write now",
+        "elementtree write",
+        "tree write",
+        "with the file name",
+        "very good",
+        "very very",
+        "write element",
+    ],
+)
+def test_a_phrase_finds_a_name_by_its_parts(backend: Backend, phrase: str) -> None:
+    """Issue: "dhua sty for German abbreviations using" found nothing, though the text has
+    "dhua.sty for German abbreviations using": the name's parts stand at its position."""
+    with backend.writer() as writer:
+        for doc in NAMED:
+            writer.add(doc)
+    backend.refresh()
+    expected = _name_phrase_oracle(re.findall(r"[\w.]+\w|\w", phrase.lower()))
+    assert expected  # each phrase stands somewhere: the test is not one of empty answers
+    assert all_paths(backend, f'"{phrase}"', word_forms=False) == expected

@@ -1,5 +1,6 @@
 package io.github.pylucenemcp.solr;
 
+import io.github.pylucenemcp.queryparser.NamePhraseQuery;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -68,6 +69,7 @@ public final class PortableQParserPlugin extends QParserPlugin {
       case "const" -> new ConstantScoreQuery(build(node.get("q")));
       case "syn" -> synonyms(node);
       case "phrase" -> phrase(node);
+      case "namePhrase" -> new NamePhraseQuery((PhraseQuery) phrase((Map<?, ?>) node.get("q")));
       case "multiPhrase" -> multiPhrase(node);
       case "prefix" -> new PrefixQuery(term(node), rewrite(node));
       case "wildcard" ->

@@ -19,8 +19,9 @@ import org.apache.lucene.util.AttributeSource;
  * ({@code ElementTree.write}, {@code dhua.sty}, {@code file_name}, {@code getIndexStats}), is kept
  * whole and followed by its parts at the same position (position increment 0, as a synonym stands
  * beside its word): the pieces between dots and underscores ({@code elementtree}, {@code write})
- * and the camel-case words of each ({@code element}, {@code tree}). A part keeps its own offsets
- * inside the token, so a highlighter marks it there.
+ * and the camel-case words of each ({@code element}, {@code tree}); an English possessive also
+ * stands for its owner ({@code LaTeX's}: {@code latex}, {@code la}, {@code te}). A part keeps its
+ * own offsets inside the token, so a highlighter marks it there.
  *
  * <p>At the same position, the parts change neither the positions of the words after the name
  * (phrases across it match as before) nor the document's length as BM25 counts it (overlapping
@@ -78,6 +79,19 @@ public final class NamePartsFilter extends TokenFilter {
    * the whole token; none when it is no joined name.
    */
   static List<int[]> parts(CharSequence token) {
+    int end = token.length();
+    if (end > 3
+        && Character.toLowerCase(token.charAt(end - 1)) == 's'
+        && (token.charAt(end - 2) == '\'' || token.charAt(end - 2) == '\u2019')) {
+      // a possessive: "LaTeX's" is also LaTeX (and its parts)
+      CharSequence owner = token.subSequence(0, end - 2);
+      List<int[]> found = new ArrayList<>();
+      if (owner.chars().anyMatch(Character::isLetter)) {
+        found.add(new int[] {0, end - 2});
+        found.addAll(parts(owner));
+      }
+      return found;
+    }
     List<int[]> found = new ArrayList<>();
     int length = token.length();
     boolean letter = false;

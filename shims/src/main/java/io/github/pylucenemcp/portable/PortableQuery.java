@@ -1,6 +1,7 @@
 package io.github.pylucenemcp.portable;
 
 import io.github.pylucenemcp.queryparser.ContentQueryParser;
+import io.github.pylucenemcp.queryparser.NamePhraseQuery;
 import io.github.pylucenemcp.search.Json;
 import java.util.List;
 import org.apache.lucene.document.LongPoint;
@@ -63,6 +64,10 @@ public final class PortableQuery {
       }
       case SynonymQuery q -> synonyms(q, out);
       case PhraseQuery q -> phrase(q, out);
+      case NamePhraseQuery q -> {
+        out.name("t").string("namePhrase").name("q");
+        write(q.phrase(), out);
+      }
       case MultiPhraseQuery q -> multiPhrase(q, out);
       case PrefixQuery q -> pattern("prefix", q.getPrefix(), q, out);
       case WildcardQuery q -> pattern("wildcard", q.getTerm(), q, out);

@@ -297,7 +297,24 @@ public final class ContentQueryParser extends QueryParser {
     return unit;
   }
 
+  /**
+   * An exact phrase of two words or more as a {@link NamePhraseQuery} (its words may also be the
+   * parts of one name); any other query as it is.
+   */
+  @Override
+  protected Query newFieldQuery(Analyzer analyzer, String field, String queryText, boolean quoted)
+      throws ParseException {
+    Query query = super.newFieldQuery(analyzer, field, queryText, quoted);
+    return query instanceof PhraseQuery phrase && NamePhraseQuery.applies(phrase)
+        ? new NamePhraseQuery(phrase)
+        : query;
+  }
+
+  /** {@code query} with {@code slop}: a sloppy phrase is a plain one (its words are words). */
   private static Query withSlop(Query query, int slop) {
+    if (query instanceof NamePhraseQuery named) {
+      return slop == 0 ? named : withSlop(named.phrase(), slop);
+    }
     if (query instanceof PhraseQuery phrase) {
       PhraseQuery.Builder builder = new PhraseQuery.Builder().setSlop(slop);
       Term[] terms = phrase.getTerms();
@@ -372,13 +389,13 @@ public final class ContentQueryParser extends QueryParser {
     if (unfielded(field)) {
       return inEveryField(
           getFieldQuery(contentField, queryText, slop),
-          f -> super.getFieldQuery(f, queryText, slop));
+          f -> withSlop(super.getFieldQuery(f, queryText, slop), slop));
     }
     if (field.equals(contentField)) {
       return withTwins(
           queryText, true, f -> withSlop(newFieldQuery(getAnalyzer(), f, queryText, true), slop));
     }
-    return super.getFieldQuery(field, queryText, slop);
+    return withSlop(super.getFieldQuery(field, queryText, slop), slop);
   }
 
   @Override

@@ -56,6 +56,12 @@ public class NamePartsFilterTest {
     assertEquals(
         List.of("httpserver@0[0,10)", "http@0[0,4)", "server@0[4,10)"),
         tokens(Analyzers.content(), "HTTPServer"));
+    // a possessive stands for its owner too: "LaTeX hook" finds "LaTeX's hook"; the typographic
+    // apostrophe is the plain one once normalized
+    assertEquals(
+        List.of("latex's@0[0,7)", "latex@0[0,5)", "la@0[0,2)", "te@0[2,4)", "hook@1[8,12)"),
+        tokens(Analyzers.content(), "LaTeX's hook"));
+    assertEquals(List.of("anna's@0[0,6)", "anna@0[0,4)"), tokens(Analyzers.content(), "Anna’s"));
   }
 
   @Test
