@@ -12,8 +12,10 @@ import statistics
 import sys
 import tarfile
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -91,3 +93,24 @@ def scale_options(parser: argparse.ArgumentParser, json_name: str) -> None:
     parser.add_argument("--index-dir", type=Path, default=ROOT / "bench-data")
     parser.add_argument("--cacm", type=Path, default=ROOT.parent / "shared/eval/cacm/cacm.tar.gz")
     parser.add_argument("--json", type=Path, default=Path(json_name))
+
+
+def interleaved(
+    searcher: Any, runs: int, queries: dict[tuple[str, str], Callable[[], Any]]
+) -> tuple[dict[tuple[str, str], list[float]], dict[tuple[str, str], int]]:
+    """Each query of ``queries`` (by (case, form), a function that builds it) searched for its
+    10 best hits and its exact count, all in turn, ``runs`` times after three warm-up rounds, so
+    that every form sees the same machine: the milliseconds of each run and each total."""
+    samples: dict[tuple[str, str], list[float]] = {}
+    totals: dict[tuple[str, str], int] = {}
+    for run in range(runs + 3):
+        for key, build in queries.items():
+            q = build()
+            started = time.perf_counter()
+            searcher.search(q, 10)
+            total = int(searcher.count(q))
+            elapsed = (time.perf_counter() - started) * 1000
+            if run >= 3:
+                samples.setdefault(key, []).append(elapsed)
+            totals[key] = total
+    return samples, totals

@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 
-from _common import scale_index, scale_options, write_json
+from _common import interleaved, scale_index, scale_options, write_json
 
 from pylucene_mcp import jvm
 
@@ -54,19 +53,15 @@ def main() -> None:
         "plain": lambda words: plain("content", jvm.jarray("String", words)),
         "name": lambda words: named(plain("content", jvm.jarray("String", words))),
     }
-    samples: dict[tuple[str, str], list[float]] = {}
-    totals: dict[tuple[str, str], int] = {}
-    for run in range(args.runs + 3):  # three warm-up rounds
-        for phrase in PHRASES:
-            for form, build in forms.items():
-                q = build(phrase.split())
-                started = time.perf_counter()
-                searcher.search(q, 10)
-                total = int(searcher.count(q))
-                elapsed = (time.perf_counter() - started) * 1000
-                if run >= 3:
-                    samples.setdefault((phrase, form), []).append(elapsed)
-                totals[phrase, form] = total
+    samples, totals = interleaved(
+        searcher,
+        args.runs,
+        {
+            (phrase, form): (lambda b=build, p=phrase: b(p.split()))
+            for phrase in PHRASES
+            for form, build in forms.items()
+        },
+    )
     reader.close()
     rows = []
     print(f"{args.size:,} documents, {args.runs} interleaved runs (10 best hits + exact count)")

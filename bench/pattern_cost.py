@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 
-from _common import scale_options, write_json
+from _common import interleaved, scale_options, write_json
 
 from pylucene_mcp import jvm
 
@@ -61,19 +60,15 @@ def main() -> None:
             return wildcard(term("content_reversed", letters[::-1] + "*"), limit, rewrite)
         return wildcard(term("content", f"*{letters}*"), limit, rewrite)
 
-    samples: dict[tuple[str, str], list[float]] = {}
-    totals: dict[tuple[str, str], int] = {}
-    for run in range(args.runs + 3):  # three warm-up rounds
-        for kind, letters in PATTERNS.items():
-            for form, rewrite in rewrites.items():
-                q = query(kind, letters, rewrite)
-                started = time.perf_counter()
-                searcher.search(q, 10)
-                total = int(searcher.count(q))
-                elapsed = (time.perf_counter() - started) * 1000
-                if run >= 3:
-                    samples.setdefault((kind, form), []).append(elapsed)
-                totals[kind, form] = total
+    samples, totals = interleaved(
+        searcher,
+        args.runs,
+        {
+            (kind, form): (lambda k=kind, lt=letters, r=rewrite: query(k, lt, r))
+            for kind, letters in PATTERNS.items()
+            for form, rewrite in rewrites.items()
+        },
+    )
     reader.close()
     rows = []
     print(f"{args.size:,} documents, {args.runs} interleaved runs (10 best hits + exact count)")
