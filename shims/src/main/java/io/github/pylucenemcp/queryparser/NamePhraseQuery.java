@@ -2,8 +2,13 @@ package io.github.pylucenemcp.queryparser;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.Term;
@@ -21,11 +26,12 @@ import org.apache.lucene.search.QueryVisitor;
  * parts match at one position, not at successive ones.
  *
  * <p>Rewritten on each index: the pairs of neighbouring words that stand at one position in some
- * document of it (read from the postings, stopping at the first) may be joined; the query is the
- * plain phrase or any of the phrases in which some of those pairs are joined (at most {@value
- * #MAX_JOINS} pairs: 2^{@value #MAX_JOINS} phrases), scored as the best of them. Where no pair
- * stands at one position anywhere, it is the plain phrase. Each phrase checks its own positions, so
- * the hits are exact whatever pairs were found.
+ * document of it (read from the postings, stopping at the first; kept for the reader, which a
+ * search rewrites its query on several times) may be joined; the query is the plain phrase or any
+ * of the phrases in which some of those pairs are joined (at most {@value #MAX_JOINS} pairs:
+ * 2^{@value #MAX_JOINS} phrases), scored as the best of them. Where no pair stands at one position
+ * anywhere, it is the plain phrase. Each phrase checks its own positions, so the hits are exact
+ * whatever pairs were found.
  *
  * <p>Compiled for the Solr plugin too (Lucene 9): it uses only what both versions have.
  */
@@ -87,9 +93,36 @@ public final class NamePhraseQuery extends Query {
     return new DisjunctionMaxQuery(variants, 0f);
   }
 
+  // what each reader (by its cache key) has shown of pairs: a search rewrites its query several
+  // times on one reader (the hits, the count, the facets, each hit's passages)
+  private static final Map<IndexReader.CacheKey, Map<String, Boolean>> SEEN =
+      Collections.synchronizedMap(new WeakHashMap<>());
+
+  /** Forgets every pair seen (bench/name_phrases.py measures a phrase's first search so). */
+  public static void forgetPairs() {
+    SEEN.clear();
+  }
+
   /** Whether some document has {@code a} and {@code b} at one position. */
   static boolean atOnePosition(IndexSearcher searcher, Term a, Term b) throws IOException {
-    for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+    IndexReader reader = searcher.getIndexReader();
+    IndexReader.CacheHelper helper = reader.getReaderCacheHelper();
+    if (helper == null) {
+      return scan(reader, a, b);
+    }
+    Map<String, Boolean> seen =
+        SEEN.computeIfAbsent(helper.getKey(), k -> new ConcurrentHashMap<>());
+    String pair = a.field() + '\u0000' + a.text() + '\u0000' + b.text();
+    Boolean known = seen.get(pair);
+    if (known == null) {
+      known = scan(reader, a, b);
+      seen.put(pair, known);
+    }
+    return known;
+  }
+
+  private static boolean scan(IndexReader reader, Term a, Term b) throws IOException {
+    for (LeafReaderContext leaf : reader.leaves()) {
       PostingsEnum first = leaf.reader().postings(a, PostingsEnum.POSITIONS);
       PostingsEnum second = leaf.reader().postings(b, PostingsEnum.POSITIONS);
       if (first == null || second == null) {
