@@ -405,3 +405,68 @@ def test_an_app_opened_without_a_host_says_where_it_belongs(browser: Any, tmp_pa
     assert page.get_by_label("filter this page").is_disabled()
     page.close()
     assert errors == []
+
+
+def test_crawl_dashboard_shows_each_folder_its_failures_and_the_watchers_changes(
+    host: Host, tmp_path: Path
+) -> None:
+    import time
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "note.txt").write_text("A note about herons.")
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.7\n1 0 obj << /Type /Catalog >>\nnot a pdf")
+    host.call("addCrawlableDirectory", {"path": str(folder)})  # crawls it
+    app = host.open("getCrawlerStats", {})  # during the crawl: the dashboard follows it
+    deadline = time.monotonic() + 60
+    while True:
+        stats = host.call("getCrawlerStats", {})["structuredContent"]
+        if "last" in stats and stats["status"] in ("IDLE", "WATCHING"):
+            break
+        assert time.monotonic() < deadline, f"the crawl did not end: {stats}"
+        host.page.wait_for_timeout(200)
+    app.get_by_test_id("state").filter(has_text=stats["status"]).wait_for()
+    rows = app.get_by_test_id("folders").locator("tr")
+    rows.filter(has_text=str(folder)).wait_for()
+    counts = stats["last"]["perDirectory"][str(folder)]
+    cells = rows.first.locator("td").all_inner_texts()
+    assert cells == [
+        str(folder),
+        *(str(counts[k]) for k in ("found", "added", "updated", "deleted", "skipped", "failed")),
+    ]
+    assert counts["found"] == 2 and counts["failed"] == 1
+    failure = stats["last"]["failures"][0]
+    failures = app.get_by_test_id("failures").inner_text()
+    assert str(folder / "broken.pdf") in failures and failure["reason"] in failures
+    assert app.get_by_role("button", name="Pause").is_disabled()  # nothing runs
+    assert app.get_by_role("button", name="Start crawl").is_enabled()
+
+    # a file written after the crawl: the watcher indexes it, the dashboard lists it
+    (folder / "later.txt").write_text("More herons.")
+    deadline = time.monotonic() + 30
+    while not any(
+        c["filePath"].endswith("later.txt")
+        for c in host.call("getCrawlerStats", {})["structuredContent"]["recentChanges"]
+    ):
+        assert time.monotonic() < deadline, "the watcher did not index later.txt"
+        host.page.wait_for_timeout(200)
+    app.get_by_role("button", name="Refresh").click()
+    change = app.get_by_test_id("changes").locator("tr").filter(has_text="later.txt")
+    change.wait_for()
+    assert "added" in change.inner_text()
+    shot(host, tmp_path, "crawl-dashboard")
+
+
+def test_crawl_dashboard_without_folders_says_what_to_do_at_chat_width(host: Host) -> None:
+    app = host.open("getCrawlerStats", {})
+    host.page.evaluate("document.querySelector('iframe').style.width = '420px'")
+    app.get_by_test_id("folders").filter(has_text="addCrawlableDirectory").wait_for()
+    assert "No crawl yet" in app.get_by_test_id("failures").inner_text()
+    for name in ("Pause", "Resume", "Stop", "Start crawl"):  # nothing to act on
+        assert app.get_by_role("button", name=name).is_disabled(), name
+    for _ in range(100):  # the frame lays out at its new width
+        if app.locator("html").evaluate("h => h.clientWidth") <= 420:
+            break
+        host.page.wait_for_timeout(50)
+    overflow = app.locator("html").evaluate("h => h.scrollWidth - h.clientWidth")
+    assert overflow <= 0, overflow

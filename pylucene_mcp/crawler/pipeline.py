@@ -23,6 +23,7 @@ recorded with its reason and the crawl goes on.
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures
 import enum
 import logging
@@ -59,6 +60,9 @@ log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
 
+
+#: how many of the watcher's changes the crawler keeps to show (getCrawlerStats)
+RECENT_CHANGES = 50
 
 #: the reason of each file a crawl could not extract because no Tika server was to be had (the
 #: crawl's ``error`` says why, once)
@@ -177,6 +181,10 @@ class Crawler:
         self.current: CrawlReport | None = None
         self.last: CrawlReport | None = None
         self.in_progress: set[str] = set()
+        #: the watcher's last changes, newest last: (epoch seconds, file_path, what happened)
+        self.recent: collections.deque[tuple[float, str, str]] = collections.deque(
+            maxlen=RECENT_CHANGES
+        )
         self.watching = False
         self.failures = FailureLog(settings.failures_file)
 
@@ -578,6 +586,8 @@ class Crawler:
                 self.failures.forget([entry.key])
         self.failures.forget(gone)
         self.failures.save()
+        now = time.time()
+        self.recent.extend((now, key, what) for key, what in sorted(outcome.items()))
         return outcome
 
 

@@ -4,6 +4,9 @@ them shows beside a tool's answer, inside the conversation.
 - ``ui://pylucene-mcp/index-admin.html`` renders the ``indexAdmin`` tool's answer: index
   statistics, the crawl with a live progress bar, and Optimize / Purge / Unlock behind a
   confirmation, each a call of the server's own tool through the host.
+- ``ui://pylucene-mcp/crawl-dashboard.html`` renders ``getCrawlerStats``: the folders with the
+  running (or last) crawl's figures for each, the progress and rates, the failures with their
+  reasons, the watcher's recent changes; Pause, Resume, Stop and Start crawl.
 - ``ui://pylucene-mcp/search-results.html`` renders a ``search`` answer: a sortable, filterable
   table of the hits with their passages, the facet counts (a click narrows the search), and a
   preview of a document through ``getDocumentDetails``.
@@ -26,6 +29,12 @@ APPS = {
         "ui://pylucene-mcp/index-admin.html",
         "Index administration",
         "Index statistics, crawl progress, and Optimize / Purge / Unlock with confirmation",
+    ),
+    "crawl-dashboard": (
+        "ui://pylucene-mcp/crawl-dashboard.html",
+        "Crawl dashboard",
+        "The crawl per folder with its progress and rates, failures with their reasons, the "
+        "watcher's recent changes, and pause, resume and stop",
     ),
     "search-results": (
         "ui://pylucene-mcp/search-results.html",

@@ -41,6 +41,8 @@ class CrawlerStatus:
     read_only: str | None = None
 
 
+# the watcher's changes getCrawlerStats shows, newest first
+RECENT_SHOWN = 20
 # stopCrawler answers after at most this long, whether or not the crawl has ended by then
 STOP_WAIT_S = 1.0
 # how often a crawl followed with a progress token is looked at (a notification goes out only
@@ -141,14 +143,26 @@ class TikaServer:
     restarts: int
 
 
+@dataclass(frozen=True)
+class RecentChange:
+    """A file the watcher brought into the index, or out of it."""
+
+    time: str
+    file_path: str
+    #: added, updated, skipped, deleted, or "failed: <reason>" …
+    change: str
+
+
 @dataclass(frozen=True, kw_only=True)
 class CrawlerStats(CrawlerStatus):
-    """The running and the last crawl's reports, the files being processed, the Tika server."""
+    """The running and the last crawl's reports, the files being processed, the Tika server,
+    the watcher's last changes (newest first)."""
 
     processing_now: list[str]
     tika_server: TikaServer
     current: CrawlSummary | None = None
     last: CrawlSummary | None = None
+    recent_changes: list[RecentChange] = dataclasses.field(default_factory=list)
     #: failures left out to fit the answer's byte budget
     omitted: dict[str, int] | None = None
 
@@ -184,14 +198,18 @@ class FolderRemoved:
 
 def fit_failures(data: dict[str, Any]) -> dict[str, Any]:
     """An answer with crawl reports fitted to the byte budget: the reports' failure lists (up
-    to 200 kept per crawl) give up their last entries first; ``omitted`` counts them."""
+    to 200 kept per crawl) and the watcher's recent changes give up their last entries first;
+    ``omitted`` counts them."""
 
     def lists(answer: dict[str, Any]) -> list[tuple[str, list[Any]]]:
-        return [
+        found = [
             (f"{key}.failures", answer[key]["failures"])
             for key in ("current", "last", "report")
             if isinstance(answer.get(key), dict) and answer[key].get("failures")
         ]
+        if answer.get("recentChanges"):
+            found.append(("recentChanges", answer["recentChanges"]))
+        return found
 
     return fit_counted(data, lists)
 
@@ -318,7 +336,7 @@ def register_crawler(tools: Registry, svc: Service) -> None:
         of a running crawl."""
         return crawler_status(svc)
 
-    @tools.tool("crawler", "Crawler statistics", read_only=True)
+    @tools.tool("crawler", "Crawler statistics", read_only=True, app="crawl-dashboard")
     @answers(CrawlerStats)
     def getCrawlerStats() -> dict[str, Any]:
         """Figures of the running and the last crawl: files found, indexed, skipped, deleted,
@@ -332,6 +350,10 @@ def register_crawler(tools: Registry, svc: Service) -> None:
             tika_server=TikaServer(running=tika.pid is not None, restarts=tika.restarts),
             current=CrawlSummary.of(current) if current is not None else None,
             last=CrawlSummary.of(last) if last is not None else None,
+            recent_changes=[
+                RecentChange(time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at)), path, what)
+                for at, path, what in reversed(crawler.recent)
+            ][:RECENT_SHOWN],
         )
         return fit_failures(to_dict(stats))
 
