@@ -470,3 +470,38 @@ def test_crawl_dashboard_without_folders_says_what_to_do_at_chat_width(host: Hos
         host.page.wait_for_timeout(50)
     overflow = app.locator("html").evaluate("h => h.scrollWidth - h.clientWidth")
     assert overflow <= 0, overflow
+
+
+def test_query_builder_writes_the_query_counts_it_and_explains_it(
+    host: Host, tmp_path: Path
+) -> None:
+    view = host.call("queryBuilder", {})["structuredContent"]
+    app = host.open("queryBuilder", {})
+    text = app.get_by_test_id("query-text")
+    hits = app.get_by_test_id("hits")
+    hits.filter(has_text=f"{view['documentCount']:,} documents").wait_for()  # "*" at first
+    assert text.inner_text() == "*"
+
+    app.get_by_label("All of these words").fill("contract")
+    app.get_by_label("Any of these words").fill("signed agreement")
+    app.get_by_label("None of these words").fill("C++")
+    language = view["facets"]["language"][0]["value"]
+    app.locator("select[data-dim='language']").select_option(language)
+    query = r"contract (signed OR agreement) -C\+\+"
+    text.filter(has_text=query).wait_for()
+    assert text.inner_text() == query
+    filters = [{"field": "language", "operator": "eq", "value": language}]
+    expected = host.call("search", {"query": query, "filters": filters, "pageSize": 1})[
+        "structuredContent"
+    ]["totalHits"]
+    unit = "document" if expected == 1 else "documents"
+    hits.filter(has_text=f"{expected:,} {unit}").wait_for()  # the server's own count
+
+    app.get_by_label("In", exact=True).select_option("title")
+    assert text.inner_text() == r"title:contract title:(signed OR agreement) -title:C\+\+"
+    app.get_by_role("button", name="Explain (profileQuery)").click()
+    explanation = app.get_by_test_id("explanation")
+    explanation.filter(has_text="Lucene runs it as").wait_for()
+    assert "title:contract" in explanation.inner_text()
+    assert not [line for line in host.console if "Uncaught" in line or "TypeError" in line]
+    shot(host, tmp_path, "query-builder")

@@ -30,6 +30,7 @@ from pylucene_mcp.engine.info import DocumentDetails, FieldInfo, IndexStats
 from pylucene_mcp.engine.miss import MissExplanation
 from pylucene_mcp.engine.profile import QueryProfile
 from pylucene_mcp.engine.results import (
+    FacetValue,
     RangeBucket,
     SearchResult,
     fit_passages,
@@ -45,6 +46,7 @@ __all__ = [
     "DocumentDetails",
     "DocumentExplanation",
     "Duplicates",
+    "FacetValue",
     "FieldInfo",
     "FileState",
     "Filter",

@@ -7,6 +7,9 @@ them shows beside a tool's answer, inside the conversation.
 - ``ui://pylucene-mcp/crawl-dashboard.html`` renders ``getCrawlerStats``: the folders with the
   running (or last) crawl's figures for each, the progress and rates, the failures with their
   reasons, the watcher's recent changes; Pause, Resume, Stop and Start crawl.
+- ``ui://pylucene-mcp/query-builder.html`` renders ``queryBuilder``: words, a phrase, words to
+  leave out and a field to search them in, filters picked from the facets' values, a date range;
+  the query text it writes, its hit count as it changes, and profileQuery's explanation.
 - ``ui://pylucene-mcp/search-results.html`` renders a ``search`` answer: a sortable, filterable
   table of the hits with their passages, the facet counts (a click narrows the search), and a
   preview of a document through ``getDocumentDetails``.
@@ -35,6 +38,12 @@ APPS = {
         "Crawl dashboard",
         "The crawl per folder with its progress and rates, failures with their reasons, the "
         "watcher's recent changes, and pause, resume and stop",
+    ),
+    "query-builder": (
+        "ui://pylucene-mcp/query-builder.html",
+        "Query builder",
+        "A form that writes a search from the index's own fields and values, with its hit count "
+        "as it changes and profileQuery's explanation",
     ),
     "search-results": (
         "ui://pylucene-mcp/search-results.html",

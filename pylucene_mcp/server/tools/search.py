@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
@@ -11,7 +12,7 @@ from pylucene_mcp.basics import schema
 from pylucene_mcp.basics.config import Settings
 from pylucene_mcp.basics.shapes import compact_size
 from pylucene_mcp.engine import backend as info
-from pylucene_mcp.engine.backend import SearchResult
+from pylucene_mcp.engine.backend import FacetValue, SearchResult
 from pylucene_mcp.server.tools.actions import search_actions
 from pylucene_mcp.server.tools.models import RangeFacetIn, SearchFilter, filter_specs
 from pylucene_mcp.server.tools.output import (
@@ -34,6 +35,20 @@ FacetDimension = schema.FacetField
 DETAILS_LENGTH = 5000  # getDocumentDetails' default slice, in characters
 
 FieldsOut = listing("FieldsOut", "fields", info.FieldInfo)
+#: facet values the query builder offers per dimension
+BUILDER_FACET_VALUES = 30
+
+
+@dataclass(frozen=True, kw_only=True)
+class QueryBuilderView:
+    """What a form needs to build a search: the index's fields and its facets' values."""
+
+    #: the query to start from ("" for none)
+    query: str
+    document_count: int
+    fields: tuple[info.FieldInfo, ...]
+    #: each facet dimension's most frequent values over the whole index, with their counts
+    facets: dict[str, tuple[FacetValue, ...]]
 
 
 def fit_content(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
@@ -136,6 +151,24 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         if actions:
             data["_actions"] = search_actions(data, specs)
         return fit_passages(data, ANSWER_BUDGET_BYTES)
+
+    @tools.tool("search", "Query builder", read_only=True, app="query-builder")
+    @answers(QueryBuilderView)
+    def queryBuilder(
+        query: Annotated[str, Field(max_length=10_000, description="a query to start from")] = "",
+    ) -> QueryBuilderView:
+        """For a person who wants to build a search by hand: the index's fields and the values
+        of its facets with their counts. Hosts with MCP Apps show it as a form that writes the
+        query text, counts its hits as it changes and explains it with profileQuery; the model
+        needs none of it (it writes queries itself)."""
+        index = svc.index()
+        everything = index.search("*", page_size=1, max_passages=0, facet_limit=BUILDER_FACET_VALUES)
+        return QueryBuilderView(
+            query=query,
+            document_count=everything.total_hits,
+            fields=tuple(index.field_infos()),
+            facets=dict(everything.facets),
+        )
 
     @tools.tool("info", "Index statistics", read_only=True)
     @answers(info.IndexStats)
