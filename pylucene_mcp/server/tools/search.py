@@ -162,7 +162,9 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         query text, counts its hits as it changes and explains it with profileQuery; the model
         needs none of it (it writes queries itself)."""
         index = svc.index()
-        everything = index.search("*", page_size=1, max_passages=0, facet_limit=BUILDER_FACET_VALUES)
+        everything = index.search(
+            "*", page_size=1, max_passages=0, facet_limit=BUILDER_FACET_VALUES
+        )
         return QueryBuilderView(
             query=query,
             document_count=everything.total_hits,
