@@ -143,6 +143,14 @@ def shot(host: Host, tmp_path: Path, name: str) -> None:
         shutil.copyfile(target, DOCS_IMAGES / f"{name}.png")
 
 
+#: the pages of a paged document of the corpus (the preview's): "herons" on the first and second
+HERON_PAGES = [
+    "The grey heron waits. Herons stand still for a long time.\n\n",
+    "Page two: the purple herons nest in reeds.\n\n",
+    "Page three speaks of kingfishers alone.",
+]
+
+
 @pytest.fixture
 def corpus_index(tmp_path: Path) -> Path:
     folder = tmp_path / "corpus"
@@ -161,6 +169,16 @@ def corpus_index(tmp_path: Path) -> Path:
                 "author": ["Maximiliane Alexandra von Schwarzenberg-Hohenlohe-Waldenburg"],
                 "file_type": "application/vnd.openxmlformats-officedocument"
                 ".wordprocessingml.document",
+            }
+        )
+    with index.writer() as writer:  # a document of three pages
+        writer.add(
+            {
+                "file_path": "/scratch/herons.pdf",
+                "title": "Herons of the marsh",
+                "content": "".join(HERON_PAGES),
+                "page_offsets": [sum(map(len, HERON_PAGES[:k])) for k in range(3)],
+                "file_size": 4096,
             }
         )
     with index.writer() as writer:  # few: Lucene merges a segment of many deletions at once
@@ -505,3 +523,47 @@ def test_query_builder_writes_the_query_counts_it_and_explains_it(
     assert "title:contract" in explanation.inner_text()
     assert not [line for line in host.console if "Uncaught" in line or "TypeError" in line]
     shot(host, tmp_path, "query-builder")
+
+
+def test_document_preview_shows_pages_and_jumps_from_match_to_match(
+    host: Host, tmp_path: Path
+) -> None:
+    arguments = {"filePath": "/scratch/herons.pdf", "query": "herons"}
+    answer = host.call("getDocumentDetails", arguments)["structuredContent"]
+    text = "".join(HERON_PAGES)
+    # the server's matches are the word and its other form in the text (word forms are on, as
+    # in a search), checked here, not by the app
+    assert [text[o : o + n].lower() for o, n in answer["matches"]] == ["heron", "herons", "herons"]
+    assert answer["pageOffsets"] == [0, len(HERON_PAGES[0]), len(HERON_PAGES[0] + HERON_PAGES[1])]
+    app = host.open("getDocumentDetails", arguments)
+    where = app.get_by_test_id("match")
+    page = app.get_by_test_id("page")
+    where.filter(has_text="match 1 of 3").wait_for()
+    assert page.inner_text() == "page 1 of 3"
+    assert app.locator("#text").inner_text().startswith("The grey heron waits.")
+    assert app.locator("#text mark").all_inner_texts() == ["heron", "Herons"]
+    assert app.locator("#text mark.current").inner_text() == "heron"
+    app.get_by_role("button", name="Match ▶").click()
+    where.filter(has_text="match 2 of 3").wait_for()
+    assert app.locator("#text mark.current").inner_text() == "Herons"
+    app.get_by_role("button", name="Match ▶").click()
+    where.filter(has_text="match 3 of 3").wait_for()
+    assert page.inner_text() == "page 2 of 3"
+    assert app.locator("#text mark.current").inner_text() == "herons"
+    assert app.get_by_role("button", name="Match ▶").is_disabled()
+    app.get_by_role("button", name="Page ▶").click()
+    page.filter(has_text="page 3 of 3").wait_for()
+    assert "kingfishers" in app.locator("#text").inner_text()
+    assert app.locator("#text mark").count() == 0
+    assert app.get_by_role("button", name="Page ▶").is_disabled()
+    app.get_by_role("button", name="◀ Match").click()
+    where.filter(has_text="match 2 of 3").wait_for()
+    assert page.inner_text() == "page 1 of 3"
+    shot(host, tmp_path, "document-preview")
+    assert not [line for line in host.console if "Uncaught" in line or "TypeError" in line]
+
+
+def test_document_preview_of_a_missing_document_says_so(host: Host) -> None:
+    app = host.open("getDocumentDetails", {"filePath": "/scratch/nowhere.txt"})
+    app.get_by_text("The document could not be shown").wait_for()
+    assert app.get_by_role("button", name="Match ▶").is_disabled()

@@ -168,9 +168,17 @@ class Backend(Protocol):
         last item says whether the time limit cut them short."""
 
     def document_details(
-        self, file_path: str, *, offset: int = 0, length: int = 5000
+        self,
+        file_path: str,
+        *,
+        offset: int = 0,
+        length: int = 5000,
+        query: str | None = None,
+        default_operator: str = "AND",
+        word_forms: bool = True,
     ) -> DocumentDetails:
-        """One document's stored fields and a slice of its text."""
+        """One document's stored fields and a slice of its text; with ``query``, the query's
+        matches over the whole text (as its passages mark them) and the page starts."""
 
     def explain(
         self, query: str, file_path: str, *, default_operator: str = "AND"

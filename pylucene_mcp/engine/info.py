@@ -77,6 +77,68 @@ class DocumentDetails:
     page_count: int | None
     #: where the rest of the text starts (``offset`` of the next call), while ``has_more``
     next_offset: int | None = None
+    #: with a query: its matches over the whole text as the passages mark them, each
+    #: ``[offset, length]``, in order, at most :data:`MAX_MATCHES`
+    matches: list[list[int]] | None = None
+    #: with a query, for a paged format: where each page starts in the text
+    page_offsets: list[int] | None = None
+
+
+#: the most matches a document's details list
+MAX_MATCHES = 300
+
+
+def details_of(
+    path: str,
+    fields: dict[str, Any],
+    content: str,
+    pages: str | None,
+    *,
+    offset: int,
+    length: int,
+    query: str | None = None,
+    default_operator: str = "AND",
+    word_forms: bool = True,
+) -> DocumentDetails:
+    """A document's details from what its engine stored: ``length`` characters of ``content``
+    from ``offset``; with ``query``, its matches over the whole text and the page starts.
+
+    Raises:
+        InvalidRequestError: for a negative offset or a length outside 1–100000.
+        QuerySyntaxError, UnknownFieldError: for a query that does not parse.
+    """
+    if offset < 0:
+        raise errors.InvalidRequestError(f"offset must be >= 0, got {offset}")
+    if not 1 <= length <= 100_000:
+        raise errors.InvalidRequestError(f"length must be 1–100000, got {length}")
+    chunk = content[offset : offset + length]
+    more = offset + len(chunk) < len(content)
+    starts = [int(p) for p in str(pages).split(",")] if pages else None
+    matches = None
+    if query is not None and query.strip():
+        from pylucene_mcp.engine.query import context, parse_query
+
+        parsed = parse_query(query, default_operator, word_forms=word_forms)
+        language = str(fields.get("language") or "unknown")
+        with jvm.java_errors():
+            spans = context().matchesIn(
+                parsed.java, content, ",".join(schema.lemma_fields_of(language)), MAX_MATCHES
+            )
+        ends = [int(v) for v in spans]
+        matches = [[ends[k], ends[k + 1] - ends[k]] for k in range(0, len(ends), 2)]
+    return DocumentDetails(
+        file_path=path,
+        fields=fields,
+        content=chunk,
+        offset=offset,
+        length=len(chunk),
+        content_length=len(content),
+        has_more=more,
+        page_count=len(starts) if starts else None,
+        next_offset=offset + len(chunk) if more else None,
+        matches=matches,
+        page_offsets=starts if matches is not None else None,
+    )
 
 
 def folder_size(folder: Path) -> int:
@@ -156,19 +218,22 @@ def field_info(spec: schema.FieldSpec, documents_with_field: int) -> FieldInfo:
 
 
 def document_details(
-    index: LuceneIndex, file_path: str, *, offset: int = 0, length: int = 5000
+    index: LuceneIndex,
+    file_path: str,
+    *,
+    offset: int = 0,
+    length: int = 5000,
+    query: str | None = None,
+    default_operator: str = "AND",
+    word_forms: bool = True,
 ) -> DocumentDetails:
     """The stored fields of the document of ``file_path``, with ``length`` characters of its
-    content from ``offset``.
+    content from ``offset`` (and, with ``query``, the query's matches: :func:`details_of`).
 
     Raises:
         DocumentNotFoundError: when no indexed document has that path.
         InvalidRequestError: for a negative offset or a length outside 1–100000.
     """
-    if offset < 0:
-        raise errors.InvalidRequestError(f"offset must be >= 0, got {offset}")
-    if not 1 <= length <= 100_000:
-        raise errors.InvalidRequestError(f"length must be 1–100000, got {length}")
     path = documents.normalize_path(file_path)
     with index.searcher() as searcher, jvm.java_errors():
         document = searcher.storedFields().document(document_id(searcher, path))
@@ -186,17 +251,15 @@ def document_details(
             fields[name] = [*previous, value] if isinstance(previous, list) else [previous, value]
         else:
             fields[name] = value
-    content = str(document.get(schema.CONTENT) or "")
     pages = document.get(schema.PAGE_OFFSETS)
-    chunk = content[offset : offset + length]
-    return DocumentDetails(
-        file_path=path,
-        fields=fields,
-        content=chunk,
+    return details_of(
+        path,
+        fields,
+        str(document.get(schema.CONTENT) or ""),
+        str(pages) if pages else None,
         offset=offset,
-        length=len(chunk),
-        content_length=len(content),
-        has_more=offset + len(chunk) < len(content),
-        page_count=len(str(pages).split(",")) if pages else None,
-        next_offset=offset + len(chunk) if offset + len(chunk) < len(content) else None,
+        length=length,
+        query=query,
+        default_operator=default_operator,
+        word_forms=word_forms,
     )

@@ -50,6 +50,7 @@ from pylucene_mcp.engine.info import (
     DocumentDetails,
     FieldInfo,
     IndexStats,
+    details_of,
     field_info,
 )
 from pylucene_mcp.engine.miss import MissExplanation, explain_miss_on
@@ -450,12 +451,15 @@ class SolrBackend:
     # -- one document -----------------------------------------------------------------------
 
     def document_details(
-        self, file_path: str, *, offset: int = 0, length: int = 5000
+        self,
+        file_path: str,
+        *,
+        offset: int = 0,
+        length: int = 5000,
+        query: str | None = None,
+        default_operator: str = "AND",
+        word_forms: bool = True,
     ) -> DocumentDetails:
-        if offset < 0:
-            raise errors.InvalidRequestError(f"offset must be >= 0, got {offset}")
-        if not 1 <= length <= 100_000:
-            raise errors.InvalidRequestError(f"length must be 1–100000, got {length}")
         stored = self.collection.stored(file_path)
         fields: dict[str, Any] = {}
         for name, value in stored.items():
@@ -465,20 +469,17 @@ class SolrBackend:
             if name in schema.DATE_FIELDS:
                 values = [schema.iso(int(v)) for v in values]
             fields[name] = values[0] if len(values) == 1 else values
-        content = str(stored.get(schema.CONTENT) or "")
         pages = stored.get(schema.PAGE_OFFSETS)
-        chunk = content[offset : offset + length]
-        more = offset + len(chunk) < len(content)
-        return DocumentDetails(
-            file_path=str(stored[schema.FILE_PATH]),
-            fields=fields,
-            content=chunk,
+        return details_of(
+            str(stored[schema.FILE_PATH]),
+            fields,
+            str(stored.get(schema.CONTENT) or ""),
+            str(pages) if pages else None,
             offset=offset,
-            length=len(chunk),
-            content_length=len(content),
-            has_more=more,
-            page_count=len(str(pages).split(",")) if pages else None,
-            next_offset=offset + len(chunk) if more else None,
+            length=length,
+            query=query,
+            default_operator=default_operator,
+            word_forms=word_forms,
         )
 
     def explain(

@@ -7,6 +7,9 @@ them shows beside a tool's answer, inside the conversation.
 - ``ui://pylucene-mcp/crawl-dashboard.html`` renders ``getCrawlerStats``: the folders with the
   running (or last) crawl's figures for each, the progress and rates, the failures with their
   reasons, the watcher's recent changes; Pause, Resume, Stop and Start crawl.
+- ``ui://pylucene-mcp/document-preview.html`` renders ``getDocumentDetails``: the text page by
+  page (a PDF's pages as the search numbers them), the query's matches marked, Previous and Next
+  match, Previous and Next page.
 - ``ui://pylucene-mcp/query-builder.html`` renders ``queryBuilder``: words, a phrase, words to
   leave out and a field to search them in, filters picked from the facets' values, a date range;
   the query text it writes, its hit count as it changes, and profileQuery's explanation.
@@ -38,6 +41,12 @@ APPS = {
         "Crawl dashboard",
         "The crawl per folder with its progress and rates, failures with their reasons, the "
         "watcher's recent changes, and pause, resume and stop",
+    ),
+    "document-preview": (
+        "ui://pylucene-mcp/document-preview.html",
+        "Document preview",
+        "A document's text page by page with a search's matches marked and a jump from match "
+        "to match",
     ),
     "query-builder": (
         "ui://pylucene-mcp/query-builder.html",

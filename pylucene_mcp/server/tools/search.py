@@ -187,17 +187,32 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         filters."""
         return {"fields": to_dict(svc.index().field_infos())}
 
-    @tools.tool("info", "Document details", read_only=True)
+    @tools.tool("info", "Document details", read_only=True, app="document-preview")
     @answers(info.DocumentDetails)
     def getDocumentDetails(
         filePath: Annotated[str, Field(min_length=1, max_length=4096)],
         offset: Annotated[int, Field(ge=0)] = 0,
         length: Annotated[int, Field(ge=1, le=100_000)] = DETAILS_LENGTH,
+        query: Annotated[
+            str | None,
+            Field(max_length=10_000, description="a search's query: its matches in the text"),
+        ] = None,
+        defaultOperator: Literal["AND", "OR"] = settings.default_operator,
+        wordForms: bool = True,
     ) -> dict[str, Any]:
         """The stored metadata of one indexed document and a slice of its text (offset/length
         in characters; hasMore says whether more follows, nextOffset where it starts). The slice
-        is shortened to fit 10 KB at the default length, 64 KB at any length."""
-        details = svc.index().document_details(filePath, offset=offset, length=length)
+        is shortened to fit 10 KB at the default length, 64 KB at any length. With query (as the
+        search had it), matches lists where the query matches the whole text ([offset, length],
+        at most 300) and pageOffsets where each page starts."""
+        details = svc.index().document_details(
+            filePath,
+            offset=offset,
+            length=length,
+            query=query,
+            default_operator=defaultOperator,
+            word_forms=wordForms,
+        )
         data: dict[str, Any] = to_dict(details)
         budget = ANSWER_BUDGET_BYTES if length == DETAILS_LENGTH else ANSWER_CEILING_BYTES
         return fit_content(data, budget)

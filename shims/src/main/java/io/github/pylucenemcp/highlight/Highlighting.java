@@ -1,7 +1,9 @@
 package io.github.pylucenemcp.highlight;
 
+import io.github.pylucenemcp.index.SchemaWriter;
 import io.github.pylucenemcp.schema.FieldSchema;
 import java.io.IOException;
+import java.text.BreakIterator;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -9,17 +11,26 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FieldInfos;
 import org.apache.lucene.index.IndexOptions;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.QueryVisitor;
+import org.apache.lucene.search.uhighlight.Passage;
+import org.apache.lucene.search.uhighlight.PassageFormatter;
 import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
+import org.apache.lucene.search.uhighlight.WholeBreakIterator;
+import org.apache.lucene.store.ByteBuffersDirectory;
 
 /**
  * The passages of a page of hits, a document at a time (the page's documents may be highlighted on
@@ -91,6 +102,28 @@ public final class Highlighting {
     int doc = docIds[i];
     int[] boundaries =
         text == null ? null : SentenceIndex.read(searcher, schema.sentences, doc, text);
+    return highlight(i, text, formatter, () -> new IcuSentences(text, boundaries), 1, maxPassages);
+  }
+
+  /**
+   * The matches in the page's {@code i}-th document, as the passages mark them, over its whole
+   * {@code text}: {@code [start, end, start, end …]} in the text's order, overlaps merged, at most
+   * {@code max} of them (null: none).
+   */
+  public int[] matches(int i, String text, int max) throws IOException {
+    Object found = highlight(i, text, new MatchSpans(max), WholeBreakIterator::new, 0, 1);
+    return found == null ? new int[0] : (int[]) found;
+  }
+
+  private Object highlight(
+      int i,
+      String text,
+      PassageFormatter format,
+      Supplier<BreakIterator> sentences,
+      int noHighlightPassages,
+      int passages)
+      throws IOException {
+    int doc = docIds[i];
     String field = schema.content;
     ObjectHighlighter highlighter =
         new ObjectHighlighter(
@@ -99,19 +132,95 @@ public final class Highlighting {
             matchers,
             UnifiedHighlighter.builder(searcher, analyzer)
                 .withMaxLength(Integer.MAX_VALUE - 1)
-                .withFormatter(formatter)
+                .withFormatter(format)
                 .withMaskedFieldsFunc(f -> f.equals(field) ? masked : Set.of())
                 .withHighlightPhrasesStrictly(true)
                 .withHandleMultiTermQuery(true)
-                .withMaxNoHighlightPassages(1)
-                .withBreakIterator(() -> new IcuSentences(text, boundaries))
+                .withMaxNoHighlightPassages(noHighlightPassages)
+                .withBreakIterator(sentences)
                 .withScorer(new LeanPassageScorer()));
     return highlighter.highlightAsObjects(
             new String[] {field},
             perDocument == null ? query : perDocument[i],
             new int[] {doc},
-            new int[] {maxPassages})
+            new int[] {passages})
         .get(field)[0];
+  }
+
+  /**
+   * The matches of {@code highlightQuery} (with its {@code units}, as a search parsed them) in
+   * {@code text}, a document's stored content whose lemma fields are {@code lemmaFields}
+   * (comma-separated), found as its passages would mark them (see {@link #matches}): the text is
+   * indexed alone in memory with the schema's content fields, so any engine's document can be
+   * previewed.
+   */
+  public static int[] matchesIn(
+      FieldSchema schema,
+      Analyzer analyzer,
+      Set<String> matchFields,
+      Query highlightQuery,
+      List<Query> units,
+      String text,
+      String lemmaFields,
+      int max)
+      throws IOException {
+    try (ByteBuffersDirectory directory = new ByteBuffersDirectory()) {
+      try (IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig(analyzer))) {
+        Document document = new Document();
+        SchemaWriter.contentFields(schema, text, lemmaFields).forEach(document::add);
+        writer.addDocument(document);
+      }
+      try (DirectoryReader reader = DirectoryReader.open(directory)) {
+        Highlighting one =
+            new Highlighting(
+                new IndexSearcher(reader),
+                analyzer,
+                schema,
+                matchFields,
+                highlightQuery,
+                units,
+                new int[] {0},
+                1,
+                Integer.MAX_VALUE);
+        return one.matches(0, text, max);
+      }
+    }
+  }
+
+  /** A passage formatter that gives the passages' match offsets, merged and in order. */
+  private static final class MatchSpans extends PassageFormatter {
+    private final int max;
+
+    MatchSpans(int max) {
+      this.max = max;
+    }
+
+    @Override
+    public Object format(Passage[] passages, String content) {
+      List<int[]> spans = new ArrayList<>();
+      for (Passage passage : passages) {
+        for (int k = 0; k < passage.getNumMatches(); k++) {
+          spans.add(new int[] {passage.getMatchStarts()[k], passage.getMatchEnds()[k]});
+        }
+      }
+      spans.sort(
+          (a, b) -> a[0] != b[0] ? Integer.compare(a[0], b[0]) : Integer.compare(b[1], a[1]));
+      List<int[]> merged = new ArrayList<>();
+      for (int[] span : spans) {
+        int[] last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
+        if (last != null && span[0] < last[1]) {
+          last[1] = Math.max(last[1], span[1]); // a twin's match of the same word
+        } else if (merged.size() < max) {
+          merged.add(span.clone());
+        }
+      }
+      int[] out = new int[merged.size() * 2];
+      for (int k = 0; k < merged.size(); k++) {
+        out[2 * k] = merged.get(k)[0];
+        out[2 * k + 1] = merged.get(k)[1];
+      }
+      return out;
+    }
   }
 
   /**

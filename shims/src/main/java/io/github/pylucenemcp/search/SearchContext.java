@@ -1,5 +1,6 @@
 package io.github.pylucenemcp.search;
 
+import io.github.pylucenemcp.highlight.Highlighting;
 import io.github.pylucenemcp.index.SchemaWriter;
 import io.github.pylucenemcp.queryparser.ContentQueryParser;
 import io.github.pylucenemcp.schema.FieldSchema;
@@ -745,6 +746,20 @@ public final class SearchContext {
         return hits.toString();
       }
     }
+  }
+
+  /**
+   * The matches of {@code parsed} in {@code text}, a document's stored content whose lemma fields
+   * are {@code lemmaFields} (comma-separated), as its passages mark them: {@code [start, end …]},
+   * at most {@code max} (see {@link Highlighting#matchesIn}); none for a query of every document.
+   */
+  public int[] matchesIn(Parsed parsed, String text, String lemmaFields, int max)
+      throws IOException {
+    if (parsed.matchAll || text.isEmpty()) {
+      return new int[0];
+    }
+    return Highlighting.matchesIn(
+        schema, analyzer, matchFields, parsed.highlightQuery, parsed.units, text, lemmaFields, max);
   }
 
   /** The fields that {@code query}'s terms and patterns are on. */
