@@ -514,3 +514,23 @@ def test_a_phrase_finds_a_name_by_its_parts(backend: Backend, phrase: str) -> No
     expected = _name_phrase_oracle(re.findall(r"[\w.]+\w|\w", phrase.lower()))
     assert expected  # each phrase stands somewhere: the test is not one of empty answers
     assert all_paths(backend, f'"{phrase}"', word_forms=False) == expected
+
+
+def test_a_documents_matches_are_the_querys_words_in_its_text(backend: Backend) -> None:
+    """getDocumentDetails with a query: where it matches the whole text, the same on both
+    backends (the oracle: the words found in the text by a regular expression)."""
+    text = "Harbour lights. The harbour was calm; a lantern in the harbours. Lanterns, quarry."
+    with backend.writer() as writer:
+        writer.add({"file_path": "/m/one.txt", "content": text, "language": "en"})
+    backend.refresh()
+    details = backend.document_details("/m/one.txt", query="harbour OR lantern*", word_forms=False)
+
+    def spans(pattern: str) -> list[list[int]]:
+        return [[m.start(), m.end() - m.start()] for m in re.finditer(pattern, text, re.IGNORECASE)]
+
+    expected = sorted(spans(r"\bharbour\b") + spans(r"\blantern\w*"))
+    assert details.matches == expected
+    assert details.content == text[:5000] and details.page_offsets is None
+    phrase = backend.document_details("/m/one.txt", query='"the harbour"', word_forms=False)
+    assert phrase.matches == spans(r"\bthe harbour\b")
+    assert backend.document_details("/m/one.txt").matches is None  # no query, no matches
