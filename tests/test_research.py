@@ -107,7 +107,8 @@ def test_the_products_chains_by_name(tmp_path: Path) -> None:
         tmp_path / "folded", {"body": FieldSpec.text(Analyzer.product("content"))}
     )
     try:
-        assert index.terms("Müller’s ﬁnance", "body") == ["muller's", "finance"]
+        # the possessive stands for its owner too (at its position: docs/query.md)
+        assert index.terms("Müller’s ﬁnance", "body") == ["muller's", "muller", "finance"]
     finally:
         index.close()
     with pytest.raises(InvalidRequestError, match="there are content, reversed"):
