@@ -46,6 +46,7 @@ java-format: $(JAR_STAMP)  ## rewrite the Java sources in google-java-format's s
 
 test-python: $(SETUP_STAMP) $(JAR_STAMP) $(SOLR_NODE)  ## pytest, slow tests included (a plain `pytest` skips them)
 	@./scripts/ensure-chromium >&2 || echo "no chromium: the MCP Apps browser tests will be skipped" >&2
+	@./scripts/ensure-apps-host >&2 || echo "no npm: the MCP Apps browser tests will be skipped" >&2
 	@./scripts/ensure-test-corpora >&2 || echo "no German corpus: the exactness test will be skipped" >&2
 	$(PYTHON) -m pytest -m "slow or not slow"
 

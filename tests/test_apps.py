@@ -1,13 +1,13 @@
-"""The MCP Apps, end to end in headless Chromium: a small host page loads each app from the
-server's ``ui://`` resource into a sandboxed iframe under the spec's default CSP and speaks the
-app bridge to the real server over stdio. The test clicks through the apps as a person would
-and checks the effect on the index through the server itself.
+"""The MCP Apps, end to end in headless Chromium: the official host side of MCP Apps (the
+``AppBridge`` of ``@modelcontextprotocol/ext-apps``, bundled by ``scripts/ensure-apps-host``) loads
+each app from the server's ``ui://`` resource into a sandboxed iframe under the spec's default CSP
+and forwards its tool calls to the real server over stdio. The test clicks through the apps as a
+person would and checks the effect on the index through the server itself.
 
 Chromium is Debian's (``/usr/bin/chromium``, installed by ``.ci/run``), driven by Playwright for
 Python without a browser download. Without it the test is skipped, unless
 ``PYLUCENE_MCP_REQUIRE_BROWSER`` is set (CI sets it). Screenshots go to the test's temporary
-folder; with ``PYLUCENE_MCP_UPDATE_SCREENSHOTS=1`` they also replace those in ``docs/images/``.
-"""
+folder; with ``PYLUCENE_MCP_UPDATE_SCREENSHOTS=1`` they also replace those in ``docs/images/``."""
 
 from __future__ import annotations
 
@@ -35,45 +35,13 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-# the host page: loads an app in a sandboxed iframe (an opaque origin, apart from the host's),
-# answers ui/initialize with a theme, then passes the tool's input and result, and forwards the
+# the host: the official MCP Apps AppBridge (@modelcontextprotocol/ext-apps), bundled by
+# scripts/ensure-apps-host; it loads an app in a sandboxed iframe (an opaque origin, apart from
+# the host's) under the spec's default CSP, passes the tool's input and result, and forwards the
 # app's tools/call to the real server (window.mcpCall, a Python function)
-HOST = """<!DOCTYPE html><html><body style="margin:0">
-<script>
-window.calls = [];
-window.startApp = (html, tool, args, theme) => new Promise((started) => {
-  const csp = "<meta http-equiv='Content-Security-Policy' content=\\"default-src 'none'; " +
-    "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; " +
-    "media-src data:; connect-src 'none'; object-src 'none'; frame-src 'none'\\">";
-  const frame = document.createElement("iframe");
-  frame.setAttribute("sandbox", "allow-scripts");
-  frame.style = "border:0;width:900px;height:600px";
-  frame.srcdoc = html.replace("<head>", "<head>" + csp);
-  const post = (message) => frame.contentWindow.postMessage({jsonrpc: "2.0", ...message}, "*");
-  window.addEventListener("message", async (event) => {
-    if (event.source !== frame.contentWindow) return;
-    const m = event.data;
-    if (m.method === "ui/initialize") {
-      post({id: m.id, result: {protocolVersion: "2026-01-26",
-        hostInfo: {name: "pylucene-mcp test host", version: "1"},
-        hostCapabilities: {serverTools: {}}, hostContext: {theme, displayMode: "inline"}}});
-    } else if (m.method === "ui/notifications/initialized") {
-      post({method: "ui/notifications/tool-input", params: {arguments: args}});
-      post({method: "ui/notifications/tool-result", params: await window.mcpCall(tool, args)});
-      started();
-    } else if (m.method === "tools/call") {
-      window.calls.push(m.params.name);
-      post({id: m.id, result: await window.mcpCall(m.params.name, m.params.arguments)});
-    } else if (m.method === "ui/notifications/size-changed") {
-      window.appHeight = Math.max(600, Math.ceil(m.params.height));
-      frame.style.height = window.appHeight + "px";
-    } else if (m.id !== undefined) {
-      post({id: m.id, error: {code: -32601, message: "not supported by the test host"}});
-    }
-  });
-  document.body.append(frame);
-});
-</script></body></html>"""
+APPS_HOST = Path(__file__).resolve().parent / "apps_host"
+HOST_BUNDLE = APPS_HOST / "dist" / "host.js"
+AXE = APPS_HOST / "node_modules" / "axe-core" / "axe.min.js"
 
 
 @pytest.fixture(scope="module")
@@ -82,6 +50,10 @@ def browser() -> Iterator[Any]:
         if os.environ.get("PYLUCENE_MCP_REQUIRE_BROWSER"):
             pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium")
         pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    if not HOST_BUNDLE.exists() or not AXE.exists():
+        if os.environ.get("PYLUCENE_MCP_REQUIRE_BROWSER"):
+            pytest.fail(f"{HOST_BUNDLE} is missing: run scripts/ensure-apps-host")
+        pytest.skip(f"{HOST_BUNDLE} is missing (scripts/ensure-apps-host builds it)")
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
@@ -98,8 +70,10 @@ class Host:
         self.page = browser.new_page(viewport={"width": 920, "height": 640})
         self.console: list[str] = []
         self.page.on("console", lambda message: self.console.append(message.text))
+        self.page.on("pageerror", lambda error: self.console.append(f"Uncaught {error}"))
         self.page.expose_function("mcpCall", self.call)
-        self.page.set_content(HOST)
+        self.page.set_content('<!DOCTYPE html><html><body style="margin:0"></body></html>')
+        self.page.add_script_tag(path=str(HOST_BUNDLE))
 
     def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         answer = self.peer.request("tools/call", {"name": name, "arguments": arguments})
@@ -109,15 +83,18 @@ class Host:
         result: dict[str, Any] = answer["result"]
         return result
 
-    def open(self, tool: str, arguments: dict[str, Any], theme: str = "light") -> Any:
-        """Opens the app of ``tool`` (read from its ``_meta.ui``), as a host does."""
+    def open(
+        self, tool: str, arguments: dict[str, Any], theme: str = "light", width: int = 900
+    ) -> Any:
+        """Opens the app of ``tool`` (read from its ``_meta.ui``) in a frame ``width`` pixels
+        wide, as a host does."""
         tools = self.peer.request("tools/list")["result"]["tools"]
         uri = next(t for t in tools if t["name"] == tool)["_meta"]["ui"]["resourceUri"]
         read = self.peer.request("resources/read", {"uri": uri})["result"]["contents"][0]
         assert read["mimeType"] == "text/html;profile=mcp-app"
         self.page.evaluate(
-            "([html, tool, args, theme]) => window.startApp(html, tool, args, theme)",
-            [read["text"], tool, arguments, theme],
+            "([html, tool, args, theme, width]) => window.startApp(html, tool, args, theme, width)",
+            [read["text"], tool, arguments, theme, width],
         )
         return self.page.frame_locator("iframe")
 
@@ -567,3 +544,57 @@ def test_document_preview_of_a_missing_document_says_so(host: Host) -> None:
     app = host.open("getDocumentDetails", {"filePath": "/scratch/nowhere.txt"})
     app.get_by_text("The document could not be shown").wait_for()
     assert app.get_by_role("button", name="Match ▶").is_disabled()
+
+
+#: each app: its tool, the arguments it is opened with, what shows once it has its data
+APPS = {
+    "search-results": ("search", {"query": "contract OR agreement", "pageSize": 10}, "#hits tr"),
+    "index-admin": ("indexAdmin", {}, "[data-testid=documents]"),
+    "crawl-dashboard": ("getCrawlerStats", {}, "#folders tr"),
+    "query-builder": ("queryBuilder", {}, "[data-testid=hits]:has-text('documents')"),
+    "document-preview": (
+        "getDocumentDetails",
+        {"filePath": "/scratch/herons.pdf", "query": "herons"},
+        "mark.current",
+    ),
+}
+#: where every app's screenshot of each width and theme is kept (CI keeps the folder)
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "build" / "app-screenshots"
+SERIOUS = """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+  .filter((v) => v.impact === "serious" || v.impact === "critical")
+  .map((v) => v.id + " (" + v.impact + "): " + v.nodes.map((n) => n.target.join(" ")).join(", "))"""
+
+
+@pytest.mark.parametrize("name", sorted(APPS))
+def test_each_app_at_each_width_and_theme_fits_and_passes_axe(host: Host, name: str) -> None:
+    """At 360, 720 and 1280 px, light and dark: the app shows its data, nothing scrolls
+    sideways, no script error, and axe-core finds no serious or critical violation."""
+    tool, arguments, ready = APPS[name]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    problems = []
+    for width in (360, 720, 1280):
+        for theme in ("light", "dark"):
+            host.page.evaluate("document.querySelectorAll('iframe').forEach((f) => f.remove())")
+            host.page.set_viewport_size({"width": width + 20, "height": 700})
+            app = host.open(tool, arguments, theme=theme, width=width)
+            app.locator(ready).first.wait_for()
+            frame = host.page.frames[-1]
+            overflow = frame.evaluate(
+                "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            )
+            if overflow > 0:
+                problems.append(f"{width}px {theme}: {overflow}px scroll sideways")
+            background = frame.evaluate("() => getComputedStyle(document.body).backgroundColor")
+            darkness = max(int(c) for c in background[4:-1].split(",")[:3])
+            if (darkness < 80) != (theme == "dark"):
+                problems.append(f"{width}px {theme}: background {background}")
+            frame.add_script_tag(path=str(AXE))
+            problems += [f"{width}px {theme}: {v}" for v in frame.evaluate(SERIOUS)]
+            height = host.page.evaluate("window.appHeight || 600")
+            host.page.set_viewport_size({"width": width + 20, "height": height})
+            host.page.locator("iframe").screenshot(
+                path=str(SCREENSHOTS / f"{name}-{width}-{theme}.png")
+            )
+    assert not problems, problems
+    errors = [line for line in host.console if "Uncaught" in line or "Error" in line]
+    assert not errors, errors
