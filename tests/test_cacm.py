@@ -30,7 +30,8 @@ pytestmark = pytest.mark.slow
 CACM = Path(__file__).resolve().parents[2] / "shared" / "eval" / "cacm"
 ANSERINI = {"AP": 0.3123, "P@30": 0.1942}
 # the product's own chain (content field, no stemming) on the same run, as measured
-PRODUCT = {"AP": 0.2737, "P@30": 0.1609}
+# schema 9: a possessive also stands for its owner ("Knuth's" → knuth): 0.2737 → 0.2730
+PRODUCT = {"AP": 0.2730, "P@30": 0.1609}
 
 
 @pytest.fixture(scope="module")

@@ -39,6 +39,7 @@ async def test_tools_are_listed_with_annotations_and_constraints(client: Client)
         "explainMiss",
         "getIndexAdminStatus",
         "indexAdmin",
+        "queryBuilder",
     }
     assert read_only <= set(tools) and "startCrawl" in tools
     for tool in tools.values():
@@ -113,6 +114,7 @@ def test_tool_include_and_exclude_take_names_and_groups() -> None:
         "getIndexStats",
         "listIndexedFields",
         "getDocumentDetails",
+        "queryBuilder",
     }
     assert enabled_tools(
         Settings(tools_exclude=("getDocumentDetails", "crawler", "observability", "debug", "admin"))
@@ -120,6 +122,7 @@ def test_tool_include_and_exclude_take_names_and_groups() -> None:
         "search",
         "getIndexStats",
         "listIndexedFields",
+        "queryBuilder",
     }
     assert enabled_tools(Settings(tools_include=("observability",))) == {
         "suggestTerms",
@@ -172,6 +175,9 @@ async def test_apps_are_resources_that_tools_point_to_and_load_nothing_remote(
     assert pointed == {
         "search": "ui://pylucene-mcp/search-results.html",
         "indexAdmin": "ui://pylucene-mcp/index-admin.html",
+        "getCrawlerStats": "ui://pylucene-mcp/crawl-dashboard.html",
+        "queryBuilder": "ui://pylucene-mcp/query-builder.html",
+        "getDocumentDetails": "ui://pylucene-mcp/document-preview.html",
     }
     listed = {str(r.uri): r for r in (await client.list_resources()).resources}
     for uri in pointed.values():

@@ -152,7 +152,7 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
             data["_actions"] = search_actions(data, specs)
         return fit_passages(data, ANSWER_BUDGET_BYTES)
 
-    @tools.tool("search", "Query builder", read_only=True, app="query-builder")
+    @tools.tool("info", "Query builder", read_only=True, app="query-builder")
     @answers(QueryBuilderView)
     def queryBuilder(
         query: Annotated[str, Field(max_length=10_000, description="a query to start from")] = "",
