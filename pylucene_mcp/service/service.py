@@ -480,9 +480,14 @@ class Service:
             if self.settings.watch and not self._closing:
                 self._restart_watcher()
 
-        return self.crawler().start(
+        report = self.crawler().start(
             roots, full=full, progress=progress, on_done=done, reconcile=covers_all
         )
+        with self._lock:  # the folders waiting for a crawl that this one covers wait no more
+            self._queued = [
+                f for f in self._queued if not any(portable.is_under(f, r) for r in roots)
+            ]
+        return report
 
     def _restart_watcher(self) -> None:
         from pylucene_mcp.crawler.watch import Watcher

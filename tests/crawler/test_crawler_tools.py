@@ -396,3 +396,35 @@ async def test_a_mailboxs_messages_are_found_and_read_through_the_tools(
     )
     details = await call(client, "getDocumentDetails", filePath=document["filePath"])
     assert details["content"].startswith("Die Kaution wird am 15. März")
+
+
+def test_a_folder_added_while_the_index_opens_is_crawled_once(
+    home: Path, tmp_path: Path
+) -> None:
+    """A folder added at a server's start, before its index was open, waited for a crawl of its
+    own; the start-up crawl (which reads the folders again) crawled it, and then its own crawl
+    did again, every file skipped, so the last crawl's figures said "0 added". Which of the two
+    began first is a race: six servers in a row try it."""
+    import time
+
+    for attempt in range(6):
+        folder = tmp_path / f"home{attempt}"
+        settings = Settings(
+            index_path=folder / "index",
+            log_dir=folder / "logs",
+            config_file=folder / "config.yaml",
+        )
+        service = Service(settings)
+        try:
+            service.warm_up(0.2, then_crawl=True)
+            service.add_directory(str(home / "beta"))  # the index is not open yet: it waits
+            assert service.crawl_queued()
+            deadline = time.monotonic() + 60
+            crawler = service.crawler()  # opens the index
+            while service.crawl_pending() or crawler.current is not None or crawler.last is None:
+                assert time.monotonic() < deadline, "the crawl did not end"
+                crawler.wait(0.2)
+            last = crawler.last
+            assert (attempt, last.added, last.skipped) == (attempt, 40, 0)
+        finally:
+            service.close()
