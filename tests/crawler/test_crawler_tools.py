@@ -398,9 +398,7 @@ async def test_a_mailboxs_messages_are_found_and_read_through_the_tools(
     assert details["content"].startswith("Die Kaution wird am 15. März")
 
 
-def test_a_folder_added_while_the_index_opens_is_crawled_once(
-    home: Path, tmp_path: Path
-) -> None:
+def test_a_folder_added_while_the_index_opens_is_crawled_once(home: Path, tmp_path: Path) -> None:
     """A folder added at a server's start, before its index was open, waited for a crawl of its
     own; the start-up crawl (which reads the folders again) crawled it, and then its own crawl
     did again, every file skipped, so the last crawl's figures said "0 added". Which of the two
