@@ -105,22 +105,28 @@ PYSERINI = {
 }
 
 
-def test_a_pyserini_script_reproduces_pyserinis_figures(
-    cacm: list[dict[str, str]], tmp_path: Path
-) -> None:
-    from pylucene_mcp.research import LuceneIndexReader, LuceneSearcher
-
+@pytest.fixture(scope="module")
+def anserini_cacm(cacm: list[dict[str, str]], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """CACM indexed as Anserini indexes it for pyserini: its English chain, stored contents,
+    document vectors."""
     english = Analyzer.custom("standard", ["englishPossessive", "lowercase", "stop", "porterStem"])
     fields = {
         "id": FieldSpec.keyword(doc_values=True),
         "contents": FieldSpec.text(english, stored=True, term_vectors=True),
     }
-    with ResearchIndex.create(tmp_path / "cacm", fields) as index:
+    folder = tmp_path_factory.mktemp("anserini") / "cacm"
+    with ResearchIndex.create(folder, fields) as index:
         index.add_many(cacm)
+    return folder
+
+
+def test_a_pyserini_script_reproduces_pyserinis_figures(anserini_cacm: Path) -> None:
+    from pylucene_mcp.research import LuceneIndexReader, LuceneSearcher
+
     topics = read_topics(CACM / "topics.cacm.txt")
     qrels = read_qrels(CACM / "qrels.cacm.txt")
     # the script as a pyserini user writes it, the import changed
-    searcher = LuceneSearcher(str(tmp_path / "cacm"))
+    searcher = LuceneSearcher(str(anserini_cacm))
     qids = list(topics)
     runs = {}
     for name, setup in [
@@ -150,6 +156,36 @@ def test_a_pyserini_script_reproduces_pyserinis_figures(
     assert len(per) == 52 and sum(per.values()) / len(per) == pytest.approx(
         measured["bm25"]["map"], abs=1e-9
     )
-    reader = LuceneIndexReader(tmp_path / "cacm")
+    reader = LuceneIndexReader(anserini_cacm)
     assert reader.stats()["unique_terms"] == 14_363 and reader.stats()["total_terms"] == 320_968
     reader.close()
+
+
+def test_feedback_terms_and_term_counts_are_pyserinis(anserini_cacm: Path) -> None:
+    """pyserini 1.6.0's own figures on this CACM (its tests assert them): Rocchio's feedback
+    terms had been RM3's, and a searcher without feedback had answered a dict where pyserini
+    answers None."""
+    from pylucene_mcp.research import LuceneIndexReader, LuceneSearcher
+
+    with LuceneSearcher(str(anserini_cacm)) as searcher:
+        assert searcher.get_feedback_terms("information retrieval") is None
+        searcher.set_rm3()
+        terms = searcher.get_feedback_terms("information retrieval")
+        assert terms is not None and len(terms) == 10
+        assert terms["storag"] == pytest.approx(0.024701, abs=5e-6)
+        searcher.unset_rm3()
+        assert searcher.get_feedback_terms("information retrieval") is None
+        searcher.set_rocchio()
+        terms = searcher.get_feedback_terms("information retrieval")
+        assert terms is not None and len(terms) == 10
+        assert terms["storag"] == pytest.approx(0.1322, abs=5e-6)
+        searcher.unset_rocchio()
+        assert searcher.get_feedback_terms("information retrieval") is None
+    reader = LuceneIndexReader(anserini_cacm)
+    try:
+        assert reader.get_term_counts("retrieval") == (138, 275)
+        assert reader.get_term_counts("information retrieval") == (74, None)
+        assert reader.get_term_counts("retrieval", analyzer=None) == (0, 0)
+        assert reader.get_term_counts("sdgsc") == (0, 0)
+    finally:
+        reader.close()

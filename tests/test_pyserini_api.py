@@ -18,6 +18,7 @@ from pylucene_mcp.research import (
     FieldSpec,
     LuceneIndexReader,
     LuceneSearcher,
+    PyseriniAnswer,
     ResearchIndex,
     Similarity,
 )
@@ -236,14 +237,24 @@ def test_misuse_gets_the_projects_errors(searcher: LuceneSearcher, tmp_path: Pat
         searcher.batch_search([3], ["q1"])  # type: ignore[list-item]
     with pytest.raises(InvalidRequestError, match="a docid is the collection's id"):
         searcher.doc(1.5)  # type: ignore[arg-type]
-    with pytest.raises(UnknownFieldError, match="no keyword field"):
-        searcher.doc_by_field("contents", "x")
     with pytest.raises(UnknownFieldError, match="unknown field 'title'"):
         searcher.index_reader.stats("title")
+    # where pyserini answers None or -1 (and its scripts test for it), so do these, saying why
+    reader = searcher.index_reader
+    with pytest.warns(PyseriniAnswer, match="no keyword field"):
+        assert searcher.doc_by_field("contents", "x") is None
+    with pytest.warns(PyseriniAnswer, match="no document with the id 'nope'"):
+        assert reader.get_document_vector("nope") is None
+    with pytest.warns(PyseriniAnswer, match="no document with the id 'nope'"):
+        assert reader.get_term_positions("nope") is None
+    with pytest.warns(PyseriniAnswer, match="no document with the id 'nope'"):
+        assert reader.convert_collection_docid_to_internal_docid("nope") == -1
     with pytest.raises(DocumentNotFoundError, match="no document with the id 'nope'"):
-        searcher.index_reader.get_document_vector("nope")
+        reader.compute_bm25_term_weight("nope", "sort")
+    # several terms once analysed: as pyserini, the documents with them as a phrase, no cf
+    assert searcher.index_reader.get_term_counts("parallel sorting") == (2, None)
     with pytest.raises(InvalidRequestError, match="2 terms once analysed"):
-        searcher.index_reader.get_term_counts("parallel sorting")
+        searcher.index_reader.get_postings_list("parallel sorting")
     with pytest.raises(InvalidRequestError, match="feedback .RM3, Rocchio. needs the query's text"):
         searcher.set_rm3()
         try:

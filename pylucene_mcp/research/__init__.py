@@ -19,7 +19,12 @@ a research index) and :mod:`.trec` (topics, qrels, runs, :func:`evaluate`).
 
 from pylucene_mcp.research.components import Analyzer, FieldSpec, Similarity, Spec
 from pylucene_mcp.research.index import ResearchHit, ResearchIndex, ResearchResults
-from pylucene_mcp.research.pyserini import Document, LuceneIndexReader, LuceneSearcher
+from pylucene_mcp.research.pyserini import (
+    Document,
+    LuceneIndexReader,
+    LuceneSearcher,
+    PyseriniAnswer,
+)
 from pylucene_mcp.research.trec import evaluate, html_text, read_qrels, read_topics, write_run
 
 __all__ = [
@@ -28,6 +33,7 @@ __all__ = [
     "FieldSpec",
     "LuceneIndexReader",
     "LuceneSearcher",
+    "PyseriniAnswer",
     "ResearchHit",
     "ResearchIndex",
     "ResearchResults",

@@ -16,10 +16,11 @@ lists the differences.
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors
@@ -28,6 +29,20 @@ from pylucene_mcp.research.index import ResearchIndex, at_least_one
 
 #: ``analyzer=`` left out: the index's own analyzer for the field
 DEFAULT: Any = object()
+
+
+_T = TypeVar("_T")
+
+
+class PyseriniAnswer(UserWarning):
+    """Where pyserini answers None (or -1) and a script tests for it, these classes answer the
+    same; this warning says why (what our own API would have raised)."""
+
+
+def _as_pyserini(value: _T, why: str) -> _T:
+    """``value``, pyserini's answer, with ``why`` as a :class:`PyseriniAnswer` warning."""
+    warnings.warn(why, PyseriniAnswer, stacklevel=3)
+    return value
 
 
 class Document:
@@ -245,9 +260,11 @@ class LuceneSearcher:
             for hits in json.loads(memoryview(answer).tobytes())
         ]
 
-    def get_feedback_terms(self, q: str) -> dict[str, float]:
-        """RM3's expansion terms of ``q`` and their weights (with its settings, or its defaults
-        when RM3 is not set)."""
+    def get_feedback_terms(self, q: str) -> dict[str, float] | None:
+        """The expansion terms of ``q`` and their weights by the feedback that is set (RM3's or
+        Rocchio's, with its settings); None (as pyserini) when neither is."""
+        if self._feedback is None:
+            return None
         self._need_term_vectors()
         with jvm.java_errors(caller_input=True):
             terms = self._java().feedbackTerms(q)
@@ -346,8 +363,9 @@ class LuceneSearcher:
         return self.index_reader._document(docid)
 
     def doc_by_field(self, field: str, q: str) -> Document | None:
-        """The first document whose keyword ``field`` is ``q``."""
-        return self.index_reader._document(q, field)
+        """The first document whose keyword ``field`` is ``q``; None (as pyserini) when there is
+        none, or when the index has no such keyword field."""
+        return self.index_reader.doc_by_field(field, q)
 
     def batch_doc(self, docids: Sequence[str], threads: int = 1) -> dict[str, Document]:
         found = {docid: self.doc(docid) for docid in docids}
@@ -460,10 +478,20 @@ class LuceneIndexReader:
 
     def get_term_counts(
         self, term: str, analyzer: Any = DEFAULT, field: str | None = None
-    ) -> tuple[int, int]:
+    ) -> tuple[int, int | None]:
         """``(df, cf)`` of ``term`` (analysed by the field's analyzer unless ``analyzer`` is
-        another, or None for the term as it is)."""
+        another, or None for the term as it is). A text that is several terms once analysed
+        gives, as pyserini, the documents that have them as a phrase and no cf."""
         name = self._field(field)
+        if analyzer is not None:
+            tokens = self.analyze(term, analyzer)
+            if len(tokens) > 1:
+                j = jvm.jclass
+                phrase = j("org.apache.lucene.search.PhraseQuery")(
+                    name, jvm.jarray("String", tokens)
+                )
+                with jvm.java_errors():
+                    return int(self._index._searcher(None).count(phrase)), None
         analysed = self._term(term, analyzer)
         if analysed is None:
             return 0, 0
@@ -488,10 +516,10 @@ class LuceneIndexReader:
             return None
         return [Posting(d, tf, p) for d, tf, p in json.loads(memoryview(answer).tobytes())]
 
-    def _vector(self, docid: str) -> dict[str, list[Any]]:
-        lucene = self.convert_collection_docid_to_internal_docid(docid)
+    def _vector(self, docid: str) -> dict[str, list[Any]] | None:
+        lucene = self._lucene_id(str(docid), self._fields.id)
         if lucene is None:
-            raise errors.DocumentNotFoundError(f"no document with the id {docid!r}")
+            return _as_pyserini(None, f"no document with the id {docid!r}")
         stats = jvm.jclass("io.github.pylucenemcp.research.ReaderStats")
         with jvm.java_errors():
             answer = stats.vector(self._reader(), lucene, self._fields.contents)
@@ -502,13 +530,19 @@ class LuceneIndexReader:
             )
         return dict(json.loads(memoryview(answer).tobytes()))
 
-    def get_document_vector(self, docid: str) -> dict[str, int]:
-        """The terms of document ``docid``'s searched field with their frequencies."""
-        return {term: int(tf) for term, (tf, _) in self._vector(docid).items()}
+    def get_document_vector(self, docid: str) -> dict[str, int] | None:
+        """The terms of document ``docid``'s searched field with their frequencies; None (as
+        pyserini) when no document has that id."""
+        vector = self._vector(docid)
+        return None if vector is None else {term: int(tf) for term, (tf, _) in vector.items()}
 
-    def get_term_positions(self, docid: str) -> dict[str, list[int]]:
-        """The terms of document ``docid``'s searched field with their positions."""
-        return {term: list(positions) for term, (_, positions) in self._vector(docid).items()}
+    def get_term_positions(self, docid: str) -> dict[str, list[int]] | None:
+        """The terms of document ``docid``'s searched field with their positions; None (as
+        pyserini) when no document has that id."""
+        vector = self._vector(docid)
+        if vector is None:
+            return None
+        return {term: list(positions) for term, (_, positions) in vector.items()}
 
     def _document(self, docid: str | int, field: str | None = None) -> Document | None:
         if isinstance(docid, bool) or not isinstance(docid, str | int):
@@ -542,6 +576,14 @@ class LuceneIndexReader:
     def doc(self, docid: str | int) -> Document | None:
         return self._document(docid)
 
+    def doc_by_field(self, field: str, q: str) -> Document | None:
+        """The first document whose keyword ``field`` is ``q``; None (as pyserini) when there is
+        none, or when the index has no such keyword field."""
+        try:
+            return self._document(q, field)
+        except (errors.UnknownFieldError, errors.InvalidRequestError) as exc:
+            return _as_pyserini(None, str(exc))
+
     def doc_raw(self, docid: str | int) -> str | None:
         document = self._document(docid)
         return None if document is None else document.raw()
@@ -560,7 +602,7 @@ class LuceneIndexReader:
     ) -> float:
         """The BM25 (``k1``, ``b``) score that ``term`` alone gives document ``docid`` (0 when
         the document does not have it)."""
-        lucene = self.convert_collection_docid_to_internal_docid(docid)
+        lucene = self._lucene_id(str(docid), self._fields.id)
         if lucene is None:
             raise errors.DocumentNotFoundError(f"no document with the id {docid!r}")
         analysed = self._term(term, analyzer)
@@ -578,8 +620,10 @@ class LuceneIndexReader:
         document = self._document(int(docid))
         return None if document is None else document.docid()
 
-    def convert_collection_docid_to_internal_docid(self, docid: str) -> int | None:
-        return self._lucene_id(str(docid), self._fields.id)
+    def convert_collection_docid_to_internal_docid(self, docid: str) -> int:
+        """Lucene's id of the document ``docid``; -1 (as pyserini) when there is none."""
+        lucene = self._lucene_id(str(docid), self._fields.id)
+        return _as_pyserini(-1, f"no document with the id {docid!r}") if lucene is None else lucene
 
     def close(self) -> None:
         if self._owned:

@@ -217,11 +217,18 @@ public final class Retrieval {
     return hits;
   }
 
-  /** RM3's expansion terms of {@code text} and their weights (before the final search). */
+  /**
+   * The expansion terms of {@code text} and their weights (before the final search): Rocchio's
+   * when it is set, else RM3's (with RM3's defaults when it is not set either).
+   */
   public Map<String, Float> feedbackTerms(String text) throws IOException {
-    Rm3 feedback = rm3 == null ? new Rm3(10, 10, 0.5f, true) : rm3;
     List<String> tokens = tokens(analyzer, field, text);
     Hits first = top(bagOfWords(field, tokens), RERANK_CUTOFF);
+    Rocchio other = rocchio;
+    if (rm3 == null && other != null) {
+      return model(other, tokens, first);
+    }
+    Rm3 feedback = rm3 == null ? new Rm3(10, 10, 0.5f, true) : rm3;
     return model(feedback, tokens, first);
   }
 
