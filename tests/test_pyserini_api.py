@@ -284,3 +284,32 @@ def test_evaluate_takes_trec_evals_names_and_gives_each_topic() -> None:
     assert set(figures["per_topic"]) == {"map", "P_2", "recip_rank", "nDCG@10"}
     with pytest.raises(InvalidRequestError, match="unknown measure 'mapp'"):
         evaluate(run, qrels, ["mapp"])
+
+
+def test_the_query_builder_builds_what_a_text_search_runs(searcher: LuceneSearcher) -> None:
+    from pylucene_mcp.research import querybuilder
+
+    should = querybuilder.JBooleanClauseOccur["should"].value
+    plain = querybuilder.get_boolean_query_builder()
+    boosted = querybuilder.get_boolean_query_builder()
+    for word in ("sorting", "networks"):
+        term = querybuilder.get_term_query(word)  # Anserini's English analyzer: sort, network
+        plain.add(term, should)
+        boosted.add(querybuilder.get_boost_query(term, 2.0), should)
+    built = searcher.search(plain.build())
+    text = searcher.search("sorting networks")
+    assert [(h.docid, h.score) for h in built] == [(h.docid, h.score) for h in text]
+    assert len(text) == 2
+    double = searcher.search(boosted.build())
+    assert [h.docid for h in double] == [h.docid for h in text]
+    assert [h.score for h in double] == pytest.approx([2 * h.score for h in text], abs=1e-3)
+    unstemmed = querybuilder.get_lucene_analyzer(stemming=False)
+    assert querybuilder.get_term_query("Sorting", analyzer=unstemmed).getTerm().text() == "sorting"
+    with pytest.raises(InvalidRequestError, match="no term once analysed"):
+        querybuilder.get_term_query("the")
+    searcher.set_rm3()
+    try:  # pyserini's NotImplementedError, and the project's error
+        with pytest.raises(NotImplementedError, match="needs the query's text"):
+            searcher.search(plain.build())
+    finally:
+        searcher.unset_rm3()

@@ -34,6 +34,11 @@ DEFAULT: Any = object()
 _T = TypeVar("_T")
 
 
+class FeedbackNeedsText(errors.InvalidRequestError, NotImplementedError):
+    """A Lucene query searched with RM3 or Rocchio set: the project's error, and pyserini's
+    ``NotImplementedError`` for a script that catches that."""
+
+
 class PyseriniAnswer(UserWarning):
     """Where pyserini answers None (or -1) and a script tests for it, these classes answer the
     same; this warning says why (what our own API would have raised)."""
@@ -197,7 +202,7 @@ class LuceneSearcher:
                     "fields go with a text, not a Lucene query (pyserini refuses it too)"
                 )
             if self._feedback is not None:
-                raise errors.InvalidRequestError(
+                raise FeedbackNeedsText(
                     "feedback (RM3, Rocchio) needs the query's text, not a Lucene query: "
                     "unset_rm3() or unset_rocchio() first"
                 )
