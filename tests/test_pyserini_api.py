@@ -313,3 +313,24 @@ def test_the_query_builder_builds_what_a_text_search_runs(searcher: LuceneSearch
             searcher.search(plain.build())
     finally:
         searcher.unset_rm3()
+
+
+def test_set_analyzer_and_set_language_change_how_queries_are_analysed(folder: Path) -> None:
+    from pylucene_mcp.research import querybuilder
+
+    with LuceneSearcher(folder) as searcher:
+        stemmed = searcher.search("sorting")  # the index's chain: sort
+        searcher.set_analyzer(querybuilder.get_lucene_analyzer(stemming=False))
+        assert searcher.search("sorting") == []  # "sorting" is no term of the stemmed index
+        searcher.set_language("en")  # Anserini's English analyzer: sort again
+        assert [(h.docid, h.score) for h in searcher.search("sorting")] == [
+            (h.docid, h.score) for h in stemmed
+        ]
+        searcher.set_language("de")  # German stemming leaves "sorting" as it is
+        assert searcher.search("sorting") == []
+        with pytest.raises(InvalidRequestError, match="no analyzer of the language 'xx'"):
+            searcher.set_language("xx")
+        with pytest.raises(InvalidRequestError, match="a Java Analyzer"):
+            searcher.set_analyzer("english")
+        searcher.set_analyzer(None)
+        assert len(searcher.search("sorting")) == len(stemmed) == 2

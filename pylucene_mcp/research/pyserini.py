@@ -39,6 +39,46 @@ class FeedbackNeedsText(errors.InvalidRequestError, NotImplementedError):
     ``NotImplementedError`` for a script that catches that."""
 
 
+#: Lucene's analyzer of each language (lucene-analysis-common), as set_language takes them
+LANGUAGE_ANALYZERS = {
+    "ar": "ArabicAnalyzer",
+    "bg": "BulgarianAnalyzer",
+    "bn": "BengaliAnalyzer",
+    "ca": "CatalanAnalyzer",
+    "cz": "CzechAnalyzer",
+    "da": "DanishAnalyzer",
+    "de": "GermanAnalyzer",
+    "el": "GreekAnalyzer",
+    "es": "SpanishAnalyzer",
+    "et": "EstonianAnalyzer",
+    "eu": "BasqueAnalyzer",
+    "fa": "PersianAnalyzer",
+    "fi": "FinnishAnalyzer",
+    "fr": "FrenchAnalyzer",
+    "ga": "IrishAnalyzer",
+    "gl": "GalicianAnalyzer",
+    "hi": "HindiAnalyzer",
+    "hu": "HungarianAnalyzer",
+    "hy": "ArmenianAnalyzer",
+    "id": "IndonesianAnalyzer",
+    "it": "ItalianAnalyzer",
+    "lt": "LithuanianAnalyzer",
+    "lv": "LatvianAnalyzer",
+    "ne": "NepaliAnalyzer",
+    "nl": "DutchAnalyzer",
+    "no": "NorwegianAnalyzer",
+    "pt": "PortugueseAnalyzer",
+    "ro": "RomanianAnalyzer",
+    "ru": "RussianAnalyzer",
+    "sr": "SerbianAnalyzer",
+    "sv": "SwedishAnalyzer",
+    "ta": "TamilAnalyzer",
+    "te": "TeluguAnalyzer",
+    "th": "ThaiAnalyzer",
+    "tr": "TurkishAnalyzer",
+}
+
+
 class PyseriniAnswer(UserWarning):
     """Where pyserini answers None (or -1) and a script tests for it, these classes answer the
     same; this warning says why (what our own API would have raised)."""
@@ -148,6 +188,8 @@ class LuceneSearcher:
         self._feedback: tuple[str, tuple[Any, ...]] | None = None
         self._retrieval: Any = None
         self._reader: Any = None
+        # the analyzer of query texts (set_analyzer, set_language; None: the index's own)
+        self._analyzer: Any = None
 
     @property
     def num_docs(self) -> int:
@@ -161,7 +203,7 @@ class LuceneSearcher:
                 retrieval = jvm.jclass("io.github.pylucenemcp.research.Retrieval")(
                     reader,
                     self._similarity,
-                    self._index.analyzer,
+                    self._index.analyzer if self._analyzer is None else self._analyzer,
                     self._fields.contents,
                     self._fields.id,
                 )
@@ -350,6 +392,44 @@ class LuceneSearcher:
 
     def is_using_rocchio(self) -> bool:
         return self._feedback is not None and self._feedback[0] == "rocchio"
+
+    def set_analyzer(self, analyzer: Any) -> None:
+        """Query texts are analysed by ``analyzer`` (a Java ``Analyzer``) from now on, instead
+        of the index's analyzer for the searched field; None goes back to that.
+
+        Raises:
+            InvalidRequestError: for anything but a Java ``Analyzer`` (or None).
+        """
+        if analyzer is not None and not isinstance(
+            analyzer, jvm.jclass("org.apache.lucene.analysis.Analyzer")
+        ):
+            raise errors.InvalidRequestError(
+                f"an analyzer is a Java Analyzer (Analyzer.custom, get_lucene_analyzer), not "
+                f"{analyzer!r}"
+            )
+        self._analyzer = analyzer
+        self._retrieval = None
+
+    def set_language(self, language: str) -> None:
+        """Query texts are analysed by Lucene's analyzer of ``language`` (an ISO 639-1 code:
+        ``en`` is Anserini's English analyzer, ``de`` Lucene's ``GermanAnalyzer``, …).
+
+        Raises:
+            InvalidRequestError: for a language Lucene has no analyzer of here.
+        """
+        if language == "en":
+            from pylucene_mcp.research.querybuilder import get_lucene_analyzer
+
+            self.set_analyzer(get_lucene_analyzer())
+            return
+        name = LANGUAGE_ANALYZERS.get(language)
+        if name is None:
+            raise errors.InvalidRequestError(
+                f"no analyzer of the language {language!r} here; these have one: "
+                f"{', '.join(['en', *sorted(LANGUAGE_ANALYZERS)])} (or set_analyzer)"
+            )
+        with jvm.java_errors():
+            self.set_analyzer(jvm.jclass(f"org.apache.lucene.analysis.{language}.{name}")())
 
     def set_bm25(self, k1: float = 0.9, b: float = 0.4) -> None:
         self._similarity = Similarity.bm25(k1, b)
