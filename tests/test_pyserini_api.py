@@ -334,3 +334,62 @@ def test_set_analyzer_and_set_language_change_how_queries_are_analysed(folder: P
             searcher.set_analyzer("english")
         searcher.set_analyzer(None)
         assert len(searcher.search("sorting")) == len(stemmed) == 2
+
+
+def test_the_indexer_replaces_appends_and_indexes_as_anserini(tmp_path: Path) -> None:
+    """pyserini's LuceneIndexer writes a new index over one already there (its append flag
+    adds to it); ResearchIndex.create had appended: 3 documents became 6."""
+    import json
+
+    from pylucene_mcp.research import LuceneIndexer
+
+    folder = tmp_path / "otf"
+    docs = [{"id": d["id"], "contents": d["contents"]} for d in DOCS[:3]]
+    indexer = LuceneIndexer(str(folder))
+    for doc in docs:
+        indexer.add_doc_raw(json.dumps(doc))
+    indexer.close()
+    same = tmp_path / "same"  # the same documents, indexed with Anserini's chain by hand
+    fields = {
+        "id": FieldSpec.keyword(doc_values=True),
+        "contents": FieldSpec.text(Analyzer.custom("standard", CHAIN), stored=True),
+    }
+    with ResearchIndex.create(same, fields, Similarity.bm25(0.9, 0.4)) as index:
+        index.add_many(docs)
+    with LuceneSearcher(str(folder)) as searcher, LuceneSearcher(str(same)) as reference:
+        assert searcher.num_docs == 3
+        found = [(h.docid, h.score) for h in searcher.search("parallel computing")]
+        assert found and found == [
+            (h.docid, h.score) for h in reference.search("parallel computing")
+        ]
+    with LuceneIndexer(str(folder), threads=2) as again:  # replaced, not added to
+        again.add_batch_dict(docs)
+    assert len(LuceneIndexReader(str(folder)).doc("d3").contents() or "") > 0
+    with LuceneSearcher(str(folder)) as searcher:
+        assert searcher.num_docs == 3
+    with LuceneIndexer(args=["-index", str(folder), "-append"]) as more:
+        more.add_batch_raw(
+            [json.dumps({"id": f"x{d['id']}", "contents": d["contents"]}) for d in docs]
+        )
+    with LuceneSearcher(str(folder)) as searcher:
+        assert searcher.num_docs == 6
+    pre = tmp_path / "pretokenized"
+    with LuceneIndexer(args=["-index", str(pre), "-pretokenized"]) as tokens:
+        tokens.add_doc_dict({"id": "t1", "contents": "Sorting networks"})
+    reader = LuceneIndexReader(str(pre))
+    assert reader.get_document_vector("t1") == {"Sorting": 1, "networks": 1}
+    reader.close()
+    with pytest.raises(InvalidRequestError, match="'-bogus' is no argument"):
+        LuceneIndexer(args=["-index", str(pre), "-bogus"])
+    with LuceneIndexer(str(pre)) as english:  # replaces the whitespace-analysed index
+        english.add_doc_dict({"id": "t1", "contents": "Sorting networks"})
+        with pytest.raises(InvalidRequestError, match="has an id and contents"):
+            english.add_doc_dict({"id": "t2"})
+    reader = LuceneIndexReader(str(pre))
+    assert reader.get_document_vector("t1") == {"sort": 1, "network": 1}
+    reader.close()
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "mine.txt").write_text("not an index")
+    with pytest.raises(InvalidRequestError, match="holds other things than an index"):
+        LuceneIndexer(str(tmp_path / "notes"))
+    assert (tmp_path / "notes" / "mine.txt").exists()

@@ -19,6 +19,7 @@ a research index) and :mod:`.trec` (topics, qrels, runs, :func:`evaluate`).
 
 from pylucene_mcp.research.components import Analyzer, FieldSpec, Similarity, Spec
 from pylucene_mcp.research.index import ResearchHit, ResearchIndex, ResearchResults
+from pylucene_mcp.research.indexer import LuceneIndexer
 from pylucene_mcp.research.pyserini import (
     Document,
     LuceneIndexReader,
@@ -32,6 +33,7 @@ __all__ = [
     "Document",
     "FieldSpec",
     "LuceneIndexReader",
+    "LuceneIndexer",
     "LuceneSearcher",
     "PyseriniAnswer",
     "ResearchHit",
