@@ -393,3 +393,52 @@ def test_the_indexer_replaces_appends_and_indexes_as_anserini(tmp_path: Path) ->
     with pytest.raises(InvalidRequestError, match="holds other things than an index"):
         LuceneIndexer(str(tmp_path / "notes"))
     assert (tmp_path / "notes" / "mine.txt").exists()
+
+
+def test_query_document_scores_and_bm25_dumps_agree_with_the_search(
+    searcher: LuceneSearcher, tmp_path: Path
+) -> None:
+    import json
+
+    reader = searcher.index_reader
+    for query in ("parallel sorting", "computing networks"):
+        hits = searcher.search(query)
+        assert hits
+        for hit in hits:
+            assert reader.compute_query_document_score(hit.docid, query) == pytest.approx(
+                hit.score, abs=1e-4
+            )
+    qld = Similarity.lm_dirichlet(500)
+    searcher.set_qld(500)
+    try:
+        for hit in searcher.search("parallel sorting"):
+            score = reader.compute_query_document_score(hit.docid, "parallel sorting", qld)
+            assert score == pytest.approx(hit.score, abs=1e-4)
+    finally:
+        searcher.set_bm25(0.9, 0.4)
+    with pytest.warns(PyseriniAnswer):
+        assert reader.compute_query_document_score("nope", "sorting") is None
+
+    dump = tmp_path / "bm25.jsonl"
+    assert reader.dump_documents_BM25(dump) == searcher.num_docs
+    vectors = {d["id"]: d["vector"] for d in map(json.loads, dump.read_text().splitlines())}
+    assert set(vectors) == {d["id"] for d in DOCS}
+    for docid, vector in vectors.items():
+        for term, weight in vector.items():  # each weight is the term's BM25 weight alone
+            expected = reader.compute_bm25_term_weight(docid, term, analyzer=None)
+            assert weight == pytest.approx(expected, abs=1e-6)
+    # brute force over the dump: a query's score is the sum of its terms' weights
+    terms = reader.analyze("parallel sorting")
+    for hit in searcher.search("parallel sorting"):
+        summed = sum(vectors[hit.docid].get(t, 0.0) for t in terms)
+        assert summed == pytest.approx(hit.score, abs=1e-4)
+
+    quantized = tmp_path / "quantized.jsonl"
+    reader.quantize_weights(dump, quantized)
+    weights = [
+        w
+        for line in quantized.read_text().splitlines()
+        for w in json.loads(line)["vector"].values()
+    ]
+    assert min(weights) == 1 and max(weights) == 256
+    assert all(isinstance(w, int) for w in weights)

@@ -16,6 +16,7 @@ lists the differences.
 from __future__ import annotations
 
 import json
+import math
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -700,6 +701,73 @@ class LuceneIndexReader:
         with jvm.java_errors():
             searcher = self._index._searcher(Similarity.bm25(k1, b))
             return float(searcher.explain(query, lucene).getValue().floatValue())
+
+    def compute_query_document_score(
+        self, docid: str, query: str, similarity: Any = None
+    ) -> float | None:
+        """The score that document ``docid`` gets for the text ``query`` (a bag of its analysed
+        words, as :meth:`LuceneSearcher.search` ranks it) with ``similarity`` (default: BM25
+        0.9, 0.4); 0 when it does not match, None (as pyserini) when no document has that id."""
+        lucene = self._lucene_id(str(docid), self._fields.id)
+        if lucene is None:
+            return _as_pyserini(None, f"no document with the id {docid!r}")
+        with jvm.java_errors(caller_input=True):
+            retrieval = jvm.jclass("io.github.pylucenemcp.research.Retrieval")(
+                self._reader(),
+                similarity if similarity is not None else Similarity.bm25(0.9, 0.4),
+                self._index.analyzer,
+                self._fields.contents,
+                self._fields.id,
+            )
+            return float(retrieval.score(str(query), lucene))
+
+    def dump_documents_BM25(self, file_path: str | Path, k1: float = 0.9, b: float = 0.4) -> int:
+        """Writes each document's vector with BM25 (``k1``, ``b``) weights to ``file_path``, a
+        JSON line a document in pyserini's vector format (``{"id": …, "vector": {term:
+        weight}}``; a term's weight is :meth:`compute_bm25_term_weight`'s). Returns how many.
+
+        Raises:
+            InvalidRequestError: when the searched field has no term vectors.
+        """
+        self._need_vectors()
+        stats = jvm.jclass("io.github.pylucenemcp.research.ReaderStats")
+        with jvm.java_errors(caller_input=True):
+            searcher = self._index._searcher(Similarity.bm25(k1, b))
+            return int(
+                stats.dumpWeights(searcher, self._fields.contents, self._fields.id, str(file_path))
+            )
+
+    def quantize_weights(
+        self, input_file_path: str | Path, output_file_path: str | Path, bits: int = 8
+    ) -> None:
+        """Writes the vectors of ``input_file_path`` (pyserini's JSON lines) with each weight
+        mapped linearly onto the whole numbers 1 to 2**``bits``: the smallest weight of the file
+        to 1, the largest to 2**``bits`` (read twice, a line at a time)."""
+        low, high = math.inf, -math.inf
+        with open(input_file_path, encoding="utf-8") as source:
+            for line in source:
+                for weight in json.loads(line)["vector"].values():
+                    low, high = min(low, weight), max(high, weight)
+        span = (high - low) or 1.0
+        levels = 2**bits - 1
+        with (
+            open(input_file_path, encoding="utf-8") as source,
+            open(output_file_path, "w", encoding="utf-8") as target,
+        ):
+            for line in source:
+                doc = json.loads(line)
+                doc["vector"] = {
+                    term: math.floor(levels * (weight - low) / span) + 1
+                    for term, weight in doc["vector"].items()
+                }
+                target.write(json.dumps(doc) + "\n")
+
+    def _need_vectors(self) -> None:
+        if not self._index.fields[self._fields.contents].term_vectors:
+            raise errors.InvalidRequestError(
+                f"field {self._fields.contents!r} has no term vectors: index it with "
+                "FieldSpec.text(analyzer, term_vectors=True)"
+            )
 
     def convert_internal_docid_to_collection_docid(self, docid: int) -> str | None:
         document = self._document(int(docid))

@@ -2,14 +2,28 @@ package io.github.pylucenemcp.research;
 
 import io.github.pylucenemcp.search.Json;
 import java.io.IOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.MultiBits;
 import org.apache.lucene.index.MultiTerms;
+import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.TermVectors;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.CollectionStatistics;
 import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.TermStatistics;
+import org.apache.lucene.search.similarities.Similarity;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 
@@ -109,6 +123,58 @@ public final class ReaderStats {
       json.end().end();
     }
     return json.end().toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Writes every live document's term vector of {@code field} with each term's score as {@code
+   * searcher}'s similarity gives it (its weight for the term alone: the score of a {@code
+   * TermQuery}) to {@code path}, a JSON line a document: {@code {"id": …, "vector": {term:
+   * weight}}}, the id from the stored {@code idField}. Returns how many documents were written.
+   */
+  public static int dumpWeights(IndexSearcher searcher, String field, String idField, String path)
+      throws IOException {
+    IndexReader reader = searcher.getIndexReader();
+    Similarity similarity = searcher.getSimilarity();
+    CollectionStatistics collection = searcher.collectionStatistics(field);
+    Map<String, Similarity.SimScorer> scorers = new HashMap<>();
+    StoredFields stored = reader.storedFields();
+    TermVectors vectors = reader.termVectors();
+    int written = 0;
+    try (Writer out = Files.newBufferedWriter(Path.of(path), StandardCharsets.UTF_8)) {
+      for (LeafReaderContext leaf : reader.leaves()) {
+        Bits live = leaf.reader().getLiveDocs();
+        NumericDocValues norms = leaf.reader().getNormValues(field);
+        for (int local = 0; local < leaf.reader().maxDoc(); local++) {
+          if (live != null && !live.get(local)) {
+            continue;
+          }
+          int doc = leaf.docBase + local;
+          long norm = norms != null && norms.advanceExact(local) ? norms.longValue() : 1L;
+          Json json = new Json().object().name("id").string(stored.document(doc).get(idField));
+          json.name("vector").object();
+          Terms terms = collection == null ? null : vectors.get(doc, field);
+          if (terms != null) {
+            TermsEnum each = terms.iterator();
+            for (BytesRef term = each.next(); term != null; term = each.next()) {
+              String text = term.utf8ToString();
+              Similarity.SimScorer scorer = scorers.get(text);
+              if (scorer == null) {
+                Term t = new Term(field, BytesRef.deepCopyOf(term));
+                TermStatistics stats =
+                    searcher.termStatistics(t, reader.docFreq(t), reader.totalTermFreq(t));
+                scorer = similarity.scorer(1f, collection, stats);
+                scorers.put(text, scorer);
+              }
+              json.name(text).decimal(scorer.score(each.totalTermFreq(), norm));
+            }
+          }
+          out.write(json.end().end().toString());
+          out.write('\n');
+          written++;
+        }
+      }
+    }
+    return written;
   }
 
   /** A field's terms over the whole index, a page at a time, in term order. */

@@ -34,6 +34,7 @@ import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.Explanation;
 import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
@@ -218,8 +219,8 @@ public final class Retrieval {
   }
 
   /**
-   * The expansion terms of {@code text} and their weights (before the final search): Rocchio's
-   * when it is set, else RM3's (with RM3's defaults when it is not set either).
+   * The expansion terms of {@code text} and their weights (before the final search): Rocchio's when
+   * it is set, else RM3's (with RM3's defaults when it is not set either).
    */
   public Map<String, Float> feedbackTerms(String text) throws IOException {
     List<String> tokens = tokens(analyzer, field, text);
@@ -230,6 +231,15 @@ public final class Retrieval {
     }
     Rm3 feedback = rm3 == null ? new Rm3(10, 10, 0.5f, true) : rm3;
     return model(feedback, tokens, first);
+  }
+
+  /**
+   * The score that Lucene document {@code doc} gets for the bag of words of {@code text}, as a
+   * search of it scores the document before the ties are adjusted (0 when it does not match).
+   */
+  public float score(String text, int doc) throws IOException {
+    Explanation explained = searcher.explain(bagOfWords(field, tokens(analyzer, field, text)), doc);
+    return explained.isMatch() ? explained.getValue().floatValue() : 0f;
   }
 
   private Hits top(Query query, int k) throws IOException {
