@@ -442,3 +442,31 @@ def test_query_document_scores_and_bm25_dumps_agree_with_the_search(
     ]
     assert min(weights) == 1 and max(weights) == 256
     assert all(isinstance(w, int) for w in weights)
+
+
+def test_vectorizers_give_pyserinis_sparse_rows(folder: Path, searcher: LuceneSearcher) -> None:
+    from collections import Counter
+
+    from pylucene_mcp.research.vectorizer import BM25Vectorizer, TfidfVectorizer
+
+    reader = searcher.index_reader
+    analysed = {d["id"]: Counter(reader.analyze(d["contents"])) for d in DOCS}
+    df = Counter(term for counts in analysed.values() for term in counts)
+    vocabulary = sorted(term for term, n in df.items() if n > 1)  # min_df=1: in 2 or more
+    tfidf = TfidfVectorizer(folder)
+    assert tfidf.vocabulary_ == vocabulary
+    rows = tfidf.get_vectors(["d3", "d1"], norm=None)
+    assert rows.shape == (2, len(vocabulary))
+    for row, docid in enumerate(["d3", "d1"]):
+        for term, tf in analysed[docid].items():
+            if term in vocabulary:
+                expected = tf * math.log(len(DOCS) / df[term])
+                assert rows[row, vocabulary.index(term)] == pytest.approx(expected)
+    unit = tfidf.get_vectors(["d3", "d1"])
+    assert [sum(v * v for v in unit.getrow(r).data) for r in range(2)] == pytest.approx([1, 1])
+    bm25 = BM25Vectorizer(folder).get_vectors(["d4"], norm=None)
+    for term in analysed["d4"]:
+        weight = reader.compute_bm25_term_weight("d4", term, analyzer=None)
+        assert bm25[0, vocabulary.index(term)] == pytest.approx(weight)
+    query = tfidf.get_query_vector("parallel parallel sorting")
+    assert query[0, vocabulary.index("parallel")] == 2 and query[0, vocabulary.index("sort")] == 1
