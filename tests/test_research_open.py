@@ -132,10 +132,38 @@ def test_analyzers_of_other_classes_come_back_by_class_or_are_asked_for(tmp_path
 def test_what_is_no_research_index_is_refused_with_what_to_do(tmp_path: Path) -> None:
     with pytest.raises(IndexAccessError, match="folder does not exist; create one"):
         ResearchIndex.open(tmp_path / "none")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(IndexAccessError, match="the folder is empty; create one"):
+        ResearchIndex.open(tmp_path / "empty")
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.txt").write_text("not an index")
+    with pytest.raises(IndexAccessError, match="holds no Lucene index"):
+        ResearchIndex.open(tmp_path / "notes")
     product = Index.open(tmp_path / "product")
+    with product.writer() as writer:
+        writer.add({"file_path": "/p/a.txt", "content": "a note"})
     product.close()
-    with pytest.raises(IndexAccessError, match="keeps no research schema"):
+    with pytest.raises(IndexAccessError, match="product's own .* pylucene_mcp.Index.open"):
         ResearchIndex.open(tmp_path / "product")
+    # an index of another program (as Anserini's): what it holds is named
+    j = jvm.jclass
+    directory = j("org.apache.lucene.store.FSDirectory").open(
+        j("java.nio.file.Paths").get(str(tmp_path / "foreign"), jvm.jarray("String", []))
+    )
+    config = j("org.apache.lucene.index.IndexWriterConfig")(
+        j("org.apache.lucene.analysis.standard.StandardAnalyzer")()
+    )
+    writer = j("org.apache.lucene.index.IndexWriter")(directory, config)
+    for n in range(3):
+        document = j("org.apache.lucene.document.Document")()
+        store = j("org.apache.lucene.document.Field$Store").YES
+        document.add(j("org.apache.lucene.document.StringField")("id", f"d{n}", store))
+        document.add(j("org.apache.lucene.document.TextField")("contents", "some text", store))
+        writer.addDocument(document)
+    writer.close()
+    directory.close()
+    with pytest.raises(IndexAccessError, match="3 documents with the fields contents, id"):
+        ResearchIndex.open(tmp_path / "foreign")
 
 
 def test_misuse_raises_the_projects_errors(tmp_path: Path) -> None:

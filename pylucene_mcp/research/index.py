@@ -158,11 +158,7 @@ class ResearchIndex:
             )
         kept = _kept_schema_at(folder)
         if kept is None:
-            raise errors.IndexAccessError(
-                f"the index at {folder} keeps no research schema: it was not made by "
-                "ResearchIndex.create (the crawler's index opens with pylucene_mcp.Index.open); "
-                "give its fields with ResearchIndex.create(path, fields)"
-            )
+            raise errors.IndexAccessError(_no_schema(folder))
         fields, kept_similarity = from_json(kept, analyzers)
         return cls(folder, fields, similarity or kept_similarity, read_only=read_only)
 
@@ -548,6 +544,46 @@ def _kept_schema_at(path: Path) -> str | None:
             return _kept_schema(directory)
         finally:
             directory.close()
+
+
+def _no_schema(folder: Path) -> str:
+    """Why the folder ``folder`` opens as no research index: what it is, and what to do."""
+    if not any(folder.iterdir()):
+        return (
+            f"no research index at {folder}: the folder is empty; create one there with "
+            "ResearchIndex.create(path, fields)"
+        )
+    j = jvm.jclass
+    with _opening(folder, True):
+        directory = _directory(folder)
+        try:
+            with jvm.java_errors():
+                if not j("org.apache.lucene.index.DirectoryReader").indexExists(directory):
+                    return (
+                        f"no research index at {folder}: the folder holds no Lucene index (other "
+                        "files); give the folder of an index, or create one in a new folder"
+                    )
+                data = j("org.apache.lucene.index.SegmentInfos").readLatestCommit(directory)
+                if data.getUserData().get("schema_version") is not None:
+                    return (
+                        f"the index at {folder} is the product's own (the crawler's): open it "
+                        "with pylucene_mcp.Index.open(path)"
+                    )
+                reader = j("org.apache.lucene.index.DirectoryReader").open(directory)
+                try:
+                    infos = j("org.apache.lucene.index.FieldInfos").getMergedFieldInfos(reader)
+                    names = sorted(str(info.name) for info in infos)
+                    count = int(reader.numDocs())
+                finally:
+                    reader.close()
+        finally:
+            directory.close()
+    return (
+        f"the index at {folder} was not made by ResearchIndex.create: a Lucene index of "
+        f"{count:,} documents with the fields {', '.join(names) or 'none'}, and no research "
+        "schema; open it with ResearchIndex.open(path, analyzers=…) once it has one, or index "
+        "the documents again with ResearchIndex.create(new_path, fields)"
+    )
 
 
 def _kept_schema(directory: Any) -> str | None:
