@@ -393,6 +393,17 @@ def test_the_indexer_replaces_appends_and_indexes_as_anserini(tmp_path: Path) ->
     with pytest.raises(InvalidRequestError, match="holds other things than an index"):
         LuceneIndexer(str(tmp_path / "notes"))
     assert (tmp_path / "notes" / "mine.txt").exists()
+    from pylucene_mcp import Index
+
+    product = Index.open(tmp_path / "product")
+    with product.writer() as writer:
+        writer.add({"file_path": "/p/a.txt", "content": "kept"})
+    product.close()
+    with pytest.raises(InvalidRequestError, match="the product's own index"):
+        LuceneIndexer(str(tmp_path / "product"))
+    kept = Index.open(tmp_path / "product")
+    assert len(kept) == 1
+    kept.close()
 
 
 def test_query_document_scores_and_bm25_dumps_agree_with_the_search(

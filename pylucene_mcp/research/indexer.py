@@ -126,8 +126,17 @@ def _remove_index(folder: Path) -> None:
             is_index = bool(
                 jvm.jclass("org.apache.lucene.index.DirectoryReader").indexExists(directory)
             )
+            infos = jvm.jclass("org.apache.lucene.index.SegmentInfos")
+            product = is_index and (
+                infos.readLatestCommit(directory).getUserData().get("schema_version") is not None
+            )
         finally:
             directory.close()
+    if product:
+        raise errors.InvalidRequestError(
+            f"{folder} is the product's own index (the crawler's): the indexer does not replace "
+            "it; give another folder"
+        )
     if not is_index or any(not entry.is_file() for entry in entries):
         raise errors.InvalidRequestError(
             f"{folder} holds other things than an index: the indexer replaces only an index; "
