@@ -535,15 +535,27 @@ def _directory(path: Path) -> Any:
     )
 
 
-def _kept_schema_at(path: Path) -> str | None:
-    """The schema kept in the latest commit of the index at ``path`` (None: no index yet, or
-    one without a kept schema)."""
+def commit_data(path: Path) -> dict[str, str] | None:
+    """The user data of the latest commit of the Lucene index in the folder ``path`` (None:
+    no index there)."""
+    j = jvm.jclass
     with _opening(path, True):
         directory = _directory(path)
         try:
-            return _kept_schema(directory)
+            with jvm.java_errors():
+                if not j("org.apache.lucene.index.DirectoryReader").indexExists(directory):
+                    return None
+                infos = j("org.apache.lucene.index.SegmentInfos").readLatestCommit(directory)
+                return {str(k): str(v) for k, v in dict(infos.getUserData()).items()}
         finally:
             directory.close()
+
+
+def _kept_schema_at(path: Path) -> str | None:
+    """The schema kept in the latest commit of the index at ``path`` (None: no index yet, or
+    one without a kept schema)."""
+    data = commit_data(path)
+    return None if data is None else data.get(KEY)
 
 
 def _no_schema(folder: Path) -> str:
@@ -553,22 +565,22 @@ def _no_schema(folder: Path) -> str:
             f"no research index at {folder}: the folder is empty; create one there with "
             "ResearchIndex.create(path, fields)"
         )
+    data = commit_data(folder)
+    if data is None:
+        return (
+            f"no research index at {folder}: the folder holds no Lucene index (other files); "
+            "give the folder of an index, or create one in a new folder"
+        )
+    if "schema_version" in data:
+        return (
+            f"the index at {folder} is the product's own (the crawler's): open it with "
+            "pylucene_mcp.Index.open(path)"
+        )
     j = jvm.jclass
     with _opening(folder, True):
         directory = _directory(folder)
         try:
             with jvm.java_errors():
-                if not j("org.apache.lucene.index.DirectoryReader").indexExists(directory):
-                    return (
-                        f"no research index at {folder}: the folder holds no Lucene index (other "
-                        "files); give the folder of an index, or create one in a new folder"
-                    )
-                data = j("org.apache.lucene.index.SegmentInfos").readLatestCommit(directory)
-                if data.getUserData().get("schema_version") is not None:
-                    return (
-                        f"the index at {folder} is the product's own (the crawler's): open it "
-                        "with pylucene_mcp.Index.open(path)"
-                    )
                 reader = j("org.apache.lucene.index.DirectoryReader").open(directory)
                 try:
                     infos = j("org.apache.lucene.index.FieldInfos").getMergedFieldInfos(reader)
@@ -581,19 +593,8 @@ def _no_schema(folder: Path) -> str:
     return (
         f"the index at {folder} was not made by ResearchIndex.create: a Lucene index of "
         f"{count:,} documents with the fields {', '.join(names) or 'none'}, and no research "
-        "schema; open it with ResearchIndex.open(path, analyzers=…) once it has one, or index "
-        "the documents again with ResearchIndex.create(new_path, fields)"
+        "schema; index its documents again with ResearchIndex.create(new_path, fields)"
     )
-
-
-def _kept_schema(directory: Any) -> str | None:
-    j = jvm.jclass
-    with jvm.java_errors():
-        if not j("org.apache.lucene.index.DirectoryReader").indexExists(directory):
-            return None
-        data = j("org.apache.lucene.index.SegmentInfos").readLatestCommit(directory).getUserData()
-        value = data.get(KEY)
-        return None if value is None else str(value)
 
 
 @contextlib.contextmanager

@@ -22,10 +22,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors
 from pylucene_mcp.research.components import Analyzer, FieldSpec
-from pylucene_mcp.research.index import ResearchIndex
+from pylucene_mcp.research.index import ResearchIndex, commit_data
 
 #: the arguments of Anserini's indexer that take a value, and those that are flags, as read here
 _VALUED = {"-index", "-threads", "-input", "-collection", "-generator"}
@@ -111,33 +110,20 @@ def _remove_index(folder: Path) -> None:
     anything else: only an index is replaced, never a folder of other files.
 
     Raises:
-        InvalidRequestError: for a folder with other things in it.
+        InvalidRequestError: for a folder with other things in it, or the product's own index.
     """
     if not folder.is_dir():
         return
     entries = list(folder.iterdir())
     if not entries:
         return
-    with jvm.java_errors():
-        directory = jvm.jclass("org.apache.lucene.store.FSDirectory").open(
-            jvm.jclass("java.nio.file.Paths").get(str(folder), jvm.jarray("String", []))
-        )
-        try:
-            is_index = bool(
-                jvm.jclass("org.apache.lucene.index.DirectoryReader").indexExists(directory)
-            )
-            infos = jvm.jclass("org.apache.lucene.index.SegmentInfos")
-            product = is_index and (
-                infos.readLatestCommit(directory).getUserData().get("schema_version") is not None
-            )
-        finally:
-            directory.close()
-    if product:
+    data = commit_data(folder)
+    if data is not None and "schema_version" in data:
         raise errors.InvalidRequestError(
             f"{folder} is the product's own index (the crawler's): the indexer does not replace "
             "it; give another folder"
         )
-    if not is_index or any(not entry.is_file() for entry in entries):
+    if data is None or any(not entry.is_file() for entry in entries):
         raise errors.InvalidRequestError(
             f"{folder} holds other things than an index: the indexer replaces only an index; "
             "give an empty or new folder, or append=True to add to the index there"
