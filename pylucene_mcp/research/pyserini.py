@@ -85,6 +85,31 @@ class PyseriniAnswer(UserWarning):
     same; this warning says why (what our own API would have raised)."""
 
 
+def _need_term_vectors(index: ResearchIndex, field: str, whose: str) -> None:
+    """Raises InvalidRequestError when ``field`` has no term vectors, which the work that
+    reads ``whose`` term vectors needs."""
+    if not index.fields[field].term_vectors:
+        raise errors.InvalidRequestError(
+            f"this reads {whose} term vectors, and field {field!r} has none: index it with "
+            "FieldSpec.text(analyzer, term_vectors=True)"
+        )
+
+
+def _retrieval(
+    index: ResearchIndex, fields: _Fields, reader: Any, similarity: Any, analyzer: Any = None
+) -> Any:
+    """Anserini's retrieval (``Retrieval``) over ``reader``: ``similarity``, the searched and the
+    id field, query texts analysed by ``analyzer`` (None: the index's own)."""
+    with jvm.java_errors():
+        return jvm.jclass("io.github.pylucenemcp.research.Retrieval")(
+            reader,
+            similarity,
+            index.analyzer if analyzer is None else analyzer,
+            fields.contents,
+            fields.id,
+        )
+
+
 def _as_pyserini(value: _T, why: str) -> _T:
     """``value``, pyserini's answer, with ``why`` as a :class:`PyseriniAnswer` warning."""
     warnings.warn(why, PyseriniAnswer, stacklevel=3)
@@ -200,14 +225,10 @@ class LuceneSearcher:
         """The Java retrieval over the latest commit, with this searcher's settings."""
         reader = self._index._searcher(None).getIndexReader()
         if self._retrieval is None or not reader.equals(self._reader):
+            retrieval = _retrieval(
+                self._index, self._fields, reader, self._similarity, self._analyzer
+            )
             with jvm.java_errors():
-                retrieval = jvm.jclass("io.github.pylucenemcp.research.Retrieval")(
-                    reader,
-                    self._similarity,
-                    self._index.analyzer if self._analyzer is None else self._analyzer,
-                    self._fields.contents,
-                    self._fields.id,
-                )
                 if self._feedback is not None:
                     kind, settings = self._feedback
                     (retrieval.setRm3 if kind == "rm3" else retrieval.setRocchio)(*settings)
@@ -340,12 +361,7 @@ class LuceneSearcher:
         self._feedback = ("rm3", settings)
 
     def _need_term_vectors(self) -> None:
-        if not self._index.fields[self._fields.contents].term_vectors:
-            raise errors.InvalidRequestError(
-                f"feedback reads the feedback documents' term vectors, and field "
-                f"{self._fields.contents!r} has none: index it with "
-                "FieldSpec.text(analyzer, term_vectors=True)"
-            )
+        _need_term_vectors(self._index, self._fields.contents, "the feedback documents'")
 
     def unset_rm3(self) -> None:
         if self._feedback is not None and self._feedback[0] == "rm3":
@@ -528,11 +544,13 @@ class LuceneIndexReader:
             )
         return [str(t) for t in tokens]
 
+    def _terms(self, term: str, analyzer: Any) -> list[str]:
+        """``term`` as the index has it: its analysed terms (``[term]`` without analyzer)."""
+        return [term] if analyzer is None else self.analyze(term, analyzer)
+
     def _term(self, term: str, analyzer: Any) -> str | None:
         """``term`` as the index has it: analysed (None when analysis leaves nothing)."""
-        if analyzer is None:
-            return term
-        tokens = self.analyze(term, analyzer)
+        tokens = self._terms(term, analyzer)
         if len(tokens) > 1:
             raise errors.InvalidRequestError(
                 f"{term!r} is {len(tokens)} terms once analysed ({', '.join(tokens)}): give one "
@@ -569,18 +587,15 @@ class LuceneIndexReader:
         another, or None for the term as it is). A text that is several terms once analysed
         gives, as pyserini, the documents that have them as a phrase and no cf."""
         name = self._field(field)
-        if analyzer is not None:
-            tokens = self.analyze(term, analyzer)
-            if len(tokens) > 1:
-                j = jvm.jclass
-                phrase = j("org.apache.lucene.search.PhraseQuery")(
-                    name, jvm.jarray("String", tokens)
-                )
-                with jvm.java_errors():
-                    return int(self._index._searcher(None).count(phrase)), None
-        analysed = self._term(term, analyzer)
-        if analysed is None:
+        tokens = self._terms(term, analyzer)
+        if len(tokens) > 1:
+            j = jvm.jclass
+            phrase = j("org.apache.lucene.search.PhraseQuery")(name, jvm.jarray("String", tokens))
+            with jvm.java_errors():
+                return int(self._index._searcher(None).count(phrase)), None
+        if not tokens:
             return 0, 0
+        analysed = tokens[0]
         t = jvm.jclass("org.apache.lucene.index.Term")(name, analysed)
         with jvm.java_errors():
             reader = self._reader()
@@ -711,14 +726,9 @@ class LuceneIndexReader:
         lucene = self._lucene_id(str(docid), self._fields.id)
         if lucene is None:
             return _as_pyserini(None, f"no document with the id {docid!r}")
+        chosen = similarity if similarity is not None else Similarity.bm25(0.9, 0.4)
+        retrieval = _retrieval(self._index, self._fields, self._reader(), chosen)
         with jvm.java_errors(caller_input=True):
-            retrieval = jvm.jclass("io.github.pylucenemcp.research.Retrieval")(
-                self._reader(),
-                similarity if similarity is not None else Similarity.bm25(0.9, 0.4),
-                self._index.analyzer,
-                self._fields.contents,
-                self._fields.id,
-            )
             return float(retrieval.score(str(query), lucene))
 
     def dump_documents_BM25(self, file_path: str | Path, k1: float = 0.9, b: float = 0.4) -> int:
@@ -729,7 +739,7 @@ class LuceneIndexReader:
         Raises:
             InvalidRequestError: when the searched field has no term vectors.
         """
-        self._need_vectors()
+        _need_term_vectors(self._index, self._fields.contents, "a dump of the documents'")
         stats = jvm.jclass("io.github.pylucenemcp.research.ReaderStats")
         with jvm.java_errors(caller_input=True):
             searcher = self._index._searcher(Similarity.bm25(k1, b))
@@ -761,13 +771,6 @@ class LuceneIndexReader:
                     for term, weight in doc["vector"].items()
                 }
                 target.write(json.dumps(doc) + "\n")
-
-    def _need_vectors(self) -> None:
-        if not self._index.fields[self._fields.contents].term_vectors:
-            raise errors.InvalidRequestError(
-                f"field {self._fields.contents!r} has no term vectors: index it with "
-                "FieldSpec.text(analyzer, term_vectors=True)"
-            )
 
     def convert_internal_docid_to_collection_docid(self, docid: int) -> str | None:
         document = self._document(int(docid))
