@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import time
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -13,6 +12,7 @@ from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult
 from pydantic import Field
 
+from pylucene_mcp.basics import schema
 from pylucene_mcp.basics.shapes import to_dict
 
 # the crawl's report alone: the crawler itself is imported when a crawl starts, not on the
@@ -102,9 +102,7 @@ class CrawlSummary:
     @classmethod
     def of(cls, report: CrawlReport) -> CrawlSummary:
         def iso(moment: float | None) -> str | None:
-            return (
-                None if moment is None else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(moment))
-            )
+            return None if moment is None else schema.iso(int(moment * 1000))
 
         counts = {f.name: getattr(report, f.name) for f in dataclasses.fields(DirectoryStats)}
         rates = report.rates()
@@ -351,7 +349,7 @@ def register_crawler(tools: Registry, svc: Service) -> None:
             current=CrawlSummary.of(current) if current is not None else None,
             last=CrawlSummary.of(last) if last is not None else None,
             recent_changes=[
-                RecentChange(time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at)), path, what)
+                RecentChange(str(schema.iso(int(at * 1000))), path, what)
                 for at, path, what in reversed(crawler.recent)
             ][:RECENT_SHOWN],
         )
