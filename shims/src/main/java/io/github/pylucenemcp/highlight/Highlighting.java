@@ -108,7 +108,7 @@ public final class Highlighting {
   /**
    * The matches in the page's {@code i}-th document, as the passages mark them, over its whole
    * {@code text}: {@code [start, end, start, end …]} in the text's order, overlaps merged, at most
-   * {@code max} of them (null: none).
+   * {@code max} of them (empty: none).
    */
   public int[] matches(int i, String text, int max) throws IOException {
     Object found = highlight(i, text, new MatchSpans(max), WholeBreakIterator::new, 0, 1);

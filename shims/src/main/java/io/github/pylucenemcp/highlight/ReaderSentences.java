@@ -2,6 +2,7 @@ package io.github.pylucenemcp.highlight;
 
 import java.text.CharacterIterator;
 import java.util.Locale;
+import java.util.function.IntSupplier;
 
 /**
  * ICU's sentence boundaries ({@link Locale#ROOT}) less those {@link SentenceRules} drops: the
@@ -49,22 +50,23 @@ final class ReaderSentences extends com.ibm.icu.text.BreakIterator {
     return icu.current();
   }
 
+  /** {@code boundary}, or the first one {@code onward} then gives that the rules keep. */
+  private int kept(int boundary, IntSupplier onward) {
+    int at = boundary;
+    while (!keeps(at)) {
+      at = onward.getAsInt();
+    }
+    return at;
+  }
+
   @Override
   public int next() {
-    int boundary = icu.next();
-    while (!keeps(boundary)) {
-      boundary = icu.next();
-    }
-    return boundary;
+    return kept(icu.next(), icu::next);
   }
 
   @Override
   public int previous() {
-    int boundary = icu.previous();
-    while (!keeps(boundary)) {
-      boundary = icu.previous();
-    }
-    return boundary;
+    return kept(icu.previous(), icu::previous);
   }
 
   @Override
@@ -81,20 +83,12 @@ final class ReaderSentences extends com.ibm.icu.text.BreakIterator {
 
   @Override
   public int following(int offset) {
-    int boundary = icu.following(offset);
-    while (!keeps(boundary)) {
-      boundary = icu.next();
-    }
-    return boundary;
+    return kept(icu.following(offset), icu::next);
   }
 
   @Override
   public int preceding(int offset) {
-    int boundary = icu.preceding(offset);
-    while (!keeps(boundary)) {
-      boundary = icu.previous();
-    }
-    return boundary;
+    return kept(icu.preceding(offset), icu::previous);
   }
 
   @Override
