@@ -115,12 +115,16 @@ def to_document(entry: FileEntry, extracted: Extracted) -> dict[str, Any]:
     }
 
 
+#: the names of a file of many e-mails (extract.MAILBOX_TYPES): each message a document
+MAILBOX_EXTENSIONS = (".mbox",)
+
+
 def to_documents(entry: FileEntry, extracted: Extracted) -> list[dict[str, Any]]:
     """The index documents of a file: one, or one per message of a mailbox (keyed
     :func:`message_key`, named and typed as the file is)."""
-    if extracted.messages is None or not extracted.messages:
+    if not extracted.messages:
         return [to_document(entry, extracted)]
-    extension = entry.key.rsplit(".", 1)[-1].lower() if "." in entry.key else ""
+    extension = os.path.splitext(entry.key)[1]  # the file's (a message's key has none)
     docs = []
     for number, message in enumerate(extracted.messages, start=1):
         doc = to_document(entry, message)
@@ -135,27 +139,22 @@ def message_key(key: str, number: int) -> str:
     return portable.folder_prefix(key) + str(number)
 
 
-def _gathered(known: dict[str, FileState]) -> set[str]:
+def _gathered(known: dict[str, FileState]) -> None:
     """Replaces in ``known`` the messages of each mailbox file by the file, with their size and
-    mtime (and no text hash: a changed file is rewritten). Returns the mailbox files."""
+    mtime (and no text hash: a changed file is rewritten)."""
     sep = portable.separator()
-    mailboxes: dict[str, FileState] = {}
-    for key in list(known):
+    messages: dict[str, list[str]] = {}
+    for key in known:
         parent, _, number = key.rpartition(sep)
-        if (
-            number.isdigit()
-            and parent.lower().endswith(MAILBOX_EXTENSIONS)
-            and parent not in known
-            and not os.path.isdir(parent)  # a folder named *.mbox holds files of its own
-        ):
-            state = known.pop(key)
-            mailboxes.setdefault(parent, FileState(state.size, state.mtime_ms, None))
-    known.update(mailboxes)
-    return set(mailboxes)
-
-
-#: the names of a file of many e-mails (extract.MAILBOX_TYPES): each message a document
-MAILBOX_EXTENSIONS = (".mbox",)
+        if number.isdigit() and parent.lower().endswith(MAILBOX_EXTENSIONS) and parent not in known:
+            messages.setdefault(parent, []).append(key)
+    for parent, keys in messages.items():
+        if os.path.isdir(parent):  # a folder named *.mbox holds files of its own
+            continue
+        state = known[keys[0]]
+        for key in keys:
+            del known[key]
+        known[parent] = FileState(state.size, state.mtime_ms, None)
 
 
 def _delete_file(writer: BackendWriter, key: str) -> None:
