@@ -114,3 +114,20 @@ def interleaved(
                 samples.setdefault(key, []).append(elapsed)
             totals[key] = total
     return samples, totals
+
+
+def uncached_searcher(folder: Path) -> Any:
+    """An ``IndexSearcher`` over the index in ``folder`` without Lucene's query cache, so that
+    each run does the work again (close ``searcher.getIndexReader()`` when done)."""
+    from pylucene_mcp import jvm
+
+    jvm.start()
+    j = jvm.jclass
+    reader = j("org.apache.lucene.index.DirectoryReader").open(
+        j("org.apache.lucene.store.FSDirectory").open(
+            j("java.nio.file.Paths").get(str(folder), jvm.jarray("String", []))
+        )
+    )
+    searcher = j("org.apache.lucene.search.IndexSearcher")(reader)
+    searcher.setQueryCache(None)
+    return searcher

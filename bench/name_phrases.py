@@ -23,7 +23,7 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from _common import interleaved, scale_index, scale_options, write_json
+from _common import interleaved, scale_index, scale_options, uncached_searcher, write_json
 
 from pylucene_mcp import jvm
 
@@ -42,15 +42,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20)
     args = parser.parse_args()
     folder = scale_index(args.index_dir, args.size, args.cacm)
-    jvm.start()
+    searcher = uncached_searcher(folder)
+    reader = searcher.getIndexReader()
     j = jvm.jclass
-    reader = j("org.apache.lucene.index.DirectoryReader").open(
-        j("org.apache.lucene.store.FSDirectory").open(
-            j("java.nio.file.Paths").get(str(folder), jvm.jarray("String", []))
-        )
-    )
-    searcher = j("org.apache.lucene.search.IndexSearcher")(reader)
-    searcher.setQueryCache(None)  # each run does the work again
     plain = j("org.apache.lucene.search.PhraseQuery")
     named = j("io.github.pylucenemcp.queryparser.NamePhraseQuery")
 

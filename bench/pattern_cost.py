@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from _common import interleaved, scale_options, write_json
+from _common import interleaved, scale_options, uncached_searcher, write_json
 
 from pylucene_mcp import jvm
 
@@ -33,15 +33,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20)
     args = parser.parse_args()
     folder = args.index_dir / f"scale-{args.size}" / "index"
-    jvm.start()
+    searcher = uncached_searcher(folder)
+    reader = searcher.getIndexReader()
     j = jvm.jclass
-    reader = j("org.apache.lucene.index.DirectoryReader").open(
-        j("org.apache.lucene.store.FSDirectory").open(
-            j("java.nio.file.Paths").get(str(folder), jvm.jarray("String", []))
-        )
-    )
-    searcher = j("org.apache.lucene.search.IndexSearcher")(reader)
-    searcher.setQueryCache(None)  # each run does the work again
     term = j("org.apache.lucene.index.Term")
     rewrites = {
         "top 50": j("org.apache.lucene.search.MultiTermQuery$TopTermsBlendedFreqScoringRewrite")(
