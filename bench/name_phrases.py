@@ -37,7 +37,7 @@ PHRASES = [
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    scale_options(parser, "name_phrases.json")
+    scale_options(parser, "bench-name_phrases.json")
     parser.add_argument("--size", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=20)
     args = parser.parse_args()
