@@ -124,8 +124,8 @@ def details_of(
             spans = context().matchesIn(
                 parsed.java, content, ",".join(schema.lemma_fields_of(language)), MAX_MATCHES
             )
-        ends = [int(v) for v in spans]
-        matches = [[ends[k], ends[k + 1] - ends[k]] for k in range(0, len(ends), 2)]
+        bounds = [int(v) for v in spans]  # start, end, start, end …
+        matches = [[bounds[k], bounds[k + 1] - bounds[k]] for k in range(0, len(bounds), 2)]
     return DocumentDetails(
         file_path=path,
         fields=fields,
