@@ -9,6 +9,7 @@ import json
 import random
 import re
 import statistics
+import subprocess
 import sys
 import tarfile
 import tempfile
@@ -22,6 +23,22 @@ sys.path.insert(0, str(ROOT))
 
 from pylucene_mcp import Index  # noqa: E402
 from tests.corpus import build_index  # noqa: E402
+
+#: pyserini as its virtualenv has it: the release, without its dependencies (its sdist carries
+#: Anserini's jar; its dense retrieval wants torch), and what its Lucene searcher needs
+PYSERINI = ["pyserini==1.6.0"]
+PYSERINI_NEEDS = ["pyjnius", "numpy", "scipy", "tqdm", "pandas"]
+
+
+def pyserini_venv(folder: Path) -> Path:
+    """The python of pyserini's own virtualenv at ``folder`` (made on first use)."""
+    python = folder / "bin" / "python"
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
+        pip = [str(python), "-m", "pip", "install", "-q"]
+        subprocess.run([*pip, "--no-deps", *PYSERINI], check=True, stdout=sys.stderr)
+        subprocess.run([*pip, *PYSERINI_NEEDS], check=True, stdout=sys.stderr)
+    return python
 
 
 def fixture_index(folder: Path | None = None) -> Path:

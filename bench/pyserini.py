@@ -20,14 +20,13 @@ import argparse
 import json
 import os
 import subprocess
-import sys
 import tarfile
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from _common import ROOT, write_json
+from _common import ROOT, pyserini_venv, write_json
 from _searcher_runs import runs_and_speeds
 
 from pylucene_mcp import jvm
@@ -45,20 +44,7 @@ from pylucene_mcp.research import (
 
 CACM = ROOT.parent / "shared" / "eval" / "cacm"
 CHAIN = ["englishPossessive", "lowercase", "stop", "porterStem"]  # Anserini's English chain
-PYSERINI = ["pyserini==1.6.0"]
-NEEDS = ["pyjnius", "numpy", "scipy", "tqdm", "pandas"]
 MEASURES = ["map", "P_30"]
-
-
-def venv(folder: Path) -> Path:
-    """The virtualenv's python, with pyserini installed (made once)."""
-    python = folder / "bin" / "python"
-    if not python.exists():
-        subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
-        pip = [str(python), "-m", "pip", "install", "-q"]
-        subprocess.run([*pip, "--no-deps", *PYSERINI], check=True, stdout=sys.stderr)
-        subprocess.run([*pip, *NEEDS], check=True, stdout=sys.stderr)
-    return python
 
 
 def cacm() -> list[dict[str, str]]:
@@ -121,7 +107,7 @@ def main() -> None:
     parser.add_argument("--venv", type=Path, default=ROOT / "bench-data" / "pyserini-venv")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
-    python = venv(args.venv)
+    python = pyserini_venv(args.venv)
     topics = read_topics(CACM / "topics.cacm.txt")
     qrels = read_qrels(CACM / "qrels.cacm.txt")
     docs = cacm()

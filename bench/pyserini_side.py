@@ -16,29 +16,19 @@ import json
 import os
 import sys
 import time
-import types
 from pathlib import Path
 
 # run with -P (bench/ off the front of sys.path: bench/pyserini.py would hide the package); the
-# one shared file is found at the end of the path, after pyserini's own
+# shared files are found at the end of the path, after pyserini's own
 sys.path.append(str(Path(__file__).resolve().parent))
+from _pyserini_encode import stand_in
 from _searcher_runs import runs_and_speeds
-
-# pyserini's dense and learned-sparse encoders import torch and transformers, which its Lucene
-# searcher never uses: a stand-in module lets `pyserini.search.lucene` import without them
-_ENCODERS = [
-    "QueryEncoder", "CachedDataQueryEncoder", "SlimQueryEncoder", "SpladeQueryEncoder",
-    "UniCoilQueryEncoder", "TokFreqQueryEncoder", "AggretrieverQueryEncoder",
-]  # fmt: skip
 
 
 def main() -> None:
     collection, index, big, big_index, topics_path = sys.argv[1:6]
     repeat = int(sys.argv[6])
-    stub = types.ModuleType("pyserini.encode")
-    for name in _ENCODERS:
-        setattr(stub, name, type(name, (), {}))
-    sys.modules["pyserini.encode"] = stub
+    stand_in()
     from pyserini.pyclass import autoclass  # first: it puts Anserini's jar on the class path
     from pyserini.search.lucene import LuceneSearcher
 

@@ -481,3 +481,113 @@ def test_vectorizers_give_pyserinis_sparse_rows(folder: Path, searcher: LuceneSe
         assert bm25[0, vocabulary.index(term)] == pytest.approx(weight)
     query = tfidf.get_query_vector("parallel parallel sorting")
     assert query[0, vocabulary.index("parallel")] == 2 and query[0, vocabulary.index("sort")] == 1
+
+
+def test_the_command_line_indexes_a_json_collection_as_anserinis(tmp_path: Path) -> None:
+    """``python -m pylucene_mcp.research.pyserini -collection JsonCollection …``, as pyserini's
+    ``python -m pyserini.index.lucene``: a JSON array, an object and JSON lines, in files below
+    the input folder; term vectors only with -storeDocvectors."""
+    import json
+    import subprocess
+    import sys
+
+    source = tmp_path / "collection"
+    (source / "part").mkdir(parents=True)
+    (source / "a.json").write_text(json.dumps(DOCS[:2]), encoding="utf-8")
+    (source / "b.json").write_text(json.dumps(DOCS[2]), encoding="utf-8")
+    lines = "\n".join(json.dumps(d) for d in DOCS[3:])
+    (source / "part" / "c.jsonl").write_text(lines + "\n", encoding="utf-8")
+    (source / "notes.txt").write_text("not a document", encoding="utf-8")
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "pylucene_mcp.research.pyserini", *args]
+        return subprocess.run(command, capture_output=True, text=True, timeout=300)
+
+    common = ["-collection", "JsonCollection", "-input", str(source), "-threads", "1"]
+    done = run(*common, "-index", str(tmp_path / "vectors"), "-storeDocvectors", "-storeRaw")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""  # stdout stays free, as everywhere in the project
+    assert "5 documents indexed" in done.stderr
+    with LuceneIndexReader(str(tmp_path / "vectors")) as reader:
+        for doc in DOCS:
+            assert reader.get_document_vector(doc["id"]) == dict(Counter(analysed(doc["contents"])))
+        assert reader.doc_raw("d5") == DOCS[4]["contents"]
+    done = run(*common, "--index", str(tmp_path / "plain"))  # pyserini's --name spelling too
+    assert done.returncode == 0, done.stderr
+    with LuceneSearcher(str(tmp_path / "plain")) as plain:
+        assert plain.num_docs == 5
+        assert plain.doc("d1").contents() is None  # not stored without -storeContents
+        with pytest.raises(TypeError, match="term_vectors=True"):  # pyserini's TypeError too
+            plain.set_rm3()
+    refused = run(*common, "-index", str(tmp_path / "x"), "-collection", "TrecCollection")
+    assert refused.returncode == 2 and "JsonCollection" in refused.stderr
+    assert run("-input", str(tmp_path / "none"), "-index", str(tmp_path / "y")).returncode == 2
+
+
+def test_pyserinis_other_names_are_here(searcher: LuceneSearcher, tmp_path: Path) -> None:
+    """What pyserini's modules export beside the searcher and reader: hits as JScoredDoc, the
+    bag-of-words query generator, similarities by name, Java's String, Jackson's object nodes
+    for the indexer, and its analysis module."""
+    from pylucene_mcp.research import pyserini
+    from pylucene_mcp.research.analysis import JAnalyzerUtils, get_lucene_analyzer
+    from pylucene_mcp.research.pyserini import (
+        JacksonObjectMapper,
+        JBagOfWordsQueryGenerator,
+        JScoredDoc,
+        JString,
+        LuceneIndexer,
+        LuceneSimilarities,
+    )
+
+    plain = searcher.search("parallel sorting", k=3)
+    generated = searcher.search(
+        "parallel sorting", k=3, query_generator=JBagOfWordsQueryGenerator()
+    )
+    assert generated == plain and isinstance(plain[0], JScoredDoc)
+    with pytest.raises(InvalidRequestError, match="bag of words"):
+        searcher.search("parallel", query_generator=object())
+    assert str(LuceneSimilarities.bm25(0.8, 0.2).toString()) == "BM25(k1=0.8,b=0.2)"
+    assert float(LuceneSimilarities.qld(500).getMu()) == 500.0
+    assert str(JString("zoölogy")) == "zoölogy"
+    assert pyserini.querybuilder.get_term_query("Sorting").toString() == "contents:sort"
+    mapper = JacksonObjectMapper()
+    node = mapper.createObjectNode().put("id", "j1").put("contents", "parallel compilers")
+    assert json_of(node.toString()) == {"id": "j1", "contents": "parallel compilers"}
+    with LuceneIndexer(str(tmp_path / "nodes")) as indexer:
+        indexer.add_doc_json(node)
+        indexer.add_batch_json([mapper.createObjectNode().put("id", "j2").put("contents", "x y")])
+    with LuceneSearcher(str(tmp_path / "nodes")) as nodes:
+        assert [h.docid for h in nodes.search("compilers")] == ["j1"]
+    words = JAnalyzerUtils.analyze(get_lucene_analyzer(stemming=False), "Sorting Networks")
+    assert [str(w) for w in words.toArray()] == ["sorting", "networks"]
+
+
+def json_of(text: str) -> object:
+    import json
+
+    return json.loads(text)
+
+
+def test_the_analysis_module_gives_anserinis_analyzers_and_pyserinis_errors() -> None:
+    from pylucene_mcp.research.analysis import Analyzer as Wrapper
+    from pylucene_mcp.research.analysis import get_lucene_analyzer
+
+    text = "The buses' drivers are running on time"
+    assert Wrapper(get_lucene_analyzer()).analyze(text) == ["buse", "driver", "run", "time"]
+    krovetz = Wrapper(get_lucene_analyzer(stemmer="krovetz"))
+    assert krovetz.analyze(text) == ["bus", "driver", "running", "time"]
+    bare = Wrapper(get_lucene_analyzer(stemming=False, stopwords=False))
+    assert bare.analyze(text) == ["the", "buses", "drivers", "are", "running", "on", "time"]
+    assert Wrapper(get_lucene_analyzer()).compute_document_vector("run runs ran") == {
+        "run": 2,
+        "ran": 1,
+    }
+    assert Wrapper(get_lucene_analyzer("de")).analyze("Die Häuser") == ["haus"]
+    with pytest.raises(TypeError, match="wraps a Java Analyzer"):
+        Wrapper("str")
+    with pytest.raises(ValueError, match="no analyzer of the language 'blah'"):
+        get_lucene_analyzer("blah")
+    with pytest.raises(InvalidRequestError, match="Hugging Face"):
+        get_lucene_analyzer("hgf_tokenizer", huggingFaceTokenizer="bert-base-uncased")
+    with pytest.raises(ValueError, match="porter or krovetz"):
+        get_lucene_analyzer(stemmer="snowball")

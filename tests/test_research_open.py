@@ -145,7 +145,7 @@ def test_what_is_no_research_index_is_refused_with_what_to_do(tmp_path: Path) ->
     product.close()
     with pytest.raises(IndexAccessError, match="product's own .* pylucene_mcp.Index.open"):
         ResearchIndex.open(tmp_path / "product")
-    # an index of another program (as Anserini's): what it holds is named
+    # an index of another program: what it holds is named
     j = jvm.jclass
     directory = j("org.apache.lucene.store.FSDirectory").open(
         j("java.nio.file.Paths").get(str(tmp_path / "foreign"), jvm.jarray("String", []))
@@ -157,13 +157,15 @@ def test_what_is_no_research_index_is_refused_with_what_to_do(tmp_path: Path) ->
     for n in range(3):
         document = j("org.apache.lucene.document.Document")()
         store = j("org.apache.lucene.document.Field$Store").YES
-        document.add(j("org.apache.lucene.document.StringField")("id", f"d{n}", store))
-        document.add(j("org.apache.lucene.document.TextField")("contents", "some text", store))
+        document.add(j("org.apache.lucene.document.StringField")("key", f"d{n}", store))
+        document.add(j("org.apache.lucene.document.TextField")("body", "some text", store))
         writer.addDocument(document)
     writer.close()
     directory.close()
-    with pytest.raises(IndexAccessError, match="3 documents with the fields contents, id"):
-        ResearchIndex.open(tmp_path / "foreign")
+    with pytest.raises(
+        IndexAccessError, match="Lucene 10 index of 3 documents with the fields body, key"
+    ):
+        ResearchIndex.open(tmp_path / "foreign", read_only=True)
 
 
 def test_misuse_raises_the_projects_errors(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ deletes by query or id, stored documents and term vectors."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sized
@@ -15,6 +16,9 @@ from typing import Any
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors
 from pylucene_mcp.engine.explain import Explanation
+from pylucene_mcp.research.anserini import LuceneIndexInfo, read_info
+from pylucene_mcp.research.anserini import schema as anserini_schema
+from pylucene_mcp.research.anserini import similarity as anserini_similarity
 from pylucene_mcp.research.components import FieldSpec, Similarity
 from pylucene_mcp.research.schema import KEY, describe, from_json, to_json
 
@@ -158,9 +162,40 @@ class ResearchIndex:
             )
         kept = _kept_schema_at(folder)
         if kept is None:
-            raise errors.IndexAccessError(_no_schema(folder))
+            return cls._anserini(folder, read_only, analyzers, similarity)
         fields, kept_similarity = from_json(kept, analyzers)
         return cls(folder, fields, similarity or kept_similarity, read_only=read_only)
+
+    @classmethod
+    def _anserini(
+        cls,
+        folder: Path,
+        read_only: bool,
+        analyzers: Mapping[str, Any] | None,
+        similarity: Any,
+    ) -> ResearchIndex:
+        """The index Anserini built at ``folder``, read-only, with the schema its fields show.
+
+        Raises:
+            IndexAccessError: when it is not one of Anserini's either (what it is, said), or
+                when asked to write to it.
+        """
+        data = commit_data(folder)
+        fields = None
+        if data is not None and "schema_version" not in data:
+            fields = anserini_schema(lucene_info(folder))
+        if fields is None:
+            raise errors.IndexAccessError(_no_schema(folder))
+        if not read_only:
+            raise errors.IndexAccessError(
+                f"the index at {folder} was built by Anserini (pyserini's indexer): it is read "
+                "here, not written; open it with ResearchIndex.open(path, read_only=True), or "
+                "index its documents into a new index to add to them"
+            )
+        for name, analyzer in (analyzers or {}).items():
+            if name in fields:
+                fields[name] = dataclasses.replace(fields[name], analyzer=analyzer)
+        return cls(folder, fields, similarity or anserini_similarity(), read_only=True)
 
     def add_many(
         self,
@@ -576,25 +611,30 @@ def _no_schema(folder: Path) -> str:
             f"the index at {folder} is the product's own (the crawler's): open it with "
             "pylucene_mcp.Index.open(path)"
         )
-    j = jvm.jclass
+    info = lucene_info(folder)
+    names = [field.name for field in info.fields]
+    return (
+        f"the index at {folder} was not made by ResearchIndex.create: a Lucene "
+        f"{info.created_major} index of {info.documents:,} documents with the fields "
+        f"{', '.join(names) or 'none'}, and no research schema (nor Anserini's fields: a "
+        "keyword id and an analysed contents); index its documents again with "
+        "ResearchIndex.create(new_path, fields)"
+    )
+
+
+def lucene_info(folder: Path) -> LuceneIndexInfo:
+    """What the Lucene index in ``folder`` is: its documents, fields and version."""
     with _opening(folder, True):
         directory = _directory(folder)
         try:
             with jvm.java_errors():
-                reader = j("org.apache.lucene.index.DirectoryReader").open(directory)
+                reader = jvm.jclass("org.apache.lucene.index.DirectoryReader").open(directory)
                 try:
-                    infos = j("org.apache.lucene.index.FieldInfos").getMergedFieldInfos(reader)
-                    names = sorted(str(info.name) for info in infos)
-                    count = int(reader.numDocs())
+                    return read_info(reader)
                 finally:
                     reader.close()
         finally:
             directory.close()
-    return (
-        f"the index at {folder} was not made by ResearchIndex.create: a Lucene index of "
-        f"{count:,} documents with the fields {', '.join(names) or 'none'}, and no research "
-        "schema; index its documents again with ResearchIndex.create(new_path, fields)"
-    )
 
 
 @contextlib.contextmanager

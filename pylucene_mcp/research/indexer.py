@@ -28,7 +28,13 @@ from pylucene_mcp.research.index import ResearchIndex, commit_data
 
 #: the arguments of Anserini's indexer that take a value, and those that are flags, as read here
 _VALUED = {"-index", "-threads", "-input", "-collection", "-generator"}
-_FLAGS = {"-pretokenized", "-append", "-storePositions", "-storeDocvectors", "-storeRaw"}
+_FLAGS = {
+    "-pretokenized", "-append", "-storePositions", "-storeDocvectors", "-storeRaw",
+    "-storeContents", "-optimize",
+}  # fmt: skip
+#: the collections and generators the command line reads here (Anserini's names)
+COLLECTIONS = ("JsonCollection",)
+GENERATORS = ("DefaultLuceneDocumentGenerator",)
 
 
 class LuceneIndexer:
@@ -55,12 +61,7 @@ class LuceneIndexer:
         self.index_dir = str(folder)
         self.threads = int(options.get("-threads", threads))
         self.append = bool(append or "-append" in options)
-        if "-pretokenized" in options:
-            analyzer = Analyzer.custom("whitespace")
-        else:
-            from pylucene_mcp.research.querybuilder import get_lucene_analyzer
-
-            analyzer = get_lucene_analyzer()
+        analyzer = _analyzer(options)
         fields = {
             "id": FieldSpec.keyword(doc_values=True),
             "contents": FieldSpec.text(analyzer, stored=True, term_vectors=True),
@@ -86,13 +87,13 @@ class LuceneIndexer:
         rows = [_row(doc) for doc in docs]
         self._index.add_many(rows, threads=max(1, min(self.threads, 2)))
 
-    def add_doc_json(self, node: Any) -> None:
-        """Not here: pyserini's Jackson JSON nodes. Give the document as a dict or JSON text."""
-        raise errors.InvalidRequestError(
-            "Jackson JSON nodes are not taken here: add_doc_dict(dict) or add_doc_raw(json_text)"
-        )
+    def add_doc_json(self, node: Mapping[str, str]) -> None:
+        """Adds a document given as a JSON object node (:class:`JacksonObjectMapper`'s)."""
+        self.add_batch_json([node])
 
-    add_batch_json = add_doc_json
+    def add_batch_json(self, nodes: Iterable[Mapping[str, str]]) -> None:
+        """Adds documents given as JSON object nodes."""
+        self.add_batch_dict(nodes)
 
     def close(self) -> None:
         """Commits every document added and closes the index."""
@@ -103,6 +104,25 @@ class LuceneIndexer:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class ObjectNode(dict[str, Any]):
+    """A JSON object as Jackson's ``ObjectNode`` is built: ``put`` returns the node."""
+
+    def put(self, name: str, value: Any) -> ObjectNode:
+        self[name] = value
+        return self
+
+    def toString(self) -> str:  # Jackson's name
+        return json.dumps(self, ensure_ascii=False, separators=(",", ":"))
+
+
+class JacksonObjectMapper:
+    """pyserini's ``JacksonObjectMapper``, for the JSON nodes its indexer takes: here they are
+    Python dicts (no Jackson in the JVM)."""
+
+    def createObjectNode(self) -> ObjectNode:  # Jackson's name
+        return ObjectNode()
 
 
 def _remove_index(folder: Path) -> None:
@@ -167,3 +187,94 @@ def _row(doc: Mapping[str, str]) -> dict[str, str]:
             f"a document has an id and contents, this one has {', '.join(map(str, doc))}"
         )
     return {"id": str(doc["id"]), "contents": str(doc["contents"])}
+
+
+def index_collection(args: Sequence[str]) -> int:
+    """Indexes a folder of JSON documents as Anserini's ``IndexCollection`` does
+    (``-collection JsonCollection -input DIR -index DIR``): each ``.json`` or ``.jsonl`` file
+    below ``-input`` holds one object, an array of them, or one a line, each with ``id`` and
+    ``contents``. ``contents`` is stored with ``-storeContents`` (or ``-storeRaw``: here the
+    raw document is its contents) and has term vectors with ``-storeDocvectors``; positions
+    are always kept. Returns how many documents were indexed.
+
+    Raises:
+        InvalidRequestError: for an argument, collection or generator not taken here, a
+            missing ``-input`` folder, or a document that is not a JSON object with both.
+    """
+    options = _options(list(args))
+    for name in ("-input", "-index"):
+        if name not in options:
+            raise errors.InvalidRequestError(f"the indexer needs {name} FOLDER")
+    collection = options.get("-collection", COLLECTIONS[0])
+    generator = options.get("-generator", GENERATORS[0])
+    if collection not in COLLECTIONS or generator not in GENERATORS:
+        raise errors.InvalidRequestError(
+            f"the collection here is {', '.join(COLLECTIONS)} and the generator "
+            f"{', '.join(GENERATORS)}, not {collection} with {generator}"
+        )
+    source = Path(options["-input"]).expanduser()
+    if not source.is_dir():
+        raise errors.InvalidRequestError(f"-input {source} is no folder of JSON documents")
+    analyzer = _analyzer(options)
+    stored = "-storeContents" in options or "-storeRaw" in options
+    fields = {
+        "id": FieldSpec.keyword(doc_values=True),
+        "contents": FieldSpec.text(analyzer, stored, "-storeDocvectors" in options),
+    }
+    target = Path(options["-index"]).expanduser()
+    if "-append" not in options:
+        _remove_index(target)
+    threads = int(options.get("-threads", "1"))
+    with ResearchIndex.create(target, fields) as index:
+        return index.add_many((_row(doc) for doc in _json_documents(source)), threads=threads)
+
+
+def _analyzer(options: Mapping[str, str]) -> Any:
+    """Anserini's English analyzer, or a split at white space with ``-pretokenized``."""
+    if "-pretokenized" in options:
+        return Analyzer.custom("whitespace")
+    from pylucene_mcp.research.analysis import get_lucene_analyzer
+
+    return get_lucene_analyzer()
+
+
+def _json_documents(folder: Path) -> Iterable[Mapping[str, str]]:
+    """The JSON documents of each ``.json``/``.jsonl`` file below ``folder``, files in name
+    order."""
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file() or path.suffix not in (".json", ".jsonl"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        try:
+            whole = json.loads(text)
+        except json.JSONDecodeError:
+            for line in text.splitlines():
+                if line.strip():
+                    yield _parsed(line)
+            continue
+        for doc in whole if isinstance(whole, list) else [whole]:
+            if not isinstance(doc, dict):
+                raise errors.InvalidRequestError(f"{path}: a document is a JSON object")
+            yield doc
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """The command line: ``python -m pylucene_mcp.research.indexer -collection JsonCollection
+    -input DIR -index DIR [-threads N] [-storeDocvectors] …`` (Anserini's arguments; a
+    ``--name`` is taken as ``-name``). Says how many documents it indexed, on stderr."""
+    import sys
+    import time
+
+    args = [a[1:] if a.startswith("--") else a for a in (sys.argv[1:] if argv is None else argv)]
+    started = time.perf_counter()
+    try:
+        count = index_collection(args)
+    except errors.PyLuceneMcpError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from exc
+    took = time.perf_counter() - started
+    print(f"{count:,} documents indexed in {took:.1f} s", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -15,6 +15,7 @@ lists the differences.
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 import warnings
@@ -23,10 +24,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pylucene_mcp.research.analysis as analysis
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors
+from pylucene_mcp.research.analysis import Analyzer, JAnalyzerUtils, get_lucene_analyzer
 from pylucene_mcp.research.components import Similarity
 from pylucene_mcp.research.index import ResearchIndex, at_least_one
+from pylucene_mcp.research.indexer import JacksonObjectMapper, LuceneIndexer
 
 #: ``analyzer=`` left out: the index's own analyzer for the field
 DEFAULT: Any = object()
@@ -40,56 +44,21 @@ class FeedbackNeedsText(errors.InvalidRequestError, NotImplementedError):
     ``NotImplementedError`` for a script that catches that."""
 
 
-#: Lucene's analyzer of each language (lucene-analysis-common), as set_language takes them
-LANGUAGE_ANALYZERS = {
-    "ar": "ArabicAnalyzer",
-    "bg": "BulgarianAnalyzer",
-    "bn": "BengaliAnalyzer",
-    "ca": "CatalanAnalyzer",
-    "cz": "CzechAnalyzer",
-    "da": "DanishAnalyzer",
-    "de": "GermanAnalyzer",
-    "el": "GreekAnalyzer",
-    "es": "SpanishAnalyzer",
-    "et": "EstonianAnalyzer",
-    "eu": "BasqueAnalyzer",
-    "fa": "PersianAnalyzer",
-    "fi": "FinnishAnalyzer",
-    "fr": "FrenchAnalyzer",
-    "ga": "IrishAnalyzer",
-    "gl": "GalicianAnalyzer",
-    "hi": "HindiAnalyzer",
-    "hu": "HungarianAnalyzer",
-    "hy": "ArmenianAnalyzer",
-    "id": "IndonesianAnalyzer",
-    "it": "ItalianAnalyzer",
-    "lt": "LithuanianAnalyzer",
-    "lv": "LatvianAnalyzer",
-    "ne": "NepaliAnalyzer",
-    "nl": "DutchAnalyzer",
-    "no": "NorwegianAnalyzer",
-    "pt": "PortugueseAnalyzer",
-    "ro": "RomanianAnalyzer",
-    "ru": "RussianAnalyzer",
-    "sr": "SerbianAnalyzer",
-    "sv": "SwedishAnalyzer",
-    "ta": "TamilAnalyzer",
-    "te": "TeluguAnalyzer",
-    "th": "ThaiAnalyzer",
-    "tr": "TurkishAnalyzer",
-}
-
-
 class PyseriniAnswer(UserWarning):
     """Where pyserini answers None (or -1) and a script tests for it, these classes answer the
     same; this warning says why (what our own API would have raised)."""
 
 
+class NeedsTermVectors(errors.InvalidRequestError, TypeError):
+    """Work that reads term vectors asked of a field without them: the project's error, and
+    pyserini's ``TypeError`` for a script that catches that."""
+
+
 def _need_term_vectors(index: ResearchIndex, field: str, whose: str) -> None:
-    """Raises InvalidRequestError when ``field`` has no term vectors, which the work that
-    reads ``whose`` term vectors needs."""
+    """Raises NeedsTermVectors when ``field`` has no term vectors, which the work that reads
+    ``whose`` term vectors needs."""
     if not index.fields[field].term_vectors:
-        raise errors.InvalidRequestError(
+        raise NeedsTermVectors(
             f"this reads {whose} term vectors, and field {field!r} has none: index it with "
             "FieldSpec.text(analyzer, term_vectors=True)"
         )
@@ -180,6 +149,46 @@ class ScoredDoc:
         )
 
 
+#: pyserini's name of a hit
+JScoredDoc = ScoredDoc
+#: what pyserini's modules export beside the searcher and the reader
+__all__ = [
+    "Analyzer", "Document", "JAnalyzerUtils", "JBagOfWordsQueryGenerator", "JScoredDoc",
+    "JacksonObjectMapper", "LuceneIndexReader", "LuceneIndexer", "LuceneSearcher",
+    "LuceneSimilarities", "PyseriniAnswer", "ScoredDoc", "get_lucene_analyzer",
+]  # fmt: skip
+
+
+class JBagOfWordsQueryGenerator:
+    """Anserini's default query generator, a text as the bag of its analysed words: what the
+    searcher does; the one ``query_generator`` taken here."""
+
+
+class LuceneSimilarities:
+    """pyserini's similarities by name (Lucene's own classes)."""
+
+    @staticmethod
+    def bm25(k1: float = 0.9, b: float = 0.4) -> Any:
+        return Similarity.bm25(k1, b)
+
+    @staticmethod
+    def qld(mu: float = 1000.0) -> Any:
+        return Similarity.lm_dirichlet(mu)
+
+
+def __getattr__(name: str) -> Any:
+    """pyserini's names that start the JVM, given when asked for: ``JString`` (Java's
+    ``String``), ``JAnalyzer`` (Lucene's ``Analyzer``) and the ``querybuilder`` module."""
+    if name == "JString":
+        jvm.start()
+        return jvm.jclass("java.lang.String")
+    if name == "querybuilder":  # its import starts the JVM
+        return importlib.import_module("pylucene_mcp.research.querybuilder")
+    if name == "JAnalyzer":
+        return analysis.JAnalyzer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 class _Fields:
     """Which fields of a research index play pyserini's ``contents``, ``id`` and ``raw``."""
 
@@ -249,15 +258,11 @@ class LuceneSearcher:
         or a Lucene ``Query``.
 
         Raises:
-            InvalidRequestError: for a ``query_generator`` (not supported here: build a Lucene
-                query instead), an unknown field, or a Lucene query with feedback set.
+            InvalidRequestError: for a ``query_generator`` other than the bag of words (build
+                a Lucene query instead), an unknown field, or a Lucene query with feedback set.
         """
         at_least_one("k", k)
-        if query_generator is not None:
-            raise errors.InvalidRequestError(
-                "query_generator is not supported: search a Lucene Query built with "
-                "ResearchIndex.query(text, field) instead"
-            )
+        _bag_of_words_only(query_generator)
         if isinstance(q, str):
             hits = self._batch([q], k, 1, fields)[0]
         else:
@@ -295,10 +300,7 @@ class LuceneSearcher:
     ) -> dict[str, list[ScoredDoc]]:
         """Each query's ``k`` best documents, by its id, searched on ``threads`` threads."""
         at_least_one("k", k)
-        if query_generator is not None:
-            raise errors.InvalidRequestError(
-                "query_generator is not supported: search each Lucene Query"
-            )
+        _bag_of_words_only(query_generator)
         if isinstance(queries, str) or isinstance(qids, str):
             raise errors.InvalidRequestError("queries and qids are lists of strings")
         if len(queries) != len(qids):
@@ -429,24 +431,13 @@ class LuceneSearcher:
 
     def set_language(self, language: str) -> None:
         """Query texts are analysed by Lucene's analyzer of ``language`` (an ISO 639-1 code:
-        ``en`` is Anserini's English analyzer, ``de`` Lucene's ``GermanAnalyzer``, …).
+        ``en`` is Anserini's English analyzer, ``de`` Lucene's ``GermanAnalyzer``, …), as
+        :func:`~pylucene_mcp.research.analysis.get_lucene_analyzer` gives it.
 
         Raises:
             InvalidRequestError: for a language Lucene has no analyzer of here.
         """
-        if language == "en":
-            from pylucene_mcp.research.querybuilder import get_lucene_analyzer
-
-            self.set_analyzer(get_lucene_analyzer())
-            return
-        name = LANGUAGE_ANALYZERS.get(language)
-        if name is None:
-            raise errors.InvalidRequestError(
-                f"no analyzer of the language {language!r} here; these have one: "
-                f"{', '.join(['en', *sorted(LANGUAGE_ANALYZERS)])} (or set_analyzer)"
-            )
-        with jvm.java_errors():
-            self.set_analyzer(jvm.jclass(f"org.apache.lucene.analysis.{language}.{name}")())
+        self.set_analyzer(get_lucene_analyzer(language))
 
     def set_bm25(self, k1: float = 0.9, b: float = 0.4) -> None:
         self._similarity = Similarity.bm25(k1, b)
@@ -482,6 +473,15 @@ class LuceneSearcher:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _bag_of_words_only(generator: Any) -> None:
+    """Raises InvalidRequestError for a query generator other than the bag of words."""
+    if generator is not None and not isinstance(generator, JBagOfWordsQueryGenerator):
+        raise errors.InvalidRequestError(
+            f"the query generator here is the bag of words (JBagOfWordsQueryGenerator), not "
+            f"{generator!r}: for another query, search a Lucene Query built with querybuilder"
+        )
 
 
 def _filtered(hits: list[ScoredDoc], strip: bool, dedupe: bool) -> list[ScoredDoc]:
@@ -702,7 +702,7 @@ class LuceneIndexReader:
         b: float = 0.4,
     ) -> float:
         """The BM25 (``k1``, ``b``) score that ``term`` alone gives document ``docid`` (0 when
-        the document does not have it)."""
+        the document does not have it), rounded as Anserini's is (``ReaderStats.asAnserini``)."""
         lucene = self._lucene_id(str(docid), self._fields.id)
         if lucene is None:
             raise errors.DocumentNotFoundError(f"no document with the id {docid!r}")
@@ -715,7 +715,8 @@ class LuceneIndexReader:
         )
         with jvm.java_errors():
             searcher = self._index._searcher(Similarity.bm25(k1, b))
-            return float(searcher.explain(query, lucene).getValue().floatValue())
+            score = searcher.explain(query, lucene).getValue().floatValue()
+            return float(jvm.jclass("io.github.pylucenemcp.research.ReaderStats").asAnserini(score))
 
     def compute_query_document_score(
         self, docid: str, query: str, similarity: Any = None
@@ -784,3 +785,15 @@ class LuceneIndexReader:
     def close(self) -> None:
         if self._owned:
             self._index.close()
+
+    def __enter__(self) -> LuceneIndexReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+if __name__ == "__main__":  # python -m …, as pyserini's ``python -m pyserini.index.lucene``
+    from pylucene_mcp.research.indexer import main
+
+    main()

@@ -18,12 +18,19 @@ Lucene's ``BooleanClause.Occur`` values).
 from __future__ import annotations
 
 import enum
-import functools
 from typing import Any
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors
-from pylucene_mcp.research.components import Analyzer
+from pylucene_mcp.research.analysis import get_lucene_analyzer
+
+__all__ = [
+    "JBooleanClauseOccur",
+    "get_boolean_query_builder",
+    "get_boost_query",
+    "get_lucene_analyzer",
+    "get_term_query",
+]
 
 jvm.start()
 _OCCUR = jvm.jclass("org.apache.lucene.search.BooleanClause$Occur")
@@ -36,35 +43,6 @@ class JBooleanClauseOccur(enum.Enum):
     must = _OCCUR.MUST
     must_not = _OCCUR.MUST_NOT
     filter = _OCCUR.FILTER
-
-
-@functools.cache
-def _english(stemming: bool, stopwords: bool) -> Any:
-    filters = ["englishPossessive", "lowercase"]
-    if stopwords:
-        filters.append("stop")
-    if stemming:
-        filters.append("porterStem")
-    return Analyzer.custom("standard", filters)
-
-
-def get_lucene_analyzer(
-    language: str = "en", stemming: bool = True, stemmer: str = "porter", stopwords: bool = True
-) -> Any:
-    """Anserini's default English analyzer as a Java ``Analyzer``: the standard tokenizer,
-    English possessives, lower case, Lucene's English stop words and the Porter stemmer (each of
-    the last two optional).
-
-    Raises:
-        InvalidRequestError: for another language or stemmer (build one with
-            :meth:`~pylucene_mcp.research.Analyzer.custom`).
-    """
-    if language != "en" or stemmer != "porter":
-        raise errors.InvalidRequestError(
-            f"only Anserini's English analyzer with the Porter stemmer is here, not "
-            f"language={language!r}, stemmer={stemmer!r}: build another with Analyzer.custom"
-        )
-    return _english(bool(stemming), bool(stopwords))
 
 
 def get_boolean_query_builder() -> Any:

@@ -52,7 +52,7 @@ class Vectorizer:
 
     def get_query_vector(self, query: str) -> Any:
         """A 1 × vocabulary row: how often each analysed word of ``query`` occurs in it."""
-        from pylucene_mcp.research.querybuilder import get_lucene_analyzer
+        from pylucene_mcp.research.analysis import get_lucene_analyzer
 
         columns = [
             self.term_to_index[term]

@@ -26,6 +26,7 @@ import org.apache.lucene.index.FieldInfos;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
@@ -62,6 +63,8 @@ public final class Retrieval {
   private final String field;
   private final String idField;
   private final Sort sort;
+  // the ids as binary doc values (Anserini's), not sorted ones
+  private final boolean binaryIds;
   private volatile Rm3 rm3;
   private volatile Rocchio rocchio;
 
@@ -81,7 +84,8 @@ public final class Retrieval {
 
   /**
    * Searches {@code field} of {@code reader} with {@code similarity}; {@code idField} holds the
-   * collection's ids (ties are ordered by it when it has sorted doc values, else by Lucene id).
+   * collection's ids (ties are ordered by it when it has sorted doc values, or binary ones as
+   * Anserini's indexes have, else by Lucene id).
    */
   public Retrieval(
       IndexReader reader, Similarity similarity, Analyzer analyzer, String field, String idField) {
@@ -91,10 +95,16 @@ public final class Retrieval {
     this.field = field;
     this.idField = idField;
     FieldInfo id = FieldInfos.getMergedFieldInfos(reader).fieldInfo(idField);
+    DocValuesType kind = id == null ? DocValuesType.NONE : id.getDocValuesType();
     this.sort =
-        id != null && id.getDocValuesType() == DocValuesType.SORTED
-            ? new Sort(SortField.FIELD_SCORE, new SortField(idField, SortField.Type.STRING))
-            : null;
+        switch (kind) {
+          case SORTED -> new Sort(
+              SortField.FIELD_SCORE, new SortField(idField, SortField.Type.STRING));
+          case BINARY -> new Sort(
+              SortField.FIELD_SCORE, new SortField(idField, SortField.Type.STRING_VAL));
+          default -> null;
+        };
+    this.binaryIds = kind == DocValuesType.BINARY;
   }
 
   /** Whether equal scores are ordered by the collection's id. */
@@ -542,8 +552,8 @@ public final class Retrieval {
   }
 
   /**
-   * The collection ids of {@code docs}: from the id field's sorted doc values when it has them (a
-   * lookup each), else from the stored fields (a block decompressed each: most of a search's time
+   * The collection ids of {@code docs}: from the id field's sorted or binary doc values when it has
+   * them (a lookup each), else from the stored fields (a block decompressed each: most of a search's time
    * at 1,000 hits).
    */
   private String[] ids(int[] docs) throws IOException {
@@ -558,14 +568,19 @@ public final class Retrieval {
     StoredFields stored = null;
     LeafReaderContext leaf = null;
     SortedDocValues values = null;
+    BinaryDocValues binary = null;
     for (int i : order) {
       int doc = docs[i];
       if (leaf == null || doc >= leaf.docBase + leaf.reader().maxDoc()) {
         leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
-        values = sort == null ? null : leaf.reader().getSortedDocValues(idField);
+        values =
+            sort == null || binaryIds ? null : leaf.reader().getSortedDocValues(idField);
+        binary = binaryIds ? leaf.reader().getBinaryDocValues(idField) : null;
       }
       if (values != null && values.advanceExact(doc - leaf.docBase)) {
         ids[i] = values.lookupOrd(values.ordValue()).utf8ToString();
+      } else if (binary != null && binary.advanceExact(doc - leaf.docBase)) {
+        ids[i] = binary.binaryValue().utf8ToString();
       } else {
         stored = stored == null ? searcher.storedFields() : stored;
         ids[i] = stored.document(doc, Set.of(idField)).get(idField);
