@@ -24,17 +24,25 @@ def _setup(searcher: Any, name: str) -> None:
         searcher.set_rocchio()
 
 
+def runs(searcher: Any, topics: dict[str, str]) -> dict[str, Any]:
+    """``{configuration: {qid: [[docid, score], ...]}}``: 1,000 hits a topic on two threads for
+    each configuration."""
+    qids, texts = list(topics), list(topics.values())
+    out = {}
+    for name in CONFIGURATIONS:
+        _setup(searcher, name)
+        found = searcher.batch_search(texts, qids, k=1000, threads=2)
+        out[name] = {q: [[h.docid, h.score] for h in hits] for q, hits in found.items()}
+    return out
+
+
 def runs_and_speeds(searcher: Any, topics: dict[str, str], repeat: int) -> dict[str, Any]:
     """``{"runs": {configuration: {qid: [[docid, score], ...]}}, "speed": {label: q/s}}``: 1,000
     hits a topic on two threads for each configuration; then, with BM25, the best of five
     batches (the topics ``repeat`` times) after one to warm up, at k=10 and k=1000 on one and
     two threads."""
-    qids, texts = list(topics), list(topics.values())
-    runs = {}
-    for name in CONFIGURATIONS:
-        _setup(searcher, name)
-        found = searcher.batch_search(texts, qids, k=1000, threads=2)
-        runs[name] = {q: [[h.docid, h.score] for h in hits] for q, hits in found.items()}
+    texts = list(topics.values())
+    found_runs = runs(searcher, topics)
     _setup(searcher, "bm25")
     speed = {}
     many = texts * repeat
@@ -48,4 +56,4 @@ def runs_and_speeds(searcher: Any, topics: dict[str, str], repeat: int) -> dict[
                 searcher.batch_search(many, ids, k=k, threads=threads)
                 best = max(best, len(many) / (time.perf_counter() - t))
             speed[f"k={k}, {threads} thread{'s' if threads > 1 else ''}"] = best
-    return {"runs": runs, "speed": speed}
+    return {"runs": found_runs, "speed": speed}

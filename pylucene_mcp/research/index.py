@@ -3,6 +3,7 @@ deletes by query or id, stored documents and term vectors."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import dataclasses
 import json
@@ -245,33 +246,34 @@ class ResearchIndex:
             )
             count = 0
             row: list[str | None] = []
-            for document in documents:
-                if not isinstance(document, Mapping):
-                    raise errors.InvalidRequestError(
-                        f"a document is a dict of field to text, not {document!r}"
-                    )
-                values: list[str | None] = [None] * len(names)
-                for name, value in document.items():
-                    if value is None:
-                        continue  # no value: the field is absent, not the text "None"
-                    if name not in position:
-                        raise errors.UnknownFieldError(
-                            f"unknown field '{name}'; this index has: {', '.join(names)}",
-                            name,
-                            names,
-                        )
-                    if self.fields[name].kind == "long" and not _WHOLE.fullmatch(str(value)):
+            with _OneAhead() as ahead:  # Java analyses a batch while Python builds the next
+                for document in documents:
+                    if not isinstance(document, Mapping):
                         raise errors.InvalidRequestError(
-                            f"field '{name}' holds whole numbers, not {value!r}"
+                            f"a document is a dict of field to text, not {document!r}"
                         )
-                    values[position[name]] = str(value)
-                row.extend(values)
-                count += 1
-                if count % batch == 0:
-                    bulk.add(jvm.jarray("String", row), threads)
-                    row = []
-            if row:
-                bulk.add(jvm.jarray("String", row), threads)
+                    values: list[str | None] = [None] * len(names)
+                    for name, value in document.items():
+                        if value is None:
+                            continue  # no value: the field is absent, not the text "None"
+                        if name not in position:
+                            raise errors.UnknownFieldError(
+                                f"unknown field '{name}'; this index has: {', '.join(names)}",
+                                name,
+                                names,
+                            )
+                        if self.fields[name].kind == "long" and not _WHOLE.fullmatch(str(value)):
+                            raise errors.InvalidRequestError(
+                                f"field '{name}' holds whole numbers, not {value!r}"
+                            )
+                        values[position[name]] = str(value)
+                    row.extend(values)
+                    count += 1
+                    if count % batch == 0:
+                        ahead.call(bulk.add, jvm.jarray("String", row), threads)
+                        row = []
+                if row:
+                    ahead.call(bulk.add, jvm.jarray("String", row), threads)
             writer.commit()
         return count
 
@@ -561,6 +563,38 @@ class ResearchIndex:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class _OneAhead:
+    """Calls made one at a time on a thread of their own, in order, while the caller goes on:
+    a Java call frees the interpreter, so the next batch is built meanwhile. At most one call
+    runs; its error is raised by the next ``call`` or on leaving the ``with`` block, which
+    waits for it."""
+
+    def __init__(self) -> None:
+        self._pool = concurrent.futures.ThreadPoolExecutor(1, "research-bulk")
+        self._pending: concurrent.futures.Future[Any] | None = None
+
+    def call(self, function: Any, *args: Any) -> None:
+        self._wait()
+        self._pending = self._pool.submit(function, *args)
+
+    def _wait(self) -> None:
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            pending.result()
+
+    def __enter__(self) -> _OneAhead:
+        return self
+
+    def __exit__(self, kind: object, *rest: object) -> None:
+        try:
+            if kind is None:
+                self._wait()
+            elif self._pending is not None:  # the caller's error wins; the call still ends
+                concurrent.futures.wait([self._pending])
+        finally:
+            self._pool.shutdown()
 
 
 def _directory(path: Path) -> Any:

@@ -273,7 +273,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(2) from exc
     took = time.perf_counter() - started
-    print(f"{count:,} documents indexed in {took:.1f} s", file=sys.stderr)
+    print(f"{count:,} documents indexed in {took:.2f} s", file=sys.stderr)
 
 
 if __name__ == "__main__":
