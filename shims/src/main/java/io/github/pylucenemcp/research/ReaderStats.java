@@ -128,8 +128,9 @@ public final class ReaderStats {
   /**
    * Writes every live document's term vector of {@code field} with each term's score as {@code
    * searcher}'s similarity gives it (its weight for the term alone: the score of a {@code
-   * TermQuery}, rounded as {@link #asAnserini} does) to {@code path}, a JSON line a document: {@code {"id": …, "vector": {term:
-   * weight}}}, the id from the stored {@code idField}. Returns how many documents were written.
+   * TermQuery}, rounded as {@link #asAnserini} does) to {@code path}, a JSON line a document:
+   * {@code {"id": …, "vector": {term: weight}}}, the id from the stored {@code idField}. Returns
+   * how many documents were written.
    */
   public static int dumpWeights(IndexSearcher searcher, String field, String idField, String path)
       throws IOException {

@@ -20,13 +20,13 @@ import java.util.stream.Collectors;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DocValuesType;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FieldInfos;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
-import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
@@ -98,10 +98,10 @@ public final class Retrieval {
     DocValuesType kind = id == null ? DocValuesType.NONE : id.getDocValuesType();
     this.sort =
         switch (kind) {
-          case SORTED -> new Sort(
-              SortField.FIELD_SCORE, new SortField(idField, SortField.Type.STRING));
-          case BINARY -> new Sort(
-              SortField.FIELD_SCORE, new SortField(idField, SortField.Type.STRING_VAL));
+          case SORTED ->
+              new Sort(SortField.FIELD_SCORE, new SortField(idField, SortField.Type.STRING));
+          case BINARY ->
+              new Sort(SortField.FIELD_SCORE, new SortField(idField, SortField.Type.STRING_VAL));
           default -> null;
         };
     this.binaryIds = kind == DocValuesType.BINARY;
@@ -553,8 +553,8 @@ public final class Retrieval {
 
   /**
    * The collection ids of {@code docs}: from the id field's sorted or binary doc values when it has
-   * them (a lookup each), else from the stored fields (a block decompressed each: most of a search's time
-   * at 1,000 hits).
+   * them (a lookup each), else from the stored fields (a block decompressed each: most of a
+   * search's time at 1,000 hits).
    */
   private String[] ids(int[] docs) throws IOException {
     String[] ids = new String[docs.length];
@@ -573,8 +573,7 @@ public final class Retrieval {
       int doc = docs[i];
       if (leaf == null || doc >= leaf.docBase + leaf.reader().maxDoc()) {
         leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
-        values =
-            sort == null || binaryIds ? null : leaf.reader().getSortedDocValues(idField);
+        values = sort == null || binaryIds ? null : leaf.reader().getSortedDocValues(idField);
         binary = binaryIds ? leaf.reader().getBinaryDocValues(idField) : null;
       }
       if (values != null && values.advanceExact(doc - leaf.docBase)) {
