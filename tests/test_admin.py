@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from pylucene_mcp.service.admin import Operation
 from pylucene_mcp.service.service import Service
 from tests.mcp_client import call, error
 from tests.stdio_peer import ROOT, server_env
+from tests.waiting import arrives
 
 
 @pytest.fixture
@@ -145,11 +145,11 @@ async def test_the_tools_confirm_report_and_refuse(client: Client, service: Serv
     assert "confirm: true" in await error(client, "unlockIndex")
     started = await call(client, "optimizeIndex")
     assert started["operationId"] == "op-1" and started["kind"] == "optimize"
-    for _ in range(500):
-        status = await call(client, "getIndexAdminStatus", operationId="op-1")
-        if status["operations"][0]["state"] != "running":
-            break
-        time.sleep(0.01)
+    status = await arrives(
+        lambda: call(client, "getIndexAdminStatus", operationId="op-1"),
+        lambda answer: answer["operations"][0]["state"] != "running",
+        what="the optimization's end",
+    )
     assert status["operations"][0]["result"] == {"segments": 1, "documents": 99}
     assert "no operation 'op-9'" in await error(client, "getIndexAdminStatus", operationId="op-9")
     tools = {t.name: t for t in (await client.list_tools()).tools}

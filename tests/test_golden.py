@@ -85,5 +85,7 @@ async def test_each_read_tool_answers_as_recorded(
     path = GOLDEN / f"{name}.json"
     if os.environ.get("PYLUCENE_MCP_UPDATE_GOLDEN"):
         path.write_text(json.dumps(got, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        # a regenerated answer is compared with nothing: it is not reported as a pass
+        pytest.skip(f"regenerated {path.name}: review its diff, then run without the variable")
     expected = json.loads(path.read_text(encoding="utf-8"))
     assert got == expected

@@ -135,11 +135,27 @@ def test_the_same_query_gives_the_same_answer(
     query: str,
     options: dict[str, Any],
 ) -> None:
-    embedded, solr, _ = both
+    embedded, solr, docs = both
     expected = embedded.search(query, page_size=20, **options).to_dict()
     found = solr.search(query, page_size=20, **options).to_dict()
     assert expected["totalHits"] > 0, "a query must find something for the test to mean anything"
     assert _comparable(found) == _comparable(expected)
+    # both backends mark passages with the same highlighter: what it marks is checked apart,
+    # against the documents' own text
+    _passages_are_the_documents_text(found, docs)
+
+
+def _passages_are_the_documents_text(answer: dict[str, Any], docs: list[dict[str, Any]]) -> None:
+    """Each passage, its marks and ellipses taken out, is a run of its document's text (white
+    space as one space); a passage may mark nothing (a match in the title or the path)."""
+    contents = {d["file_path"]: " ".join(str(d.get("content", "")).split()) for d in docs}
+    for hit in answer["documents"]:
+        text = contents[hit["filePath"]]
+        for passage in hit.get("passages", []):
+            bare = passage["text"].replace("<em>", "").replace("</em>", "")
+            for run in bare.split("…"):
+                run = " ".join(run.split())
+                assert run in text, (hit["filePath"], run)
 
 
 def test_a_cursor_walks_the_whole_match_once(

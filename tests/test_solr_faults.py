@@ -136,9 +136,25 @@ def test_a_url_that_is_no_solr_node_says_so(cluster: LocalCluster) -> None:
 
 
 def test_credentials_are_asked_for_and_checked(cluster: LocalCluster) -> None:
-    """Last in this module: the cluster stays secured until it shuts down."""
+    """The cluster is secured for this test only: open again after it, whatever the order."""
     settings = _collection(cluster, "secured", replicas=1)
     cluster.secure(basic_auth({"searcher": "right-password"}))
+    try:
+        _check_credentials(settings)
+    finally:
+        cluster.secure({})  # no authentication
+
+        def opens_anonymously() -> bool:
+            try:
+                SolrBackend.open(settings).close()
+            except RemoteIndexError:
+                return False
+            return True
+
+        until(opens_anonymously, 60, "the nodes to drop the security.json")
+
+
+def _check_credentials(settings: SolrSettings) -> None:
     allowed = SolrSettings(
         settings.urls, collection="secured", username="searcher", password="right-password"
     )

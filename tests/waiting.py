@@ -4,7 +4,12 @@ background thread, a watcher or a child process catch up."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+import anyio
+
+T = TypeVar("T")
 
 
 def eventually(
@@ -25,3 +30,22 @@ def until(
 ) -> None:
     """Waits for ``condition``; fails the test, naming ``what``, when it does not come."""
     assert eventually(condition, timeout_s), f"{what} did not come within {timeout_s:g} s"
+
+
+async def arrives(
+    ask: Callable[[], Awaitable[T]],
+    ready: Callable[[T], object],
+    timeout_s: float = 60.0,
+    what: str = "the answer",
+) -> T:
+    """Asks ``ask`` (an MCP call, say) again until ``ready`` holds for its answer, sleeping
+    without blocking the event loop in between; returns that answer, or fails the test naming
+    ``what`` when it does not come within ``timeout_s``."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        answer = await ask()
+        if ready(answer):
+            return answer
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"{what} did not come within {timeout_s:g} s: {answer!r}")
+        await anyio.sleep(0.05)

@@ -20,6 +20,7 @@ from pylucene_mcp.server.app import build_server
 from pylucene_mcp.server.tools.crawler import progress_step
 from pylucene_mcp.service.service import Service
 from tests.mcp_client import call, error
+from tests.waiting import arrives
 
 pytestmark = pytest.mark.anyio
 
@@ -69,24 +70,22 @@ async def configure(client: Client, home: Path, *names: str, crawl: bool = False
 
 
 async def idle(client: Client) -> dict[str, Any]:
-    for _ in range(600):
-        status = await call(client, "getCrawlerStatus")
-        if status["status"] in ("IDLE", "WATCHING"):
-            return status
-        await anyio.sleep(0.1)
-    raise AssertionError("the crawl did not end")
+    return await arrives(
+        lambda: call(client, "getCrawlerStatus"),
+        lambda status: status["status"] in ("IDLE", "WATCHING"),
+        what="the crawl's end",
+    )
 
 
 async def watching(client: Client) -> dict[str, Any]:
     """The status once the crawler watches its folders: the added folder's crawl may not have
     started yet when the status is first asked (a queued crawl shows IDLE), and the watches are
     set up after the crawl ends."""
-    for _ in range(600):
-        status = await call(client, "getCrawlerStatus")
-        if status["status"] == "WATCHING":
-            return status
-        await anyio.sleep(0.1)
-    raise AssertionError("the crawler did not come to watch its folders")
+    return await arrives(
+        lambda: call(client, "getCrawlerStatus"),
+        lambda status: status["status"] == "WATCHING",
+        what="the crawler watching its folders",
+    )
 
 
 async def test_crawler_tools_are_listed_with_honest_annotations(client: Client) -> None:

@@ -67,7 +67,7 @@ def test_five_quick_saves_make_one_extraction_and_one_commit(
     target = folder / "draft.txt"
     for n in range(5):
         target.write_text(f"draft version {n} about swifts")
-        time.sleep(0.05)
+        time.sleep(0.05)  # the saves come 50 ms apart (the scenario, not a wait for anything)
     assert eventually(lambda: hits(crawler, "swifts") == 1)
     (folder / "sentinel.txt").write_text("kestrels")  # a later event: its own batch
     assert eventually(lambda: hits(crawler, "kestrels") == 1)
