@@ -217,11 +217,9 @@ def _highlight(text: str, tty: bool) -> str:
 def _ask_server(settings: Settings, tool: str, arguments: dict[str, Any]) -> dict[str, Any] | None:
     """The answer of the server that writes the index, when one runs (no JVM to start here:
     0.3 s instead of seconds), else None."""
-    if settings.backend != "embedded":
-        return None
-    from pylucene_mcp.service.sharing import ask_writer
+    from pylucene_mcp.service.places import place
 
-    return ask_writer(settings.index_path.expanduser().resolve(), tool, arguments)
+    return place(settings).ask_writer(tool, arguments)
 
 
 def _search(args: argparse.Namespace) -> int:
@@ -279,27 +277,16 @@ def _crawl(args: argparse.Namespace) -> int:
     return _crawl_folders(settings, folders or None, args.full, args.json)
 
 
-def _recreate_empty(path: Path) -> None:
-    """The index in ``path`` removed without being opened (a corrupt one cannot be) and created
-    anew, empty."""
-    from pylucene_mcp.service.service import open_index, wipe_index_folder
-
-    wipe_index_folder(path)
-    open_index(path).close()
-
-
 def _rebuild(args: argparse.Namespace) -> int:
     """``rebuild``: the index removed without being opened (a corrupt index cannot be), then the
     configured folders crawled into it anew."""
+    from pylucene_mcp.service.places import place
+
     settings = _settings(args)
     setup_logging(settings.log_dir, stderr_level=logging.ERROR)
-    if settings.backend != "embedded":
-        raise errors.InvalidRequestError(
-            "rebuild removes an index folder, and a SolrCloud collection has none: delete the "
-            "collection with Solr's collections API, run `pylucene-mcp solr init`, then crawl"
-        )
-    _recreate_empty(settings.index_path)
-    print(f"{settings.index_path} removed and created anew, empty", file=sys.stderr)
+    where = place(settings)
+    where.clear()
+    print(f"{where.location} emptied (removed and created anew)", file=sys.stderr)
     if not settings.directories:
         print(
             "no folders are configured: crawl yours with `pylucene-mcp crawl DIR`",
@@ -467,30 +454,24 @@ def _optimize(args: argparse.Namespace) -> int:
 
 
 def _purge(args: argparse.Namespace) -> int:
-    from pylucene_mcp.service.service import open_backend, open_index
+    from pylucene_mcp.service.places import place
+    from pylucene_mcp.service.service import open_backend
 
     if not args.yes:
         raise errors.InvalidRequestError(
             "purge deletes every document of the index: run it again with --yes"
         )
     settings = _settings(args)
-    if args.full and settings.backend != "embedded":
-        raise errors.InvalidRequestError(
-            "--full removes an index folder, and a SolrCloud collection has none: delete the "
-            "collection with Solr's collections API, then run `pylucene-mcp solr init`"
+    if args.full:  # emptied without a writer: a corrupt index cannot be opened for one
+        where = place(settings)
+        count = where.documents()
+        gone = (
+            f"deleted {count} documents"
+            if count is not None
+            else ("removed an index that could not be read")
         )
-    if args.full:  # the folder goes without a writer: a corrupt index cannot be opened for one
-        path = settings.index_path
-        try:
-            reader = open_index(path, read_only=True)
-            try:
-                gone = f"deleted {len(reader)} documents"
-            finally:
-                reader.close()
-        except errors.PyLuceneMcpError:  # corrupt, or no index: the wipe says which
-            gone = "removed an index that could not be read"
-        _recreate_empty(path)
-        print(f"{gone}; {path} recreated empty")
+        where.clear()
+        print(f"{gone}; {where.location} recreated empty")
         return 0
     index = open_backend(settings, create=False)
     try:
@@ -519,9 +500,9 @@ def _solr(args: argparse.Namespace) -> int:
 
 
 def _unlock(args: argparse.Namespace) -> int:
-    from pylucene_mcp.service.service import unlock_index
+    from pylucene_mcp.service.places import place
 
-    print(unlock_index(_settings(args).index_path))
+    print(place(_settings(args)).unlock()[1])
     return 0
 
 

@@ -66,42 +66,16 @@ def check_jars() -> Check:
     return Check("jars", OK, f"Lucene {version}, {len(jars)} jars in {jvm.jars_dir()}")
 
 
-def check_solr(settings: Settings) -> Check:
-    """The SolrCloud backend's cluster: its live nodes, the collection's replicas and whether
-    its configset is this version's."""
-    from pylucene_mcp.service.service import solr_health
+def check_index(settings: Settings) -> Check:
+    """The index the settings choose: an embedded folder's documents, its holder and whether a
+    reindex is due; a SolrCloud collection's live nodes, replicas and configset version."""
+    from pylucene_mcp.service.places import place
 
     try:
-        healthy, message = solr_health(settings)
+        healthy, message = place(settings).health()
     except errors.PyLuceneMcpError as exc:
         return Check("index", FAIL, str(exc))
     return Check("index", OK if healthy else FAIL, message)
-
-
-def check_index(settings: Settings) -> Check:
-    from pylucene_mcp.service.service import index_holder, open_index
-
-    if settings.backend == "solr":
-        return check_solr(settings)
-    folder = settings.index_path
-    if not any(folder.glob("segments_*")):
-        return Check("index", OK, f"{folder} does not exist yet; the server creates it")
-    owner = index_holder(folder)
-    busy = (
-        f"; in use by `{owner.command}` (pid {owner.pid})"
-        if owner is not None and owner.alive
-        else ""
-    )
-    try:
-        index = open_index(folder, read_only=True)
-    except errors.PyLuceneMcpError as exc:
-        return Check("index", FAIL, f"{folder}: {exc}")
-    try:
-        count = len(index)
-        reindex = "; a reindex is due (schema changed)" if index.needs_reindex else ""
-    finally:
-        index.close()
-    return Check("index", OK, f"{folder}: {count} documents{busy}{reindex}")
 
 
 def check_tika(fetch: bool = False) -> Check:

@@ -178,3 +178,43 @@ def test_the_server_starts_without_the_crawler_or_the_jvm() -> None:
     assert done.stdout.strip() == "['pylucene_mcp.crawler', 'pylucene_mcp.crawler.report']", (
         done.stdout
     )
+
+
+#: the modules that may ask which backend the settings choose: the settings' own check of the
+#: value, and the one function that turns it into an index place
+MAY_ASK_THE_BACKEND = {"basics/config.py", "service/places.py"}
+_BACKEND_CLASSES = {"EmbeddedBackend", "SolrBackend"}
+
+
+def _asks_the_backend(tree: ast.AST) -> list[int]:
+    """The lines of ``tree`` that read ``<anything>.backend`` (the setting) or test an index's
+    class with ``isinstance``."""
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr == "backend":
+            lines.append(node.lineno)
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "isinstance"
+            and any(
+                isinstance(n, ast.Name | ast.Attribute)
+                and (n.id if isinstance(n, ast.Name) else n.attr) in _BACKEND_CLASSES
+                for arg in node.args[1:]
+                for n in ast.walk(arg)
+            )
+        ):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_only_the_factory_asks_which_backend_it_has() -> None:
+    """The command line, doctor, the service, the admin operations and the tools take the
+    index place or the Backend they are given: they never branch on the backend."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = path.relative_to(PACKAGE).as_posix()
+        if name.startswith("engine/") or name in MAY_ASK_THE_BACKEND:
+            continue
+        found += [f"{name}:{line}" for line in _asks_the_backend(ast.parse(path.read_text()))]
+    assert found == [], "asks which backend it has: " + ", ".join(found)

@@ -249,6 +249,41 @@ def test_solr_init_is_idempotent_and_doctor_checks_the_cluster(
     assert index["status"] == "failed" and "solr init" in index["detail"]
 
 
+def test_purge_rebuild_and_unlock_work_on_a_collection_as_on_a_folder(
+    solr_settings: SolrSettings,
+) -> None:
+    """The command line asks the index place, not the backend: a full purge and a rebuild
+    empty the collection (they were refused for want of a folder), unlock says there is no
+    lock to remove."""
+    env = {
+        "PYLUCENE_MCP_BACKEND": "solr",
+        "PYLUCENE_MCP_SOLR_URLS": ",".join(solr_settings.urls),
+        "PYLUCENE_MCP_SOLR_COLLECTION": "cli-purged",
+    }
+    assert _cli("solr", "init", "--shards", "1", "--replicas", "1", env=env).returncode == 0
+    settings = SolrSettings(solr_settings.urls, collection="cli-purged")
+    backend = SolrBackend.open(settings)
+    try:
+        with backend.writer() as writer:
+            for n in range(3):
+                writer.add({"file_path": f"/purged/{n}.txt", "content": "a lantern"})
+        purged = _cli("purge", "--yes", "--full", env=env)
+        assert purged.returncode == 0, purged.stderr
+        assert "deleted 3 documents; SolrCloud collection 'cli-purged'" in purged.stdout
+        backend.refresh()
+        assert len(backend) == 0
+        with backend.writer() as writer:
+            writer.add({"file_path": "/purged/again.txt", "content": "a lantern"})
+        rebuilt = _cli("rebuild", env=env)
+        assert rebuilt.returncode == 0, rebuilt.stderr
+        backend.refresh()
+        assert len(backend) == 0  # no folders configured: emptied, nothing crawled
+        unlocked = _cli("unlock", env=env)
+        assert "no index lock" in unlocked.stdout, unlocked.stdout
+    finally:
+        backend.close()
+
+
 def test_the_plugin_jars_are_listed_and_exist() -> None:
     listed = _cli("solr", "plugin", env={})
     jars = [Path(line) for line in listed.stdout.splitlines()]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -18,7 +19,7 @@ from typing import Any, Literal, Protocol
 from pylucene_mcp.basics import errors
 from pylucene_mcp.basics.config import Settings
 from pylucene_mcp.engine.backend import Backend
-from pylucene_mcp.engine.embedded import EmbeddedBackend
+from pylucene_mcp.service.places import IndexPlace
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,7 @@ class Host(Protocol):
     """What the operations need of the service that owns the index."""
 
     settings: Settings
+    place: IndexPlace
 
     def index(self) -> Backend: ...
 
@@ -145,34 +147,22 @@ class Admin:
     def _purge(self, full: bool = False) -> dict[str, Any]:
         if not full:
             return {"deleted": self._service.index().purge(), "full": False}
-        if self._service.settings.backend == "embedded":
-            # the folder goes without the index being opened: a corrupt one cannot be
-            path = self._service.settings.index_path
-            try:
-                deleted: int | None = len(self._service.index())
-            except errors.IndexCorruptError:
-                deleted = None  # not known: the index cannot be read
-            self._service.reset_index(lambda: EmbeddedBackend.wipe(path))
-            return {"deleted": deleted, "full": True, "recreated": str(path)}
-        index = self._service.index()  # a remote collection: no folder to remove
-        deleted = len(index)
-        with index.writer() as writer:
-            writer.delete_all()
-        index.purge()
-        return {"deleted": deleted, "full": True, "recreated": str(index.path)}
+        place = self._service.place
+        try:
+            deleted: int | None = len(self._service.index())
+        except errors.IndexCorruptError:
+            deleted = None  # not known: the index cannot be read
+        # emptied without being opened: a corrupt index cannot be
+        self._service.reset_index(place.clear)
+        return {"deleted": deleted, "full": True, "recreated": place.location}
 
     def _unlock(self) -> dict[str, Any]:
-        if self._service.settings.backend != "embedded":
-            return {
-                "unlocked": False,
-                "message": "a SolrCloud collection has no index lock of this product's: there "
-                "is nothing to unlock",
-            }
-        if self._service.index_is_open():
+        owner = self._service.place.holder()
+        if self._service.index_is_open() and owner is not None and owner.pid == os.getpid():
             return {
                 "unlocked": False,
                 "message": "this server has the index open and holds its lock itself: there "
                 "is nothing to unlock",
             }
-        message = EmbeddedBackend.unlock(self._service.settings.index_path)
-        return {"unlocked": "removed" in message, "message": message}
+        unlocked, message = self._service.place.unlock()
+        return {"unlocked": unlocked, "message": message}

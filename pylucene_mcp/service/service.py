@@ -23,13 +23,13 @@ from pylucene_mcp.basics.config import (
     crawlable_directory,
     directory_path,
     ensure_directories_writable,
-    flag_or_text,
     home_dir,
     reread_directories,
     save_directories,
 )
 from pylucene_mcp.engine.backend import Backend
-from pylucene_mcp.engine.embedded import EmbeddedBackend, Owner
+from pylucene_mcp.engine.embedded import EmbeddedBackend
+from pylucene_mcp.service.places import Collection, IndexPlace, place
 from pylucene_mcp.service.sharing import Sharing
 
 if TYPE_CHECKING:  # imported when first used: the crawler is not on the server's start-up path
@@ -66,26 +66,13 @@ def open_index(
 
 
 def open_backend(settings: Settings, *, create: bool = True, read_only: bool = False) -> Backend:
-    """The index the settings choose: the embedded one at ``index_path``, or the SolrCloud
-    collection of ``solr_urls`` and ``solr_collection`` (``backend: solr``).
+    """The index the settings choose (:func:`~pylucene_mcp.service.places.place`), open.
 
     Raises:
         IndexAccessError and its kinds: see :func:`open_index`; RemoteIndexError for a cluster
             that cannot be reached or lacks the collection.
     """
-    if settings.backend == "solr":
-        from pylucene_mcp.engine import solr
-
-        jvm.start(settings.max_heap)  # the queries are parsed, and passages found, here
-        return solr.SolrBackend.open(
-            solr_settings(settings), refresh_interval_s=settings.refresh_interval_s
-        )
-    return open_index(
-        settings.index_path,
-        create=create,
-        read_only=read_only,
-        refresh_interval_s=settings.refresh_interval_s,
-    )
+    return place(settings).open(create=create, read_only=read_only)
 
 
 def solr_settings(settings: Settings) -> Any:
@@ -94,16 +81,7 @@ def solr_settings(settings: Settings) -> Any:
     Raises:
         ConfigError: for URLs that are not http(s), or a user without a password.
     """
-    from pylucene_mcp.engine import solr
-
-    return solr.SolrSettings(
-        urls=settings.solr_urls,
-        collection=settings.solr_collection,
-        username=settings.solr_username,
-        password=settings.solr_password,
-        verify=flag_or_text(settings.solr_verify),
-        timeout_s=settings.solr_timeout_s,
-    )
+    return Collection(settings).solr_settings()
 
 
 def solr_init(settings: Settings, shards: int, replicas: int) -> str:
@@ -118,49 +96,11 @@ def solr_init(settings: Settings, shards: int, replicas: int) -> str:
         client.close()
 
 
-def solr_health(settings: Settings) -> tuple[bool, str]:
-    """Whether the settings' SolrCloud collection is usable, and what doctor says of it."""
-    from pylucene_mcp.engine import solr
-
-    client = solr.SolrClient(solr_settings(settings))
-    try:
-        found = solr.health(client)
-    finally:
-        client.close()
-    problems = found.problems(settings.solr_collection)
-    summary = (
-        f"SolrCloud at {client.urls[0]}: {len(found.live_nodes)} live node(s); "
-        f"collection '{settings.solr_collection}'"
-    )
-    if found.exists:
-        summary += (
-            f": {found.shards} shard(s), {found.active_replicas} of {found.replicas} "
-            f"replica(s) active, configset {found.configset}"
-        )
-    return not problems, "; ".join([summary, *problems])
-
-
 def solr_plugin_jars() -> list[Path]:
     """The jars every Solr node needs for the product's plugin."""
     from pylucene_mcp.engine import solr
 
     return solr.plugin_jars(jvm.jars_dir())
-
-
-def index_holder(folder: Path) -> Owner | None:
-    """The process recorded as the writer of the index in ``folder``, if any."""
-    return EmbeddedBackend.holder(folder)
-
-
-def unlock_index(folder: Path) -> str:
-    """Removes a write lock that no live process holds; says what was done."""
-    return EmbeddedBackend.unlock(folder)
-
-
-def wipe_index_folder(folder: Path) -> None:
-    """Removes the index in ``folder`` without opening it (see
-    :meth:`~pylucene_mcp.engine.embedded.EmbeddedBackend.wipe`)."""
-    EmbeddedBackend.wipe(folder)
 
 
 def failures_file(index: Backend) -> Path:
@@ -175,6 +115,8 @@ class Service:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        #: where the index is, and what can be done to it unopened (admin's purge and unlock)
+        self.place: IndexPlace = place(settings)
         self._index: Backend | None = None
         self._lock = threading.RLock()
         self._timer: threading.Timer | None = None
