@@ -250,7 +250,7 @@ def test_solr_init_is_idempotent_and_doctor_checks_the_cluster(
 
 
 def test_purge_rebuild_and_unlock_work_on_a_collection_as_on_a_folder(
-    solr_settings: SolrSettings,
+    solr_settings: SolrSettings, tmp_path: Path
 ) -> None:
     """The command line asks the index place, not the backend: a full purge and a rebuild
     empty the collection (they were refused for want of a folder), unlock says there is no
@@ -259,6 +259,7 @@ def test_purge_rebuild_and_unlock_work_on_a_collection_as_on_a_folder(
         "PYLUCENE_MCP_BACKEND": "solr",
         "PYLUCENE_MCP_SOLR_URLS": ",".join(solr_settings.urls),
         "PYLUCENE_MCP_SOLR_COLLECTION": "cli-purged",
+        "PYLUCENE_MCP_HOME": str(tmp_path),  # a home of its own: no folders configured
     }
     assert _cli("solr", "init", "--shards", "1", "--replicas", "1", env=env).returncode == 0
     settings = SolrSettings(solr_settings.urls, collection="cli-purged")

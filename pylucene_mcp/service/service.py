@@ -259,7 +259,7 @@ class Service:
             finally:
                 self._start_up_crawl.clear()
 
-        if then_crawl and self.settings.directories:
+        if then_crawl:  # set even without folders yet: one may be added before it begins
             self._start_up_crawl.set()
 
         self._timer = threading.Timer(delay_s, run)
@@ -530,7 +530,8 @@ class Service:
     def crawl_pending(self) -> bool:
         """Whether a crawl is to begin without another call: the start-up crawl before it has
         begun, or the crawl of an added folder that waits for the running one."""
-        return self._start_up_crawl.is_set() or self.crawl_queued()
+        start_up = self._start_up_crawl.is_set() and bool(self.settings.directories)
+        return start_up or self.crawl_queued()
 
     def _queue_crawl(self, folder: str) -> None:
         """Crawls ``folder`` once the index is open and no crawl runs (one background thread
@@ -554,7 +555,9 @@ class Service:
             crawler = self.crawler()
             while not self._closing:
                 crawler.wait(1.0)
-                if crawler.current is not None:
+                # the start-up crawl reads the folders when it begins, the queued ones too, and
+                # takes them out of the queue: it goes first, or they would be crawled twice
+                if crawler.current is not None or self._start_up_crawl.is_set():
                     continue
                 with self._lock:
                     folders = [f for f in self._queued if f in self.settings.directories]
