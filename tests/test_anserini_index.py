@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from pylucene_mcp.basics.errors import IndexAccessError
-from pylucene_mcp.research import LuceneIndexReader, LuceneSearcher, ResearchIndex
+from pylucene_mcp.basics.errors import IndexAccessError, InvalidRequestError
+from pylucene_mcp.research import FieldSpec, LuceneIndexReader, LuceneSearcher, ResearchIndex
 from pylucene_mcp.research.analysis import Analyzer, get_lucene_analyzer
 from pylucene_mcp.research.index import lucene_info
 
@@ -114,6 +114,9 @@ def test_the_analyzer_taken_is_the_one_anserini_indexed_with(
 def test_it_is_read_not_written(index: Path) -> None:
     with pytest.raises(IndexAccessError, match="built by Anserini .* read_only=True"):
         ResearchIndex.open(index)
+    fields = {"id": FieldSpec.keyword(), "contents": FieldSpec.text()}
+    with pytest.raises(InvalidRequestError, match="no research index .one Anserini built: 300"):
+        ResearchIndex.create(index, fields)  # would have added to it
     with ResearchIndex.open(index, read_only=True) as opened:
         assert len(opened) == 300
         assert opened.fields["id"].kind == "keyword"

@@ -145,6 +145,11 @@ def test_what_is_no_research_index_is_refused_with_what_to_do(tmp_path: Path) ->
     product.close()
     with pytest.raises(IndexAccessError, match="product's own .* pylucene_mcp.Index.open"):
         ResearchIndex.open(tmp_path / "product")
+    with pytest.raises(InvalidRequestError, match="no research index .the product's own"):
+        ResearchIndex.create(tmp_path / "product", fields())  # never added to
+    kept = Index.open(tmp_path / "product")
+    assert len(kept) == 1
+    kept.close()
     # an index of another program: what it holds is named
     j = jvm.jclass
     directory = j("org.apache.lucene.store.FSDirectory").open(

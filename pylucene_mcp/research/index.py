@@ -116,7 +116,8 @@ class ResearchIndex:
 
         Raises:
             InvalidRequestError: when the index at ``path`` has another schema (the message
-                shows both; :meth:`open` opens it as it is).
+                shows both; :meth:`open` opens it as it is), or is no research index at all
+                (Anserini's, the product's, another program's: never written to).
             IndexLockedError: when the index is open for writing elsewhere.
         """
         folder = Path(path).expanduser()
@@ -124,6 +125,12 @@ class ResearchIndex:
         similarity = similarity or Similarity.bm25()
         given = to_json(fields, similarity)
         kept = _kept_schema_at(folder)  # before a writer: closing one commits its schema
+        if kept is None and commit_data(folder) is not None:
+            raise errors.InvalidRequestError(
+                f"{folder} holds an index that is no research index ({_what_index(folder)}): "
+                "create adds to none but its own; open it with ResearchIndex.open(path, "
+                "read_only=True), or create the new one in another folder"
+            )
         if kept is not None and kept != given:
             raise errors.InvalidRequestError(
                 f"the index at {folder} has another schema: it has {describe(kept)}; "
@@ -654,6 +661,18 @@ def _no_schema(folder: Path) -> str:
         "keyword id and an analysed contents); index its documents again with "
         "ResearchIndex.create(new_path, fields)"
     )
+
+
+def _what_index(folder: Path) -> str:
+    """What the index in ``folder`` is, when it keeps no research schema."""
+    data = commit_data(folder) or {}
+    if "schema_version" in data:
+        return "the product's own, the crawler's"
+    info = lucene_info(folder)
+    if anserini_schema(info) is not None:
+        return f"one Anserini built: {info.documents:,} documents"
+    names = ", ".join(field.name for field in info.fields) or "none"
+    return f"a Lucene {info.created_major} index of {info.documents:,} documents, fields {names}"
 
 
 def lucene_info(folder: Path) -> LuceneIndexInfo:
