@@ -21,6 +21,7 @@ docs/repl.md) or a defect; the run prints which, and exits non-zero on a defect.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import re
 import shutil
@@ -39,7 +40,8 @@ CACM = ROOT.parent / "shared" / "eval" / "cacm"
 SUITES = [
     "test_search", "test_index_reader", "test_querybuilder", "test_analysis", "test_index_otf",
 ]  # fmt: skip
-#: what their tests need beside pyserini (installed in pyserini's virtualenv; ours: the dev extra)
+#: what their tests need beside pyserini: installed in pyserini's virtualenv; on our side, asked
+#: for (scikit-learn is no dependency of the project)
 NEEDS = ["pytest", "scikit-learn"]
 
 #: pyserini's modules and the ones of ours that stand for them; the only change made to the tests
@@ -180,6 +182,10 @@ def main() -> None:
     parser.add_argument("--venv", type=Path, default=ROOT / "bench-data" / "pyserini-venv")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
+    if importlib.util.find_spec("sklearn") is None:
+        raise SystemExit(
+            "pyserini's index-reader tests import scikit-learn: pip install scikit-learn here"
+        )
     theirs = pyserini_venv(args.venv)
     subprocess.run([str(theirs), "-m", "pip", "install", "-q", *NEEDS], check=True)
     with tempfile.TemporaryDirectory() as folder:
