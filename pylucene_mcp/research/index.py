@@ -124,10 +124,11 @@ class ResearchIndex:
         folder.mkdir(parents=True, exist_ok=True)
         similarity = similarity or Similarity.bm25()
         given = to_json(fields, similarity)
-        kept = _kept_schema_at(folder)  # before a writer: closing one commits its schema
-        if kept is None and commit_data(folder) is not None:
+        data = commit_data(folder)  # before a writer: closing one commits its schema
+        kept = None if data is None else data.get(KEY)
+        if kept is None and data is not None:
             raise errors.InvalidRequestError(
-                f"{folder} holds an index that is no research index ({_what_index(folder)}): "
+                f"{folder} holds an index that is no research index ({_what_index(folder, data)}): "
                 "create adds to none but its own; open it with ResearchIndex.open(path, "
                 "read_only=True), or create the new one in another folder"
             )
@@ -168,9 +169,10 @@ class ResearchIndex:
                 f"no research index at {folder}: the folder does not exist; create one with "
                 "ResearchIndex.create(path, fields)"
             )
-        kept = _kept_schema_at(folder)
+        data = commit_data(folder)
+        kept = None if data is None else data.get(KEY)
         if kept is None:
-            return cls._anserini(folder, read_only, analyzers, similarity)
+            return cls._anserini(folder, data, read_only, analyzers, similarity)
         fields, kept_similarity = from_json(kept, analyzers)
         return cls(folder, fields, similarity or kept_similarity, read_only=read_only)
 
@@ -178,22 +180,22 @@ class ResearchIndex:
     def _anserini(
         cls,
         folder: Path,
+        data: Mapping[str, str] | None,
         read_only: bool,
         analyzers: Mapping[str, Any] | None,
         similarity: Any,
     ) -> ResearchIndex:
-        """The index Anserini built at ``folder``, read-only, with the schema its fields show.
+        """The index Anserini built at ``folder`` (its commit ``data``), read-only, with the
+        schema its fields show.
 
         Raises:
             IndexAccessError: when it is not one of Anserini's either (what it is, said), or
                 when asked to write to it.
         """
-        data = commit_data(folder)
-        fields = None
-        if data is not None and "schema_version" not in data:
-            fields = anserini_schema(lucene_info(folder))
+        info = None if data is None or is_product_index(data) else lucene_info(folder)
+        fields = None if info is None else anserini_schema(info)
         if fields is None:
-            raise errors.IndexAccessError(_no_schema(folder))
+            raise errors.IndexAccessError(_no_schema(folder, data, info))
         if not read_only:
             raise errors.IndexAccessError(
                 f"the index at {folder} was built by Anserini (pyserini's indexer): it is read "
@@ -627,52 +629,54 @@ def commit_data(path: Path) -> dict[str, str] | None:
             directory.close()
 
 
-def _kept_schema_at(path: Path) -> str | None:
-    """The schema kept in the latest commit of the index at ``path`` (None: no index yet, or
-    one without a kept schema)."""
-    data = commit_data(path)
-    return None if data is None else data.get(KEY)
+def is_product_index(data: Mapping[str, str]) -> bool:
+    """Whether commit data ``data`` is the product's own index's (the crawler's), which keeps
+    its schema version there (``engine/index.py``)."""
+    return "schema_version" in data
 
 
-def _no_schema(folder: Path) -> str:
-    """Why the folder ``folder`` opens as no research index: what it is, and what to do."""
+def _no_schema(folder: Path, data: Mapping[str, str] | None, info: LuceneIndexInfo | None) -> str:
+    """Why the folder ``folder`` (its index's commit ``data`` and ``info``, None where there is
+    none or it was not read) opens as no research index: what it is, and what to do."""
     if not any(folder.iterdir()):
         return (
             f"no research index at {folder}: the folder is empty; create one there with "
             "ResearchIndex.create(path, fields)"
         )
-    data = commit_data(folder)
     if data is None:
         return (
             f"no research index at {folder}: the folder holds no Lucene index (other files); "
             "give the folder of an index, or create one in a new folder"
         )
-    if "schema_version" in data:
+    if info is None:  # not read: the product's own
         return (
             f"the index at {folder} is the product's own (the crawler's): open it with "
             "pylucene_mcp.Index.open(path)"
         )
-    info = lucene_info(folder)
-    names = [field.name for field in info.fields]
     return (
-        f"the index at {folder} was not made by ResearchIndex.create: a Lucene "
-        f"{info.created_major} index of {info.documents:,} documents with the fields "
-        f"{', '.join(names) or 'none'}, and no research schema (nor Anserini's fields: a "
-        "keyword id and an analysed contents); index its documents again with "
-        "ResearchIndex.create(new_path, fields)"
+        f"the index at {folder} was not made by ResearchIndex.create: {_described(info)}, and "
+        "no research schema (nor Anserini's fields: a keyword id and an analysed contents); "
+        "index its documents again with ResearchIndex.create(new_path, fields)"
     )
 
 
-def _what_index(folder: Path) -> str:
-    """What the index in ``folder`` is, when it keeps no research schema."""
-    data = commit_data(folder) or {}
-    if "schema_version" in data:
+def _what_index(folder: Path, data: Mapping[str, str]) -> str:
+    """What the index in ``folder`` (commit ``data``) is, when it keeps no research schema."""
+    if is_product_index(data):
         return "the product's own, the crawler's"
     info = lucene_info(folder)
     if anserini_schema(info) is not None:
         return f"one Anserini built: {info.documents:,} documents"
+    return _described(info)
+
+
+def _described(info: LuceneIndexInfo) -> str:
+    """A Lucene index without a schema of ours, in a few words."""
     names = ", ".join(field.name for field in info.fields) or "none"
-    return f"a Lucene {info.created_major} index of {info.documents:,} documents, fields {names}"
+    return (
+        f"a Lucene {info.created_major} index of {info.documents:,} documents with the fields "
+        f"{names}"
+    )
 
 
 def lucene_info(folder: Path) -> LuceneIndexInfo:

@@ -24,7 +24,7 @@ from typing import Any
 
 from pylucene_mcp.basics import errors
 from pylucene_mcp.research.components import Analyzer, FieldSpec
-from pylucene_mcp.research.index import ResearchIndex, commit_data
+from pylucene_mcp.research.index import ResearchIndex, commit_data, is_product_index
 
 #: the arguments of Anserini's indexer that take a value, and those that are flags, as read here
 _VALUED = {"-index", "-threads", "-input", "-collection", "-generator"}
@@ -61,11 +61,7 @@ class LuceneIndexer:
         self.index_dir = str(folder)
         self.threads = int(options.get("-threads", threads))
         self.append = bool(append or "-append" in options)
-        analyzer = _analyzer(options)
-        fields = {
-            "id": FieldSpec.keyword(doc_values=True),
-            "contents": FieldSpec.text(analyzer, stored=True, term_vectors=True),
-        }
+        fields = _fields(_analyzer(options), stored=True, term_vectors=True)
         if not self.append:  # Anserini's indexer replaces what was there
             _remove_index(Path(self.index_dir))
         self._index = ResearchIndex.create(Path(self.index_dir), fields)
@@ -138,7 +134,7 @@ def _remove_index(folder: Path) -> None:
     if not entries:
         return
     data = commit_data(folder)
-    if data is not None and "schema_version" in data:
+    if data is not None and is_product_index(data):
         raise errors.InvalidRequestError(
             f"{folder} is the product's own index (the crawler's): the indexer does not replace "
             "it; give another folder"
@@ -215,18 +211,23 @@ def index_collection(args: Sequence[str]) -> int:
     source = Path(options["-input"]).expanduser()
     if not source.is_dir():
         raise errors.InvalidRequestError(f"-input {source} is no folder of JSON documents")
-    analyzer = _analyzer(options)
     stored = "-storeContents" in options or "-storeRaw" in options
-    fields = {
-        "id": FieldSpec.keyword(doc_values=True),
-        "contents": FieldSpec.text(analyzer, stored, "-storeDocvectors" in options),
-    }
+    fields = _fields(_analyzer(options), stored, "-storeDocvectors" in options)
     target = Path(options["-index"]).expanduser()
     if "-append" not in options:
         _remove_index(target)
     threads = int(options.get("-threads", "1"))
     with ResearchIndex.create(target, fields) as index:
         return index.add_many((_row(doc) for doc in _json_documents(source)), threads=threads)
+
+
+def _fields(analyzer: Any, stored: bool, term_vectors: bool) -> dict[str, FieldSpec]:
+    """Anserini's fields: ``id`` (a keyword with sorted doc values, the tie order) and
+    ``contents`` analysed by ``analyzer``."""
+    return {
+        "id": FieldSpec.keyword(doc_values=True),
+        "contents": FieldSpec.text(analyzer, stored, term_vectors),
+    }
 
 
 def _analyzer(options: Mapping[str, str]) -> Any:
