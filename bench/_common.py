@@ -41,6 +41,39 @@ def pyserini_venv(folder: Path) -> Path:
     return python
 
 
+def anserini_html_index(python: Path, source: Path, index: Path, env: dict[str, str]) -> None:
+    """pyserini's own indexer (Anserini's ``HtmlCollection`` over the HTML files or archives in
+    ``source``, one thread: Lucene's ids in their order) into ``index``, as Anserini's prebuilt
+    CACM index is made: positions, document vectors, the raw HTML and the contents stored. Its
+    lock file goes: the index travels as files."""
+    subprocess.run(
+        [
+            str(python),
+            "-m",
+            "pyserini.index.lucene",
+            "-collection",
+            "HtmlCollection",
+            "-input",
+            str(source),
+            "-index",
+            str(index),
+            "-generator",
+            "DefaultLuceneDocumentGenerator",
+            "-threads",
+            "1",
+            "-storePositions",
+            "-storeDocvectors",
+            "-storeRaw",
+            "-storeContents",
+        ],  # fmt: skip
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    (index / "write.lock").unlink(missing_ok=True)
+
+
 def fixture_index(folder: Path | None = None) -> Path:
     """Indexes the test corpus into ``folder`` (a new temporary one by default) and closes it."""
     base = folder or Path(tempfile.mkdtemp(prefix="pylucene-mcp-bench-"))

@@ -19,7 +19,7 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from _common import ROOT, pyserini_venv
+from _common import ROOT, anserini_html_index, pyserini_venv
 
 from pylucene_mcp.jvm import find_java_home
 
@@ -91,32 +91,7 @@ def main() -> None:
                     assert data is not None
                     part.addfile(member, io.BytesIO(data.read()))
         index = work / "index"
-        subprocess.run(
-            [
-                str(python),
-                "-m",
-                "pyserini.index.lucene",
-                "-collection",
-                "HtmlCollection",
-                "-input",
-                str(work / "input"),
-                "-index",
-                str(index),
-                "-generator",
-                "DefaultLuceneDocumentGenerator",
-                "-threads",
-                "1",
-                "-storePositions",
-                "-storeDocvectors",
-                "-storeRaw",
-                "-storeContents",
-            ],  # fmt: skip
-            env=env,
-            check=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        (index / "write.lock").unlink(missing_ok=True)
+        anserini_html_index(python, work / "input", index, env)
         asked = subprocess.run(
             [str(python), "-c", _ASK, str(index), str(ROOT / "bench"), json.dumps(QUERIES)],
             env=env,

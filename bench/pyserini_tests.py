@@ -32,7 +32,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from _common import ROOT, pyserini_venv, write_json
+from _common import ROOT, anserini_html_index, pyserini_venv, write_json
 
 from pylucene_mcp.jvm import find_java_home
 
@@ -90,32 +90,7 @@ def cacm_index(python: Path, work: Path) -> Path:
     html.mkdir()
     shutil.copyfile(CACM / "cacm.tar.gz", html / "cacm.tar.gz")
     index = work / "lucene9-index.cacm"
-    subprocess.run(
-        [
-            str(python),
-            "-m",
-            "pyserini.index.lucene",
-            "-collection",
-            "HtmlCollection",
-            "-input",
-            str(html),
-            "-index",
-            str(index),
-            "-generator",
-            "DefaultLuceneDocumentGenerator",
-            "-threads",
-            "1",
-            "-storePositions",
-            "-storeDocvectors",
-            "-storeRaw",
-            "-storeContents",
-        ],  # fmt: skip
-        env=_java_env(python),
-        check=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    (index / "write.lock").unlink(missing_ok=True)
+    anserini_html_index(python, html, index, _java_env(python))
     tarball = work / "lucene9-index.cacm.tar.gz"
     with tarfile.open(tarball, "w:gz") as tar:
         tar.add(index, arcname="lucene9-index.cacm")
