@@ -169,18 +169,16 @@ def test_feedback_terms_and_term_counts_are_pyserinis(anserini_cacm: Path) -> No
 
     with LuceneSearcher(str(anserini_cacm)) as searcher:
         assert searcher.get_feedback_terms("information retrieval") is None
-        searcher.set_rm3()
-        terms = searcher.get_feedback_terms("information retrieval")
-        assert terms is not None and len(terms) == 10
-        assert terms["storag"] == pytest.approx(0.024701, abs=5e-6)
-        searcher.unset_rm3()
-        assert searcher.get_feedback_terms("information retrieval") is None
-        searcher.set_rocchio()
-        terms = searcher.get_feedback_terms("information retrieval")
-        assert terms is not None and len(terms) == 10
-        assert terms["storag"] == pytest.approx(0.1322, abs=5e-6)
-        searcher.unset_rocchio()
-        assert searcher.get_feedback_terms("information retrieval") is None
+        for turn_on, turn_off, storag in (
+            (searcher.set_rm3, searcher.unset_rm3, 0.024701),
+            (searcher.set_rocchio, searcher.unset_rocchio, 0.1322),
+        ):
+            turn_on()
+            terms = searcher.get_feedback_terms("information retrieval")
+            assert terms is not None and len(terms) == 10
+            assert terms["storag"] == pytest.approx(storag, abs=5e-6)
+            turn_off()
+            assert searcher.get_feedback_terms("information retrieval") is None
     reader = LuceneIndexReader(anserini_cacm)
     try:
         assert reader.get_term_counts("retrieval") == (138, 275)
