@@ -141,7 +141,7 @@ class Analyzer:
         """Raises:
         TypeError: for anything but a Java ``Analyzer`` (as pyserini).
         """
-        if not isinstance(analyzer, jvm.jclass("org.apache.lucene.analysis.Analyzer")):
+        if not AnalyzerSpec.is_java(analyzer):
             raise TypeError(
                 f"Analyzer wraps a Java Analyzer (get_lucene_analyzer()), not {analyzer!r}"
             )

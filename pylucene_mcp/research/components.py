@@ -84,6 +84,11 @@ class Analyzer:
         return known
 
     @staticmethod
+    def is_java(value: Any) -> bool:
+        """Whether ``value`` is a Java ``Analyzer`` (one of Lucene's or your own)."""
+        return isinstance(value, jvm.jclass("org.apache.lucene.analysis.Analyzer"))
+
+    @staticmethod
     def product_name(analyzer: Any) -> str | None:
         """The name ``analyzer`` has as one of the product's chains (:meth:`product` gives one
         instance a name), or None."""
@@ -165,9 +170,7 @@ class FieldSpec:
         Raises:
             InvalidRequestError: for anything else (a name such as ``"english"``).
         """
-        if analyzer is not None and not isinstance(
-            analyzer, jvm.jclass("org.apache.lucene.analysis.Analyzer")
-        ):
+        if analyzer is not None and not Analyzer.is_java(analyzer):
             raise errors.InvalidRequestError(
                 f"FieldSpec.text takes a Java Analyzer, not {analyzer!r}: build one with "
                 "Analyzer.custom('standard', ['lowercase', 'porterStem']) or "

@@ -28,6 +28,7 @@ import pylucene_mcp.research.analysis as analysis
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors
 from pylucene_mcp.research.analysis import Analyzer, JAnalyzerUtils, get_lucene_analyzer
+from pylucene_mcp.research.components import Analyzer as AnalyzerSpec
 from pylucene_mcp.research.components import Similarity
 from pylucene_mcp.research.index import ResearchIndex, at_least_one
 from pylucene_mcp.research.indexer import JacksonObjectMapper, LuceneIndexer
@@ -419,9 +420,7 @@ class LuceneSearcher:
         Raises:
             InvalidRequestError: for anything but a Java ``Analyzer`` (or None).
         """
-        if analyzer is not None and not isinstance(
-            analyzer, jvm.jclass("org.apache.lucene.analysis.Analyzer")
-        ):
+        if analyzer is not None and not AnalyzerSpec.is_java(analyzer):
             raise errors.InvalidRequestError(
                 f"an analyzer is a Java Analyzer (Analyzer.custom, get_lucene_analyzer), not "
                 f"{analyzer!r}"
