@@ -5,7 +5,7 @@ searchers, file states) with the engine's queries as its methods.
 Each method is the engine's function of the same name, taking this index as its first argument
 (so the module that defines a query keeps its one definition, and the engine's arrows keep
 running from the queries to the index, never back). Only the service layer builds one
-(:func:`pylucene_mcp.service.service.open_index`); the public Python API's ``Index`` is one.
+(:class:`pylucene_mcp.service.places.Folder`); the public Python API's ``Index`` is one.
 """
 
 from __future__ import annotations

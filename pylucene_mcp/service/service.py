@@ -28,7 +28,6 @@ from pylucene_mcp.basics.config import (
     save_directories,
 )
 from pylucene_mcp.engine.backend import Backend
-from pylucene_mcp.engine.embedded import EmbeddedBackend
 from pylucene_mcp.service.places import Collection, IndexPlace, place
 from pylucene_mcp.service.sharing import Sharing
 
@@ -46,31 +45,12 @@ log = logging.getLogger(__name__)
 ARCHIVE_AFTER_S = 30.0
 
 
-def open_index(
-    path: Path,
-    *,
-    create: bool = True,
-    read_only: bool = False,
-    refresh_interval_s: float = 1.0,
-) -> Backend:
-    """The index at ``path`` as a :class:`~pylucene_mcp.engine.backend.Backend`: the one place
-    that chooses the implementation (the embedded Lucene index), for the server, the command
-    line and doctor alike.
-
-    Raises:
-        IndexAccessError, IndexLockedError, IndexCorruptError: see ``Index.open``.
-    """
-    return EmbeddedBackend.open(
-        path, create=create, read_only=read_only, refresh_interval_s=refresh_interval_s
-    )
-
-
 def open_backend(settings: Settings, *, create: bool = True, read_only: bool = False) -> Backend:
     """The index the settings choose (:func:`~pylucene_mcp.service.places.place`), open.
 
     Raises:
-        IndexAccessError and its kinds: see :func:`open_index`; RemoteIndexError for a cluster
-            that cannot be reached or lacks the collection.
+        IndexAccessError, IndexLockedError, IndexCorruptError: see ``Index.open``;
+            RemoteIndexError for a cluster that cannot be reached or lacks the collection.
     """
     return place(settings).open(create=create, read_only=read_only)
 
