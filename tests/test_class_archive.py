@@ -19,7 +19,7 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[1]
 
 
-ENSURE = "from pylucene_mcp.service import class_archive; print(class_archive.ensure())"
+ENSURE = "from pylucene_mcp.engine import class_archive; print(class_archive.ensure())"
 
 
 def child(code: str, cache: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -74,7 +74,7 @@ def test_a_child_file_left_behind_is_removed_once_stale(
 ) -> None:
     """A server that quits while its child writes leaves the child's file: the next one
     removes it once it is older than a child may take, and leaves a young one alone."""
-    from pylucene_mcp.service import class_archive
+    from pylucene_mcp.engine import class_archive
 
     monkeypatch.setenv("PYLUCENE_MCP_CACHE", str(tmp_path))
     target = jvm.class_archive(jvm.find_java_home(), jvm.class_path())

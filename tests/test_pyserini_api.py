@@ -6,6 +6,7 @@ analysed text."""
 from __future__ import annotations
 
 import math
+import os
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -499,15 +500,21 @@ def test_the_command_line_indexes_a_json_collection_as_anserinis(tmp_path: Path)
     (source / "part" / "c.jsonl").write_text(lines + "\n", encoding="utf-8")
     (source / "notes.txt").write_text("not a document", encoding="utf-8")
 
+    cache = tmp_path / "cache"  # the class-data archive the first run writes: this test's own
+    env = {**os.environ, "PYLUCENE_MCP_CACHE": str(cache)}
+
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         command = [sys.executable, "-m", "pylucene_mcp.research.pyserini", *args]
-        return subprocess.run(command, capture_output=True, text=True, timeout=300)
+        return subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
 
     common = ["-collection", "JsonCollection", "-input", str(source), "-threads", "1"]
     done = run(*common, "-index", str(tmp_path / "vectors"), "-storeDocvectors", "-storeRaw")
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""  # stdout stays free, as everywhere in the project
     assert "5 documents indexed" in done.stderr
+    # the JVM's class-data archive is written for the next runs (or tried once: a runtime
+    # without class-data sharing)
+    assert [p.suffix for p in cache.iterdir()] in ([".jsa"], [".failed"])
     with LuceneIndexReader(str(tmp_path / "vectors")) as reader:
         for doc in DOCS:
             assert reader.get_document_vector(doc["id"]) == dict(Counter(analysed(doc["contents"])))

@@ -53,6 +53,31 @@ def test_bulk_indexing_keeps_every_field_and_refuses_unknown_ones(recipes: Resea
         recipes.add_many([{"id": "d4", "category": "dessert"}])
 
 
+def test_bulk_indexing_keeps_text_beyond_the_basic_plane_and_absent_values(tmp_path: Path) -> None:
+    """Values cross into Java as one text cut by lengths in Java's UTF-16 units: a character
+    beyond the basic plane (two units, one Python character) must not shift the values after
+    it; an absent value leaves the field out; a lone surrogate, which Java cannot hold, is
+    refused with what to do and nothing of its batch is added."""
+    words = Analyzer.custom("whitespace")
+    fields = {
+        "id": FieldSpec.keyword(),
+        "t": FieldSpec.text(words, stored=True),
+        "n": FieldSpec.text(words, stored=True),
+    }
+    docs = [
+        {"id": "a", "t": "x 😀 y", "n": "é 𝔘 z"},
+        {"id": "b", "n": "only n"},
+        {"id": "c", "t": "😀😀", "n": None},
+        {"id": "d", "t": "plain", "n": "ascii"},
+    ]
+    with ResearchIndex.create(tmp_path / "unicode", fields) as index:
+        assert index.add_many(docs, batch=3) == 4
+        assert list(index) == [{k: v for k, v in d.items() if v is not None} for d in docs]
+        with pytest.raises(InvalidRequestError, match="lone surrogate"):
+            index.add_many([{"id": "e", "t": "fine"}, {"id": "f", "t": "broken \ud800 text"}])
+        assert len(index) == 4
+
+
 def test_search_ranks_by_the_index_similarity_or_one_given_for_the_search(
     recipes: ResearchIndex,
 ) -> None:

@@ -216,10 +216,10 @@ class ResearchIndex:
         threads: int = 1,
     ) -> int:
         """Adds the documents (mappings of field name to text) and commits; returns how many.
-        They cross into Java ``batch`` at a time, as one array of values (``BulkWriter``),
-        analysed on ``threads`` Java threads (with more than one, Lucene's ids follow no fixed
-        order: ties of searches that break them by Lucene id may differ from run to run); with
-        ``progress``, a progress bar counts them (on stderr, or in the notebook)."""
+        They cross into Java ``batch`` at a time, as one text and its values' lengths
+        (``BulkWriter``), analysed on ``threads`` Java threads (with more than one, Lucene's ids
+        follow no fixed order: ties of searches that break them by Lucene id may differ from run
+        to run); with ``progress``, a progress bar counts them (on stderr, or in the notebook)."""
         if progress:
             from rich.progress import Progress
 
@@ -279,10 +279,10 @@ class ResearchIndex:
                     row.extend(values)
                     count += 1
                     if count % batch == 0:
-                        ahead.call(bulk.add, jvm.jarray("String", row), threads)
+                        ahead.call(bulk.add, *_joined(row), threads)
                         row = []
                 if row:
-                    ahead.call(bulk.add, jvm.jarray("String", row), threads)
+                    ahead.call(bulk.add, *_joined(row), threads)
             writer.commit()
         return count
 
@@ -574,6 +574,28 @@ class ResearchIndex:
         self.close()
 
 
+def _joined(values: list[str | None]) -> tuple[str, Any]:
+    """``values`` as ``BulkWriter.add`` takes them in one crossing: one text, and each value's
+    length in Java's UTF-16 units (-1 for an absent one)."""
+    lengths = [
+        -1
+        if v is None
+        else len(v)
+        if v.isascii()
+        else len(v.encode("utf-16-le", "surrogatepass")) // 2
+        for v in values
+    ]
+    joined = "".join(v for v in values if v is not None)
+    try:
+        text = jvm.jclass("java.lang.String")(joined)  # converted here: the error is the caller's
+    except UnicodeEncodeError as exc:
+        raise errors.InvalidRequestError(
+            f"a value holds {joined[exc.start : exc.end]!a}, a lone surrogate, which is no text: "
+            "decode the source with errors='replace' (or fix it) before adding it"
+        ) from None
+    return text, jvm.jarray("int", lengths)
+
+
 class _OneAhead:
     """Calls made one at a time on a thread of their own, in order, while the caller goes on:
     a Java call frees the interpreter, so the next batch is built meanwhile. At most one call
@@ -616,6 +638,13 @@ def _directory(path: Path) -> Any:
 def commit_data(path: Path) -> dict[str, str] | None:
     """The user data of the latest commit of the Lucene index in the folder ``path`` (None:
     no index there)."""
+    try:  # no commit file: no index, as Lucene's indexExists says, without Java's start-up
+        if not any(p.name.startswith("segments_") for p in path.iterdir()):
+            return None
+    except FileNotFoundError:
+        return None
+    except OSError:
+        pass  # an unreadable folder: Java says what it cannot read
     j = jvm.jclass
     with _opening(path, True):
         directory = _directory(path)

@@ -250,14 +250,14 @@ class Service:
     def _archive_later(self) -> None:
         """Once the server has run for :data:`ARCHIVE_AFTER_S`, writes the JVM's class-data
         archive if this runtime and class path have none (once per installation; a child
-        process, see :mod:`pylucene_mcp.service.class_archive`): later starts reach their first
+        process, see :mod:`pylucene_mcp.engine.class_archive`): later starts reach their first
         search sooner. Not before, so that short-lived servers (a client probing, tests) spawn
         none."""
 
         def run() -> None:
             if self._closing:
                 return
-            from pylucene_mcp.service import class_archive
+            from pylucene_mcp.engine import class_archive
 
             try:
                 class_archive.ensure()

@@ -101,6 +101,27 @@ public final class BulkWriter {
     return rows;
   }
 
+  /**
+   * Adds the rows of values given as one text: value {@code i} is the next {@code lengths[i]}
+   * characters of {@code joined}, or absent where {@code lengths[i]} is -1 (one string crosses from
+   * Python instead of one a value); returns how many.
+   */
+  public int add(String joined, int[] lengths, int threads) throws IOException {
+    String[] values = new String[lengths.length];
+    int at = 0;
+    for (int i = 0; i < lengths.length; i++) {
+      if (lengths[i] >= 0) {
+        values[i] = joined.substring(at, at + lengths[i]);
+        at += lengths[i];
+      }
+    }
+    if (at != joined.length()) {
+      throw new IllegalArgumentException(
+          "the lengths add up to " + at + " characters, the text has " + joined.length());
+    }
+    return add(values, threads);
+  }
+
   private void addRows(String[] values, int from, int to) throws IOException {
     for (int row = from; row < to; row++) {
       Document document = new Document();

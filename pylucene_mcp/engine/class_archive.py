@@ -3,7 +3,7 @@ verified them, mapped from one file at the next start instead of read from the j
 an index of 100k documents: JVM start, opening the index and a first search 1.4–1.5 s without
 it, 0.7–1.2 s with it (docs/performance.md).
 
-A child process writes it (``python -m pylucene_mcp.service.class_archive FILE``): it starts the JVM
+A child process writes it (``python -m pylucene_mcp.engine.class_archive FILE``): it starts the JVM
 with ``-XX:ArchiveClassesAtExit=FILE``, writes two documents into an index of its own in a
 private temporary folder (``<home>/tmp``), searches it and exits, and the JVM writes the archive
 as it exits. FILE is the child's own; :func:`ensure` renames it to the archive's place
@@ -52,7 +52,7 @@ def ensure() -> Path | None:
     mine = target.with_name(f"{target.name}.{os.getpid()}.tmp")
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "pylucene_mcp.service.class_archive", str(mine)],
+            [sys.executable, "-m", "pylucene_mcp.engine.class_archive", str(mine)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
