@@ -85,6 +85,7 @@ def main() -> None:
 
     from pylucene_mcp import Index, jvm
     from pylucene_mcp.engine.query import context
+    from pylucene_mcp.engine.request import SearchRequest
     from pylucene_mcp.engine.search import search
 
     jvm.start()
@@ -120,7 +121,7 @@ def main() -> None:
             out = []
             for _ in range(n):
                 t = time.perf_counter()
-                result = search(index, query)
+                result = search(index, SearchRequest(query))
                 if read:  # every field of every hit and passage, as Python objects
                     seen = [(h.file_path, h.title, h.score) for h in result.documents]
                     seen += [

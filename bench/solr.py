@@ -26,7 +26,7 @@ from typing import Any
 
 from _common import cacm_pages, scale_options, write_json
 from scale import stream
-from search_latency import SCALE_QUERIES
+from search_latency import SCALE_QUERIES, request
 
 from tests.solr_cluster import LocalCluster
 from tests.stdio_peer import StdioPeer, handshake
@@ -81,9 +81,7 @@ def breakdown(solr: Any, arguments: dict[str, Any]) -> dict[str, float]:
     collection.select, collection.pattern_terms = timed_select, timed("terms", terms)
     solr._page = timed("page", page)
     try:
-        timed("total", solr.search)(
-            arguments["query"], **{k: v for k, v in arguments.items() if k != "query"}
-        )
+        timed("total", solr.search)(request(arguments))
     finally:
         collection.select, collection.pattern_terms, solr._page = select, terms, page
     return spent

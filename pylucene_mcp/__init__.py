@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # imported when first used (see __getattr__): a server start 
     from pylucene_mcp.engine.filters import Filter
     from pylucene_mcp.engine.index import Writer
     from pylucene_mcp.engine.passages import Passage
+    from pylucene_mcp.engine.request import SearchRequest
     from pylucene_mcp.engine.results import ActiveFilter, FacetValue, Hit, SearchResult
     from pylucene_mcp.jvm import start as start_jvm
 
@@ -67,6 +68,7 @@ _PUBLIC = {
     "Passage": ("pylucene_mcp.engine.passages", "Passage"),
     "PyLuceneMcpError": ("pylucene_mcp.basics.errors", "PyLuceneMcpError"),
     "QuerySyntaxError": ("pylucene_mcp.basics.errors", "QuerySyntaxError"),
+    "SearchRequest": ("pylucene_mcp.engine.request", "SearchRequest"),
     "SearchResult": ("pylucene_mcp.engine.results", "SearchResult"),
     "SearchTimeoutError": ("pylucene_mcp.basics.errors", "SearchTimeoutError"),
     "SetupError": ("pylucene_mcp.basics.errors", "SetupError"),
@@ -118,6 +120,7 @@ __all__ = [
     "Passage",
     "PyLuceneMcpError",
     "QuerySyntaxError",
+    "SearchRequest",
     "SearchResult",
     "SearchTimeoutError",
     "SetupError",

@@ -223,6 +223,7 @@ def _ask_server(settings: Settings, tool: str, arguments: dict[str, Any]) -> dic
 
 
 def _search(args: argparse.Namespace) -> int:
+    from pylucene_mcp.engine.backend import SearchRequest
     from pylucene_mcp.service.service import open_backend
 
     settings = _settings(args)
@@ -235,13 +236,15 @@ def _search(args: argparse.Namespace) -> int:
         index = open_backend(settings, read_only=True)
         try:
             data = index.search(
-                args.query,
-                filters=filters,
-                sort=args.sort,
-                sort_order=args.order,
-                page=args.page,
-                page_size=args.page_size,
-                default_operator=operator,
+                SearchRequest(
+                    args.query,
+                    filters=filters,
+                    sort=args.sort,
+                    sort_order=args.order,
+                    page=args.page,
+                    page_size=args.page_size,
+                    default_operator=operator,
+                )
             ).to_dict()
         finally:
             index.close()

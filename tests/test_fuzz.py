@@ -16,7 +16,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pylucene_mcp import Index, JvmError, PyLuceneMcpError
-from pylucene_mcp.engine.search import search
 from tests.conftest import FIGURES
 from tests.stdio_peer import StdioPeer, handshake
 
@@ -52,7 +51,7 @@ calls = {"service": 0, "service_errors": 0}
 def _search_once(index: Index, query: str, flts: list[dict[str, Any]]) -> None:
     calls["service"] += 1
     try:
-        search(index, query, filters=flts, timeout_s=2)
+        index.search(query, filters=flts, timeout_s=2)
     except JvmError:
         raise  # an unmapped Java exception is a bug, not the caller's mistake
     except PyLuceneMcpError as exc:

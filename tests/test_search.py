@@ -14,6 +14,7 @@ from pylucene_mcp import (
     InvalidFilterError,
     InvalidRequestError,
     QuerySyntaxError,
+    SearchRequest,
     SearchResult,
     TooManyClausesError,
     UnknownFieldError,
@@ -540,13 +541,20 @@ def test_a_query_with_too_many_clauses_says_so_without_echoing_it(index: Index) 
     assert len(str(info.value)) < 600
 
 
-def test_the_python_search_takes_the_tools_names_too(index: Index) -> None:
-    by_python = index.search("*", page_size=2, sort="file_size", sort_order="asc")
-    by_tool = index.search("*", pageSize=2, sort="file_size", sortOrder="asc", timeAllowedMs=2000)
-    assert [h.file_path for h in by_tool.documents] == [h.file_path for h in by_python.documents]
-    assert by_tool.page_size == 2
-    with pytest.raises(InvalidRequestError, match="no parameter 'pagesize'.*pageSize"):
-        index.search("*", pagesize=2)
+def test_the_python_search_takes_options_or_a_request_and_refuses_the_tools_names(
+    index: Index,
+) -> None:
+    by_options = index.search("*", page_size=2, sort="file_size", sort_order="asc")
+    request = SearchRequest("*", page_size=2, sort="file_size", sort_order="asc")
+    by_request = index.search(request)
+    assert [h.file_path for h in by_request.documents] == [
+        h.file_path for h in by_options.documents
+    ]
+    assert by_request.page_size == 2 and by_request.total_hits > 2
+    with pytest.raises(InvalidRequestError, match="no option 'pageSize'.*page_size"):
+        index.search("*", pageSize=2)  # the MCP tool's name: the message lists the Python ones
+    with pytest.raises(InvalidRequestError, match="not both"):
+        index.search(request, page_size=3)
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ from pylucene_mcp.basics import schema
 from pylucene_mcp.basics.errors import InvalidRequestError
 from pylucene_mcp.engine import analysis
 from pylucene_mcp.engine.embedded import EmbeddedBackend
+from pylucene_mcp.engine.request import SearchRequest
 from pylucene_mcp.engine.solr import SolrBackend, SolrSettings
 from tests.corpus import corpus_docs
 
@@ -136,8 +137,8 @@ def test_the_same_query_gives_the_same_answer(
     options: dict[str, Any],
 ) -> None:
     embedded, solr, docs = both
-    expected = embedded.search(query, page_size=20, **options).to_dict()
-    found = solr.search(query, page_size=20, **options).to_dict()
+    expected = embedded.search(SearchRequest(query, page_size=20, **options)).to_dict()
+    found = solr.search(SearchRequest(query, page_size=20, **options)).to_dict()
     assert expected["totalHits"] > 0, "a query must find something for the test to mean anything"
     assert _comparable(found) == _comparable(expected)
     # both backends mark passages with the same highlighter: what it marks is checked apart,
@@ -167,7 +168,9 @@ def test_a_cursor_walks_the_whole_match_once(
         cursor: str | None = "*"
         pages = 0
         while cursor is not None:
-            page = solr.search("*", cursor=cursor, page_size=3, sort=sort, max_passages=0)
+            page = solr.search(
+                SearchRequest("*", cursor=cursor, page_size=3, sort=sort, max_passages=0)
+            )
             walked += [hit.file_path for hit in page.documents]
             cursor = page.next_cursor
             pages += 1
@@ -326,8 +329,12 @@ def test_patterns_past_their_best_terms_rank_as_on_one_index(
     terms over all its shards and blends the same statistics, so the order is the embedded
     index's (each shard alone would pick its own)."""
     embedded, solr = many_forms
-    expected = embedded.search(query, page_size=100, max_passages=0, word_forms=False).to_dict()
-    found = solr.search(query, page_size=100, max_passages=0, word_forms=False).to_dict()
+    expected = embedded.search(
+        SearchRequest(query, page_size=100, max_passages=0, word_forms=False)
+    ).to_dict()
+    found = solr.search(
+        SearchRequest(query, page_size=100, max_passages=0, word_forms=False)
+    ).to_dict()
     assert 50 < expected["totalHits"] <= 100, "more than the best terms, all on one page"
     assert _comparable(found) == _comparable(expected)
 
@@ -351,11 +358,15 @@ def test_user_text_never_becomes_solr_syntax(
     parser (the embedded index's answer), never a Solr parser's instruction."""
     embedded, solr, _ = both
     try:
-        expected: Any = _comparable(embedded.search(query, page_size=20, **options).to_dict())
+        expected: Any = _comparable(
+            embedded.search(SearchRequest(query, page_size=20, **options)).to_dict()
+        )
     except InvalidRequestError as exc:
         expected = type(exc)
     try:
-        found: Any = _comparable(solr.search(query, page_size=20, **options).to_dict())
+        found: Any = _comparable(
+            solr.search(SearchRequest(query, page_size=20, **options)).to_dict()
+        )
     except InvalidRequestError as exc:
         found = type(exc)
     assert found == expected

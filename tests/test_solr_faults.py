@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from pylucene_mcp.basics.errors import RemoteIndexError
+from pylucene_mcp.engine.request import SearchRequest
 from pylucene_mcp.engine.solr import SolrBackend, SolrClient, SolrSettings, init
 from pylucene_mcp.engine.solr.configset import collections
 from tests.solr_cluster import LocalCluster, basic_auth
@@ -65,19 +66,19 @@ def test_a_stopped_node_makes_the_answer_partial_and_says_so(cluster: LocalClust
     with backend.writer() as writer:
         for doc in written:
             writer.add(doc)
-    whole = backend.search("harbour", page_size=100, max_passages=0)
+    whole = backend.search(SearchRequest("harbour", page_size=100, max_passages=0))
     assert whole.total_hits == len(written) and not whole.partial_results
     down = _node_of(settings, cluster, "shard2")
     cluster.stop_node(down)
     try:
-        partial = backend.search("harbour", page_size=100, max_passages=0)
+        partial = backend.search(SearchRequest("harbour", page_size=100, max_passages=0))
         assert partial.partial_results
         assert 0 < partial.total_hits < len(written), "the other shard's hits still come"
         assert partial.partial_details and "shard" in partial.partial_details
     finally:
         cluster.start_node(down)
     until(lambda: len(backend) == len(written), 120, "the shard's replica to recover")
-    assert not backend.search("harbour", max_passages=0).partial_results
+    assert not backend.search(SearchRequest("harbour", max_passages=0)).partial_results
     backend.close()
 
 
@@ -174,6 +175,8 @@ def _check_credentials(settings: SolrSettings) -> None:
     try:
         with backend.writer() as writer:
             writer.add({"file_path": "/secured/a.txt", "content": "a lantern"})
-        assert [h.file_path for h in backend.search("lantern").documents] == ["/secured/a.txt"]
+        assert [h.file_path for h in backend.search(SearchRequest("lantern")).documents] == [
+            "/secured/a.txt"
+        ]
     finally:
         backend.close()

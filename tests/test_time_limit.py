@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from pylucene_mcp import Index, QuerySyntaxError, SearchTimeoutError
-from pylucene_mcp.engine.search import search
 
 pytestmark = pytest.mark.slow
 
@@ -60,8 +59,8 @@ def test_a_large_index_is_searched_on_several_threads(many_terms: Index) -> None
     # the index is sliced, and none ever does when it is not. No passages: a page's documents
     # are highlighted on the same threads, sliced or not.
     for _ in range(1 if not sliced else 20):
-        result = search(
-            many_terms, "alpha", filters=[{"field": "language", "value": "de"}], max_passages=0
+        result = many_terms.search(
+            "alpha", filters=[{"field": "language", "value": "de"}], max_passages=0
         )
         assert result.total_hits == 10_000
         assert result.facets["language"][0].count == 10_000
@@ -75,7 +74,7 @@ EXPENSIVER = EXPENSIVE + " OR g* OR h* OR i*"
 
 
 def test_without_a_limit_the_expensive_query_completes(many_terms: Index) -> None:
-    result = search(many_terms, EXPENSIVE, timeout_s=0)
+    result = many_terms.search(EXPENSIVE, timeout_s=0)
     assert result.total_hits == 20_001
     assert not result.partial_results
     assert "partialResults" not in result.to_dict()
@@ -85,7 +84,7 @@ def test_an_expensive_expansion_stops_at_the_limit_with_advice(many_terms: Index
     # a microsecond, which is 1 ms for Java (it had become 0: no limit): the deadline passes
     # while the patterns expand, before any hit is found
     with pytest.raises(SearchTimeoutError) as caught:
-        search(many_terms, EXPENSIVER, timeout_s=0.000001)
+        many_terms.search(EXPENSIVER, timeout_s=0.000001)
     message = str(caught.value)
     assert "time limit of 1 ms" in message
     assert "more letters before a *" in message and "search_timeout_s" in message
@@ -108,8 +107,8 @@ async def test_the_server_s_search_timeout_setting_limits_the_search_tool(
 
 def test_the_limit_leaves_the_searcher_usable(many_terms: Index) -> None:
     with pytest.raises(SearchTimeoutError):
-        search(many_terms, EXPENSIVER, timeout_s=0.001)
-    again = search(many_terms, "alpha", filters=[{"field": "language", "value": "de"}])
+        many_terms.search(EXPENSIVER, timeout_s=0.001)
+    again = many_terms.search("alpha", filters=[{"field": "language", "value": "de"}])
     assert again.total_hits == 10_000
     assert not again.partial_results  # the deadline of the failed search is gone
 
@@ -119,11 +118,11 @@ def test_huge_regex_repeats_are_refused_before_they_are_built(
     many_terms: Index, regex: str
 ) -> None:
     with pytest.raises(QuerySyntaxError, match="a repeat may count at most 100"):
-        search(many_terms, regex)
+        many_terms.search(regex)
 
 
 def test_a_bounded_regex_runs(many_terms: Index) -> None:
-    assert search(many_terms, "/alph[a-z]{1,100}/").total_hits == 20_000
+    assert many_terms.search("/alph[a-z]{1,100}/").total_hits == 20_000
 
 
 def test_the_limit_comes_from_the_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path, PurePath
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from pylucene_mcp.engine.counts import RangeFacet
 from pylucene_mcp.engine.documents import content_hash
@@ -29,6 +29,7 @@ from pylucene_mcp.engine.index import FileState
 from pylucene_mcp.engine.info import DocumentDetails, FieldInfo, IndexStats
 from pylucene_mcp.engine.miss import MissExplanation
 from pylucene_mcp.engine.profile import QueryProfile
+from pylucene_mcp.engine.request import SearchRequest
 from pylucene_mcp.engine.results import (
     FacetValue,
     RangeBucket,
@@ -36,11 +37,9 @@ from pylucene_mcp.engine.results import (
     fit_passages,
     select,
 )
-from pylucene_mcp.engine.search import DEFAULT_TIMEOUT_S
 from pylucene_mcp.engine.vocabulary import Duplicates, TermList
 
 __all__ = [
-    "DEFAULT_TIMEOUT_S",
     "Backend",
     "BackendWriter",
     "DocumentDetails",
@@ -56,6 +55,7 @@ __all__ = [
     "QueryProfile",
     "RangeBucket",
     "RangeFacet",
+    "SearchRequest",
     "SearchResult",
     "TermList",
     "content_hash",
@@ -129,28 +129,9 @@ class Backend(Protocol):
 
     # -- searching --------------------------------------------------------------------------
 
-    def search(
-        self,
-        query: str,
-        *,
-        filters: FilterInput = (),
-        sort: str = "_score",
-        sort_order: Literal["asc", "desc"] = "desc",
-        page: int = 1,
-        page_size: int = 10,
-        default_operator: str = "AND",
-        max_passages: int = 3,
-        passage_length: int = 200,
-        timeout_s: float = DEFAULT_TIMEOUT_S,
-        facet_limit: int = 10,
-        cursor: str | None = None,
-        word_forms: bool = True,
-        facet_queries: Mapping[str, str] | None = None,
-        range_facets: Sequence[RangeFacet | Mapping[str, Any]] = (),
-        **tool_names: Any,
-    ) -> SearchResult:
-        """One page of hits for ``query`` with the facet counts of the whole match, and the
-        counts of ``facet_queries`` and ``range_facets`` among the hits (within the same time
+    def search(self, request: SearchRequest) -> SearchResult:
+        """One page of hits for ``request`` with the facet counts of the whole match, and the
+        counts of its facet queries and range facets among the hits (within the same time
         limit)."""
 
     def facet_counts(

@@ -77,6 +77,7 @@ def _write(archive: Path) -> None:
     """The child's work: load the classes that writing and searching load, then exit so that
     the JVM writes them into ``archive``."""
     from pylucene_mcp.engine.embedded import EmbeddedBackend
+    from pylucene_mcp.engine.request import SearchRequest
 
     jvm.start(dump_classes=archive)
     folder = config.private_temp("classes-")  # this user's alone, never the shared temp folder
@@ -85,8 +86,9 @@ def _write(archive: Path) -> None:
         try:
             with index.writer() as writer:
                 writer.add_many(SAMPLE)
-            index.search("*vertr* OR lock~1", default_operator="OR")
-            index.search('"signed contract"', filters=[{"field": "language", "value": "en"}])
+            index.search(SearchRequest("*vertr* OR lock~1", default_operator="OR"))
+            english = [{"field": "language", "value": "en"}]
+            index.search(SearchRequest('"signed contract"', filters=english))
         finally:
             index.close()
     finally:

@@ -27,7 +27,7 @@ from pylucene_mcp.basics.config import (
     reread_directories,
     save_directories,
 )
-from pylucene_mcp.engine.backend import Backend
+from pylucene_mcp.engine.backend import Backend, SearchRequest
 from pylucene_mcp.service.places import Collection, IndexPlace, place
 from pylucene_mcp.service.sharing import Sharing
 
@@ -275,7 +275,7 @@ class Service:
         search (parser, DrillSideways, highlighter) are loaded before the first real one."""
         try:
             if search:
-                index.search("*warm* OR up", default_operator="OR", max_passages=1)
+                index.search(SearchRequest("*warm* OR up", default_operator="OR", max_passages=1))
         except Exception:  # priming is an optimization; the real search reports real errors
             log.debug("priming search failed", exc_info=True)
         # Everything alive now (modules, the SDK, pydantic models) lives as long as the process:

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from pylucene_mcp.basics.errors import DocumentNotFoundError, InvalidRequestError
-from pylucene_mcp.engine.backend import Backend
+from pylucene_mcp.engine.backend import Backend, SearchRequest
 from pylucene_mcp.engine.embedded import EmbeddedBackend
 from pylucene_mcp.engine.solr.backend import SolrBackend
 
@@ -97,7 +97,7 @@ def docs(backend: Backend, tmp_path: Path) -> list[dict[str, Any]]:
 
 
 def all_paths(backend: Backend, query: str, **options: Any) -> set[str]:
-    result = backend.search(query, page_size=100, max_passages=0, **options)
+    result = backend.search(SearchRequest(query, page_size=100, max_passages=0, **options))
     assert result.total_hits <= 100
     return {hit.file_path for hit in result.documents}
 
@@ -115,21 +115,25 @@ def test_a_word_finds_exactly_the_documents_that_hold_it(
 ) -> None:
     expected = holding(docs, word)
     assert expected, "the corpus must hold the word for the test to mean anything"
-    result = backend.search(word, page_size=100, word_forms=False, max_passages=0)
+    result = backend.search(SearchRequest(word, page_size=100, word_forms=False, max_passages=0))
     assert result.total_hits == len(expected)
     assert {hit.file_path for hit in result.documents} == expected
 
 
-def test_the_tool_s_parameter_names_are_taken_too(
+def test_one_request_with_the_engines_names_runs_on_every_backend(
     backend: Backend, docs: list[dict[str, Any]]
 ) -> None:
+    """A backend takes one SearchRequest, checked when it is made: Python names only (the
+    tool's are translated in server/), and a wrong one refused with the names it takes."""
     expected = holding(docs, "harbour") | holding(docs, "meadow")
-    result = backend.search(
-        "harbour meadow", pageSize=100, defaultOperator="OR", wordForms=False, maxPassages=0
+    request = SearchRequest(
+        "harbour meadow", page_size=100, default_operator="OR", word_forms=False, max_passages=0
     )
-    assert {hit.file_path for hit in result.documents} == expected
-    with pytest.raises(InvalidRequestError, match="pageSize"):
-        backend.search("harbour", pagesize=5)
+    assert {hit.file_path for hit in backend.search(request).documents} == expected
+    with pytest.raises(InvalidRequestError, match="no option 'pageSize'; it takes filters, sort"):
+        SearchRequest.of("harbour", pageSize=5)
+    with pytest.raises(InvalidRequestError, match="pageSize must be 1–100, got 0"):
+        SearchRequest("harbour", page_size=0)
 
 
 def test_and_or_and_not_combine_as_sets(backend: Backend, docs: list[dict[str, Any]]) -> None:
@@ -152,7 +156,7 @@ def test_facet_counts_are_the_counts_of_the_match(
 ) -> None:
     matching = holding(docs, "quarry") | holding(docs, "Wiese")
     expected = Counter(d["language"] for d in docs if d["file_path"] in matching)
-    result = backend.search("quarry OR Wiese", word_forms=False, max_passages=0)
+    result = backend.search(SearchRequest("quarry OR Wiese", word_forms=False, max_passages=0))
     counted = {f.value: f.count for f in result.facets["language"]}
     assert counted == dict(expected)
     named, _, cut = backend.facet_counts(
@@ -169,7 +173,9 @@ def test_pages_cover_the_match_once(backend: Backend, docs: list[dict[str, Any]]
     seen: list[str] = []
     for page in range(1, 8):
         result = backend.search(
-            "*", page=page, page_size=10, sort="file_size", sort_order="asc", max_passages=0
+            SearchRequest(
+                "*", page=page, page_size=10, sort="file_size", sort_order="asc", max_passages=0
+            )
         )
         seen += [hit.file_path for hit in result.documents]
     assert seen == [d["file_path"] for d in sorted(docs, key=lambda d: d["file_size"])]
@@ -186,7 +192,7 @@ def test_a_forged_or_edited_cursor_is_refused_in_plain_words(
     NumberFormatException as an internal error. A cursor is signed: whatever was not handed out
     is "not one this server gave", before any of it is read."""
     options: dict[str, Any] = {"sort": "file_size", "sort_order": "asc", "page_size": 10}
-    cursor = backend.search("*", cursor="*", **options).next_cursor
+    cursor = backend.search(SearchRequest("*", cursor="*", **options)).next_cursor
     assert cursor is not None
     text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
     version, owner, rest = text.split("|", 2)
@@ -197,8 +203,10 @@ def test_a_forged_or_edited_cursor_is_refused_in_plain_words(
     ):
         encoded = base64.urlsafe_b64encode(made_up.encode()).decode().rstrip("=")
         with pytest.raises(InvalidRequestError, match="cursor is not one this server gave"):
-            backend.search("*", cursor=encoded, **options)
-    again = backend.search("*", cursor=cursor, **options)  # the real one still walks on
+            backend.search(SearchRequest("*", cursor=encoded, **options))
+    again = backend.search(
+        SearchRequest("*", cursor=cursor, **options)
+    )  # the real one still walks on
     assert [h.file_path for h in again.documents] == [
         d["file_path"] for d in sorted(docs, key=lambda d: d["file_size"])[10:20]
     ]
@@ -217,9 +225,9 @@ def test_details_give_back_the_text_and_name_a_missing_document(
 
 def test_a_malformed_query_is_the_caller_s_mistake(backend: Backend, docs: Any) -> None:
     with pytest.raises(InvalidRequestError):
-        backend.search('"unclosed phrase')
+        backend.search(SearchRequest('"unclosed phrase'))
     with pytest.raises(InvalidRequestError):
-        backend.search("harbour", filters=[{"field": "no_such_field", "value": "x"}])
+        backend.search(SearchRequest("harbour", filters=[{"field": "no_such_field", "value": "x"}]))
 
 
 def test_deletes_remove_exactly_what_they_name(
@@ -349,7 +357,7 @@ def test_duplicates_group_the_same_text(backend: Backend, docs: list[dict[str, A
 def test_statistics_and_fields(backend: Backend, docs: list[dict[str, Any]]) -> None:
     stats = backend.index_stats()
     assert stats.document_count == len(docs)
-    languages = backend.search("*", max_passages=0).facets["language"]
+    languages = backend.search(SearchRequest("*", max_passages=0)).facets["language"]
     assert {f.value: f.count for f in languages} == dict(Counter(d["language"] for d in docs))
     names = {f.name for f in backend.field_infos()}
     assert {"content", "title", "language", "file_path"} <= names

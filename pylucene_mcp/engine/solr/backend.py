@@ -31,7 +31,7 @@ import math
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import pylucene_mcp.engine.solr.configset as configset
 import pylucene_mcp.engine.solr.nodes as nodes
@@ -40,9 +40,9 @@ from pylucene_mcp.basics import errors, portable, schema
 from pylucene_mcp.basics.shapes import Encoded, to_dict
 from pylucene_mcp.engine import cursors, documents, vocabulary
 from pylucene_mcp.engine import search as searching
-from pylucene_mcp.engine.counts import RangeFacet, buckets, plan
+from pylucene_mcp.engine.counts import buckets
 from pylucene_mcp.engine.explain import DocumentExplanation, explanation_of
-from pylucene_mcp.engine.filters import Filter, filter_query, parse_filters
+from pylucene_mcp.engine.filters import Filter, filter_query
 from pylucene_mcp.engine.index import FileState
 from pylucene_mcp.engine.info import (
     ClusterInfo,
@@ -55,14 +55,9 @@ from pylucene_mcp.engine.info import (
 )
 from pylucene_mcp.engine.miss import MissExplanation, explain_miss_on
 from pylucene_mcp.engine.profile import QueryProfile, profile_on
-from pylucene_mcp.engine.query import context, limit_ms, parse_query, query_text
+from pylucene_mcp.engine.query import context, limit_ms, parse_query
+from pylucene_mcp.engine.request import SearchRequest
 from pylucene_mcp.engine.results import SearchResult
-from pylucene_mcp.engine.search import (
-    DEFAULT_TIMEOUT_S,
-    _fingerprint,
-    _python_names,
-    check_request,
-)
 from pylucene_mcp.engine.solr.client import SolrClient, SolrSettings
 from pylucene_mcp.engine.solr.collection import Collection
 from pylucene_mcp.engine.solr.probe import SolrProbe
@@ -256,79 +251,48 @@ class SolrBackend:
 
     # -- searching --------------------------------------------------------------------------
 
-    def search(
-        self,
-        query: str,
-        *,
-        filters: Sequence[Filter | Mapping[str, Any]] = (),
-        sort: str = "_score",
-        sort_order: Literal["asc", "desc"] = "desc",
-        page: int = 1,
-        page_size: int = 10,
-        default_operator: str = "AND",
-        max_passages: int = 3,
-        passage_length: int = 200,
-        timeout_s: float = DEFAULT_TIMEOUT_S,
-        facet_limit: int = 10,
-        cursor: str | None = None,
-        word_forms: bool = True,
-        facet_queries: Mapping[str, str] | None = None,
-        range_facets: Sequence[RangeFacet | Mapping[str, Any]] = (),
-        **tool_names: Any,
-    ) -> SearchResult:
+    def search(self, request: SearchRequest) -> SearchResult:
         """As the embedded index's :func:`~pylucene_mcp.engine.search.search`."""
-        if tool_names:
-            given = {k: v for k, v in locals().items() if k != "self"}
-            return self.search(query, **_python_names(given, tool_names))
         started = time.perf_counter()
-        check_request(
-            page, page_size, cursor, sort, sort_order, max_passages, passage_length, facet_limit
-        )
-        named, ranges = plan(facet_queries, range_facets)
-        parsed_filters = parse_filters(filters)
-        text = query_text(query, default_operator)
-        parsed = parse_query(text, default_operator, word_forms=word_forms)
-        counted = {
-            name: parse_query(q, default_operator, word_forms=word_forms)
-            for name, q in named.items()
-        }
+        r = request
+        parsed = parse_query(r.text, r.default_operator, word_forms=r.word_forms)
+        counted = [
+            parse_query(q, r.default_operator, word_forms=r.word_forms) for q in r.named.values()
+        ]
         fingerprint = seen = mark = None
-        if cursor is not None:
-            operator = default_operator if word_forms else f"{default_operator}/exact"
-            fingerprint = _fingerprint(
-                self.identity, text, operator, parsed_filters, sort, sort_order
-            )
-            mark, seen = _position(cursor, fingerprint)
-        filter_strings, facets = self._facet_request(parsed_filters, facet_limit)
-        for n, (_, parsed_count) in enumerate(counted.items()):
+        if r.cursor is not None:
+            fingerprint = r.owner(self.identity)
+            mark, seen = _position(r.cursor, fingerprint)
+        filter_strings, facets = self._facet_request(r.parsed_filters, r.facet_limit)
+        for n, parsed_count in enumerate(counted):
             facets[f"q{n}"] = {
                 "type": "query",
                 "q": nodes.local(nodes.portable_query(parsed_count.match_query)),
             }
-        for f, (facet, edges) in enumerate(ranges):
+        for f, (facet, edges) in enumerate(r.ranges):
             for b, (low, high) in enumerate(zip(edges, edges[1:], strict=False)):
                 node = nodes.longs(facet.field, low, high - 1)
                 facets[f"r{f}_{b}"] = {"type": "query", "q": nodes.local(node)}
         fields = [*HIT_FIELDS, "score"]
-        if max_passages and not parsed.match_all:
+        if r.max_passages and not parsed.match_all:
             fields.append(schema.CONTENT)
         body: dict[str, Any] = {
             "query": json.dumps(self.collection.ranked(nodes.portable_query(parsed.match_query))),
             "filter": filter_strings,
-            "limit": page_size,
+            "limit": r.page_size,
             "fields": ",".join(fields),
-            "sort": _sort(sort, sort_order),
+            "sort": _sort(r.sort, r.sort_order),
             "facet": facets,
             "params": {},
         }
-        limit = limit_ms(timeout_s)
+        limit = limit_ms(r.timeout_s)
         body["params"]["shards.info"] = "true"  # which shard failed, when one does
         if limit:
             body["params"]["timeAllowed"] = limit
         if mark is not None:
             body["params"]["cursorMark"] = mark
         else:
-            body["offset"] = (page - 1) * page_size
+            body["offset"] = (r.page - 1) * r.page_size
         answer = self.collection.select(body)
         header = answer.get("responseHeader", {})
         found = answer["response"]
@@ -341,15 +305,15 @@ class SolrBackend:
                 "(timeAllowedMs)"
             )
         counts = answer.get("facets", {})
-        hits = self._page(found["docs"], parsed, max_passages, passage_length)
-        total_pages = math.ceil(total / page_size) if total else 0
+        hits = self._page(found["docs"], parsed, r.max_passages, r.passage_length)
+        total_pages = math.ceil(total / r.page_size) if total else 0
         data: dict[str, Any] = {
             "documents": Encoded(hits),
             "totalHits": total,
-            "page": page,
-            "pageSize": page_size,
+            "page": r.page,
+            "pageSize": r.page_size,
             "totalPages": total_pages,
-            "hasNextPage": page < total_pages,
+            "hasNextPage": r.page < total_pages,
             "facets": {
                 dim: [
                     {"value": b["val"], "count": int(b["count"])}
@@ -359,20 +323,20 @@ class SolrBackend:
             },
             "activeFilters": [
                 {**to_dict(flt), "matchCount": int(counts.get(f"filter{n}", {}).get("count", 0))}
-                for n, flt in enumerate(parsed_filters)
+                for n, flt in enumerate(r.parsed_filters)
             ],
             "searchTimeMs": round((time.perf_counter() - started) * 1000, 2),
         }
-        if named:
+        if r.named:
             data["facetQueries"] = {
-                name: int(counts.get(f"q{n}", {}).get("count", 0)) for n, name in enumerate(named)
+                name: int(counts.get(f"q{n}", {}).get("count", 0)) for n, name in enumerate(r.named)
             }
-        if ranges:
+        if r.ranges:
             counted_ranges = [
                 [int(counts.get(f"r{f}_{b}", {}).get("count", 0)) for b in range(len(edges) - 1)]
-                for f, (_, edges) in enumerate(ranges)
+                for f, (_, edges) in enumerate(r.ranges)
             ]
-            data["rangeFacets"] = to_dict(buckets(ranges, counted_ranges))
+            data["rangeFacets"] = to_dict(buckets(r.ranges, counted_ranges))
         if fingerprint is not None:
             walked = (seen or 0) + len(found["docs"])
             data["hasNextPage"] = walked < total and bool(found["docs"])

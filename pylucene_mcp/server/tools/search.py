@@ -12,7 +12,7 @@ from pylucene_mcp.basics import schema
 from pylucene_mcp.basics.config import Settings
 from pylucene_mcp.basics.shapes import compact_size
 from pylucene_mcp.engine import backend as info
-from pylucene_mcp.engine.backend import FacetValue, SearchResult
+from pylucene_mcp.engine.backend import FacetValue, SearchRequest, SearchResult
 from pylucene_mcp.server.tools.actions import search_actions
 from pylucene_mcp.server.tools.models import RangeFacetIn, SearchFilter, filter_specs
 from pylucene_mcp.server.tools.output import (
@@ -131,21 +131,23 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         specs = filter_specs(filters)
         limit_s = min(settings.search_timeout_s, (timeAllowedMs or 10**9) / 1000)
         result = svc.index().search(
-            query,
-            filters=specs,
-            sort=sort,
-            sort_order=sortOrder,
-            page=page,
-            page_size=pageSize,
-            default_operator=defaultOperator,
-            max_passages=maxPassages,
-            passage_length=passageLength,
-            timeout_s=limit_s,
-            facet_limit=facetLimit,
-            cursor=cursor,
-            word_forms=wordForms,
-            facet_queries=facetQueries,
-            range_facets=[r.model_dump() for r in rangeFacets or ()],
+            SearchRequest(
+                query,
+                filters=specs,
+                sort=sort,
+                sort_order=sortOrder,
+                page=page,
+                page_size=pageSize,
+                default_operator=defaultOperator,
+                max_passages=maxPassages,
+                passage_length=passageLength,
+                timeout_s=limit_s,
+                facet_limit=facetLimit,
+                cursor=cursor,
+                word_forms=wordForms,
+                facet_queries=facetQueries,
+                range_facets=[r.model_dump() for r in rangeFacets or ()],
+            )
         )
         data = select(result.to_dict(), fields, facets, facetMinCount)
         if actions:
@@ -163,7 +165,7 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         needs none of it (it writes queries itself)."""
         index = svc.index()
         everything = index.search(
-            "*", page_size=1, max_passages=0, facet_limit=BUILDER_FACET_VALUES
+            SearchRequest("*", page_size=1, max_passages=0, facet_limit=BUILDER_FACET_VALUES)
         )
         return QueryBuilderView(
             query=query,

@@ -1,0 +1,165 @@
+"""A search as every backend takes it: :class:`SearchRequest`, made and checked once, with the
+engine's own (Python) names. The MCP tool, the CLI and the Python API each make one from what
+they were given; a backend only runs it. What a cursor belongs to (:meth:`SearchRequest.owner`)
+is worked out here too, so that both backends' cursors are bound to a search the same way."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from pylucene_mcp.basics import errors, schema
+from pylucene_mcp.basics.shapes import to_dict
+from pylucene_mcp.engine import cursors
+from pylucene_mcp.engine.counts import RangeFacet, plan
+from pylucene_mcp.engine.filters import Filter, parse_filters
+from pylucene_mcp.engine.query import query_text
+
+MAX_PAGE_SIZE = 100
+MAX_FACET_LIMIT = 100
+#: how deep ``page`` may go; a cursor goes further
+MAX_WINDOW = 10_000
+DEFAULT_TIMEOUT_S = 5.0  # Settings.search_timeout_s
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchRequest:
+    """One search: ``query`` with ``filters``, one page of hits (by ``page`` or ``cursor``) in
+    the order of ``sort``, passages, facets and counts.
+
+    Filters on different fields AND together; the values of one facet field (``author``,
+    ``language``, ``file_extension``, ``file_type``) OR together, and its facet still counts the
+    other values (DrillSideways). Each facet dimension lists its ``facet_limit`` most frequent
+    values (1–100).
+
+    Deep paging goes by cursor: ``cursor="*"`` starts, and each result's ``next_cursor`` gives
+    the page after it (None after the last), past the first 10,000 hits too; a cursor belongs to
+    its query, filters and sort, and ``page`` stays 1.
+
+    ``facet_queries`` (name → query, parsed as ``query`` is) and ``range_facets`` (buckets of a
+    date or size field: ``{"field", "start", "end", "gap"}``, see :class:`RangeFacet`) are
+    counted among the hits.
+
+    The search stops after ``timeout_s`` (0: no limit), counts included: what was found by then
+    comes back with ``partial_results`` set.
+
+    Words and phrases also match other forms of their words (``lock`` finds "locks"), weighted
+    below the word itself; ``word_forms=False`` matches only the words as written.
+
+    Raises (on making one):
+        InvalidRequestError: for a paging, sort, passage, facet or count parameter out of its
+            range (the message names the parameter and what it takes).
+        InvalidFilterError, UnknownFieldError: for a filter that is wrong.
+    """
+
+    query: str
+    filters: Sequence[Filter | Mapping[str, Any]] = ()
+    sort: str = "_score"
+    sort_order: Literal["asc", "desc"] = "desc"
+    page: int = 1
+    page_size: int = 10
+    default_operator: str = "AND"
+    max_passages: int = 3
+    passage_length: int = 200
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    facet_limit: int = 10
+    cursor: str | None = None
+    word_forms: bool = True
+    facet_queries: Mapping[str, str] | None = None
+    range_facets: Sequence[RangeFacet | Mapping[str, Any]] = ()
+    # worked out once from the above
+    parsed_filters: tuple[Filter, ...] = dataclasses.field(init=False, repr=False, compare=False)
+    named: dict[str, str] = dataclasses.field(init=False, repr=False, compare=False)
+    ranges: list[tuple[RangeFacet, list[int]]] = dataclasses.field(
+        init=False, repr=False, compare=False
+    )
+    text: str = dataclasses.field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        _check(self)
+        named, ranges = plan(self.facet_queries, self.range_facets)
+        derived = {
+            "parsed_filters": tuple(parse_filters(self.filters)),
+            "named": named,
+            "ranges": ranges,
+            "text": query_text(self.query, self.default_operator),
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
+
+    @classmethod
+    def of(cls, request: SearchRequest | str, **options: Any) -> SearchRequest:
+        """``request`` as it is, or a request for the query text ``request`` with ``options``.
+
+        Raises:
+            InvalidRequestError: for an option a search does not take (the message lists
+                those it does), or both a request and options.
+        """
+        if isinstance(request, SearchRequest):
+            if options:
+                raise errors.InvalidRequestError(
+                    "give a SearchRequest or a query with options, not both: "
+                    "dataclasses.replace(request, ...) changes one"
+                )
+            return request
+        unknown = [name for name in options if name not in _OPTIONS]
+        if unknown:
+            raise errors.InvalidRequestError(
+                f"a search takes no option {', '.join(map(repr, unknown))}; it takes "
+                f"{', '.join(_OPTIONS)}"
+            )
+        return cls(request, **options)
+
+    @property
+    def counted_texts(self) -> list[str]:
+        """The facet queries' texts, as the search parses them."""
+        return [query_text(q, self.default_operator) for q in self.named.values()]
+
+    def owner(self, identity: str) -> str:
+        """What a cursor of this search on the index ``identity`` belongs to: the index, the
+        query, its operator (and whether word forms count), the filters and the sort."""
+        operator = self.default_operator if self.word_forms else f"{self.default_operator}/exact"
+        filters = [to_dict(f) for f in self.parsed_filters]
+        return cursors.owner(identity, self.text, operator, filters, self.sort, self.sort_order)
+
+
+#: the options :meth:`SearchRequest.of` takes beside the query
+_OPTIONS = tuple(f.name for f in dataclasses.fields(SearchRequest) if f.init and f.name != "query")
+
+
+def _check(request: SearchRequest) -> None:
+    """Checks a search's paging, sort, passage and facet parameters.
+
+    Raises:
+        InvalidRequestError: saying which parameter is wrong and what it takes (the MCP tool's
+            names, which the person or model who gets the message used).
+    """
+    page, size = request.page, request.page_size
+    if not 1 <= size <= MAX_PAGE_SIZE:
+        raise errors.InvalidRequestError(f"pageSize must be 1–{MAX_PAGE_SIZE}, got {size}")
+    if page < 1:
+        raise errors.InvalidRequestError(f"page starts at 1, got {page}")
+    if request.cursor is not None and page != 1:
+        raise errors.InvalidRequestError(
+            "a cursor replaces page: leave page at 1 and pass the nextCursor of the last answer"
+        )
+    if page * size > MAX_WINDOW:
+        raise errors.InvalidRequestError(
+            f"page {page} × pageSize {size} goes past the first {MAX_WINDOW} hits; "
+            "narrow the query or add filters"
+        )
+    if request.sort not in schema.SORT_FIELDS:
+        raise errors.InvalidRequestError(f"sort must be one of {', '.join(schema.SORT_FIELDS)}")
+    if request.sort_order not in ("asc", "desc"):
+        raise errors.InvalidRequestError("sortOrder must be 'asc' or 'desc'")
+    if not 0 <= request.max_passages <= 10:
+        raise errors.InvalidRequestError(f"maxPassages must be 0–10, got {request.max_passages}")
+    if not 50 <= request.passage_length <= 1000:
+        raise errors.InvalidRequestError(
+            f"passageLength must be 50–1000, got {request.passage_length}"
+        )
+    if not 1 <= request.facet_limit <= MAX_FACET_LIMIT:
+        raise errors.InvalidRequestError(
+            f"facetLimit must be 1–{MAX_FACET_LIMIT}, got {request.facet_limit}"
+        )
