@@ -26,8 +26,9 @@ from pylucene_mcp.engine.documents import content_hash
 from pylucene_mcp.engine.explain import DocumentExplanation
 from pylucene_mcp.engine.filters import Filter
 from pylucene_mcp.engine.index import FileState
-from pylucene_mcp.engine.info import DocumentDetails, FieldInfo, IndexStats
+from pylucene_mcp.engine.info import DocumentDetails, FieldInfo, IndexStats, StoredDocument
 from pylucene_mcp.engine.miss import MissExplanation
+from pylucene_mcp.engine.probe import Probe
 from pylucene_mcp.engine.profile import QueryProfile
 from pylucene_mcp.engine.request import SearchRequest
 from pylucene_mcp.engine.results import (
@@ -37,7 +38,7 @@ from pylucene_mcp.engine.results import (
     fit_passages,
     select,
 )
-from pylucene_mcp.engine.vocabulary import Duplicates, TermList
+from pylucene_mcp.engine.vocabulary import DuplicateGroup, Duplicates, TermList
 
 __all__ = [
     "Backend",
@@ -161,6 +162,15 @@ class Backend(Protocol):
         """One document's stored fields and a slice of its text; with ``query``, the query's
         matches over the whole text (as its passages mark them) and the page starts."""
 
+    def stored_document(self, file_path: str) -> StoredDocument:
+        """The document of ``file_path`` as the index stored it: what ``document_details``,
+        written once for every backend (:func:`~pylucene_mcp.engine.info.document_details`),
+        asks of each.
+
+        Raises:
+            DocumentNotFoundError: when no indexed document has that path.
+        """
+
     def explain(
         self, query: str, file_path: str, *, default_operator: str = "AND"
     ) -> DocumentExplanation:
@@ -189,6 +199,11 @@ class Backend(Protocol):
     ) -> MissExplanation:
         """Why the document of ``file_path`` is not among the hits of ``query``."""
 
+    def probe(self) -> AbstractContextManager[Probe]:
+        """The index as the diagnostics ask it, at one point in time, for a ``with`` block:
+        what ``profile_query`` and ``explain_miss``, written once for every backend
+        (:mod:`~pylucene_mcp.engine.profile`, :mod:`~pylucene_mcp.engine.miss`), ask of each."""
+
     # -- vocabulary and statistics ----------------------------------------------------------
 
     def suggest_terms(self, name: str, prefix: str = "", limit: int = 20) -> TermList:
@@ -206,6 +221,14 @@ class Backend(Protocol):
         page_size: int = 10,
     ) -> Duplicates:
         """Groups of documents with the same text, largest first."""
+
+    def duplicate_groups(
+        self, min_group_size: int, under: str, offset: int, size: int
+    ) -> tuple[int, list[DuplicateGroup], int]:
+        """The groups of documents with the same text below ``under``: their number, ``size``
+        of them from ``offset``, and how many documents have no text: what
+        ``find_duplicates``, written once for every backend
+        (:func:`~pylucene_mcp.engine.vocabulary.find_duplicates`), asks of each."""
 
     def index_stats(self) -> IndexStats:
         """Counts, sizes, languages, types and dates of the whole index."""

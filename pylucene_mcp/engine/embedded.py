@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pylucene_mcp.engine import explain, index, index_lock, info, miss, profile
+from pylucene_mcp.engine import explain, index, index_lock, info, miss, probe, profile
 from pylucene_mcp.engine import search as searching
 from pylucene_mcp.engine import vocabulary as terms
 from pylucene_mcp.engine.index_lock import Owner
@@ -36,6 +36,10 @@ class EmbeddedBackend(index.LuceneIndex):
     find_duplicates = terms.find_duplicates
     index_stats = info.index_stats
     field_infos = info.field_infos
+    # what the methods written once for every backend ask of this one
+    stored_document = info.stored_document
+    duplicate_groups = terms.duplicate_groups
+    probe = probe.lucene_probe
 
     # -- the lock of an index folder, which only an embedded index has --------------------
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
@@ -88,25 +88,51 @@ class DocumentDetails:
 MAX_MATCHES = 300
 
 
-def details_of(
-    path: str,
-    fields: dict[str, Any],
-    content: str,
-    pages: str | None,
+@dataclass(frozen=True)
+class StoredDocument:
+    """A document as its engine stored it: its path as the index keys it, its fields as the
+    tools show them (dates ISO-8601; several values as a list; no text), its text, and where
+    each page starts (as stored: offsets joined by commas; None without pages)."""
+
+    path: str
+    fields: dict[str, Any]
+    content: str
+    pages: str | None
+
+
+class Stores(Protocol):
+    """An index that gives a document as it stored it: every backend. ``document_details`` is
+    written once against it and is a method of each backend as it is."""
+
+    def stored_document(self, file_path: str) -> StoredDocument:
+        """The document of ``file_path``.
+
+        Raises:
+            DocumentNotFoundError: when no indexed document has that path.
+        """
+
+
+def document_details(
+    index: Stores,
+    file_path: str,
     *,
-    offset: int,
-    length: int,
+    offset: int = 0,
+    length: int = 5000,
     query: str | None = None,
     default_operator: str = "AND",
     word_forms: bool = True,
 ) -> DocumentDetails:
-    """A document's details from what its engine stored: ``length`` characters of ``content``
-    from ``offset``; with ``query``, its matches over the whole text and the page starts.
+    """The stored fields of the document of ``file_path``, with ``length`` characters of its
+    content from ``offset``; with ``query``, its matches over the whole text and the page
+    starts.
 
     Raises:
+        DocumentNotFoundError: when no indexed document has that path.
         InvalidRequestError: for a negative offset or a length outside 1–100000.
         QuerySyntaxError, UnknownFieldError: for a query that does not parse.
     """
+    stored = index.stored_document(file_path)
+    path, fields, content, pages = stored.path, stored.fields, stored.content, stored.pages
     if offset < 0:
         raise errors.InvalidRequestError(f"offset must be >= 0, got {offset}")
     if not 1 <= length <= 100_000:
@@ -217,23 +243,8 @@ def field_info(spec: schema.FieldSpec, documents_with_field: int) -> FieldInfo:
     )
 
 
-def document_details(
-    index: LuceneIndex,
-    file_path: str,
-    *,
-    offset: int = 0,
-    length: int = 5000,
-    query: str | None = None,
-    default_operator: str = "AND",
-    word_forms: bool = True,
-) -> DocumentDetails:
-    """The stored fields of the document of ``file_path``, with ``length`` characters of its
-    content from ``offset`` (and, with ``query``, the query's matches: :func:`details_of`).
-
-    Raises:
-        DocumentNotFoundError: when no indexed document has that path.
-        InvalidRequestError: for a negative offset or a length outside 1–100000.
-    """
+def stored_document(index: LuceneIndex, file_path: str) -> StoredDocument:
+    """The embedded index's :meth:`Stores.stored_document`."""
     path = documents.normalize_path(file_path)
     with index.searcher() as searcher, jvm.java_errors():
         document = searcher.storedFields().document(document_id(searcher, path))
@@ -252,14 +263,6 @@ def document_details(
         else:
             fields[name] = value
     pages = document.get(schema.PAGE_OFFSETS)
-    return details_of(
-        path,
-        fields,
-        str(document.get(schema.CONTENT) or ""),
-        str(pages) if pages else None,
-        offset=offset,
-        length=length,
-        query=query,
-        default_operator=default_operator,
-        word_forms=word_forms,
+    return StoredDocument(
+        path, fields, str(document.get(schema.CONTENT) or ""), str(pages) if pages else None
     )

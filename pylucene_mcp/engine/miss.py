@@ -19,10 +19,9 @@ from pylucene_mcp import jvm
 from pylucene_mcp.basics import schema
 from pylucene_mcp.engine import analysis, documents
 from pylucene_mcp.engine.filters import Filter, constrain, filter_query, parse_filters
-from pylucene_mcp.engine.index import LuceneIndex
-from pylucene_mcp.engine.probe import LuceneProbe, Probe
+from pylucene_mcp.engine.probe import Probe, Probed
 from pylucene_mcp.engine.profile import QueryNode, query_tree
-from pylucene_mcp.engine.query import ALSO_SEARCHED, QUOTE_CHARS, parse_query, quote
+from pylucene_mcp.engine.query import ALSO_SEARCHED, QUOTE_CHARS, ParsedQuery, parse_query, quote
 
 FIRST_PAGE = 10
 RANK_WINDOW = 10_000
@@ -115,7 +114,7 @@ def _tokens(text: str) -> list[str]:
 
 
 def explain_miss(
-    index: LuceneIndex,
+    index: Probed,
     query: str,
     file_path: str,
     *,
@@ -123,7 +122,7 @@ def explain_miss(
     default_operator: str = "AND",
 ) -> MissExplanation:
     """Why the document of ``file_path`` is not in the results of ``query`` with ``filters``,
-    or where it ranks.
+    or where it ranks, asked of any backend's probe.
 
     Raises:
         DocumentNotFoundError: when no indexed document has that path.
@@ -131,21 +130,16 @@ def explain_miss(
             wrong in itself.
     """
     path = documents.normalize_path(file_path)
-    with index.searcher() as searcher, jvm.java_errors(caller_input=True):
-        return explain_miss_on(LuceneProbe(index, searcher), query, path, filters, default_operator)
+    with index.probe() as probe:
+        parsed_filters = parse_filters(filters)
+        return _explain(probe, query, parse_query(query, default_operator), path, parsed_filters)
 
 
-def explain_miss_on(
-    probe: Probe,
-    query: str,
-    path: str,
-    filters: Sequence[Filter | Mapping[str, Any]] = (),
-    default_operator: str = "AND",
+def _explain(
+    probe: Probe, query: str, parsed: ParsedQuery, path: str, parsed_filters: list[Filter]
 ) -> MissExplanation:
-    """:func:`explain_miss` asked of any index (``probe``) for the document of ``path`` (as
-    the index keys it)."""
-    parsed_filters = parse_filters(filters)
-    parsed = parse_query(query, default_operator)
+    """:func:`explain_miss` asked of ``probe`` for the document of ``path`` (as the index keys
+    it)."""
     reasons: list[MissReason] = []
     stored = probe.stored(path)
     passes = True

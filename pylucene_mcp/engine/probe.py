@@ -9,7 +9,10 @@ Queries are the parsed Lucene queries (Java objects) of :mod:`pylucene_mcp.engin
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from pylucene_mcp import jvm
@@ -17,6 +20,7 @@ from pylucene_mcp.basics import schema
 from pylucene_mcp.engine.explain import DocumentExplanation, explain_document
 from pylucene_mcp.engine.filters import constrain
 from pylucene_mcp.engine.index import LuceneIndex, document_id, path_query
+from pylucene_mcp.engine.query import context
 
 
 class Probe(Protocol):
@@ -53,6 +57,27 @@ class Probe(Protocol):
 
     def explain(self, query: Any, path: str, text: str) -> DocumentExplanation:
         """How ``query`` (written as ``text``) scores the document of ``path``."""
+
+    def facet_cost(self, query: Any) -> dict[str, Any] | None:
+        """What counting the facets of ``query``'s hits costs (``searchMs``, ``collectMs``,
+        ``countMs``, ``dimensions``), or None where the index does not break it down."""
+
+
+class Probed(Protocol):
+    """An index the diagnostics can ask: every backend. ``profile_query`` and ``explain_miss``
+    are written once against it (:mod:`pylucene_mcp.engine.profile`,
+    :mod:`pylucene_mcp.engine.miss`) and are methods of each backend as they are."""
+
+    def probe(self) -> AbstractContextManager[Probe]:
+        """The index as the diagnostics see it, at one point in time, for the ``with`` block
+        (Java's errors said as the caller's where it has any)."""
+
+
+@contextlib.contextmanager
+def lucene_probe(index: LuceneIndex) -> Iterator[Probe]:
+    """The embedded index's :meth:`Probed.probe`: one searcher for the block."""
+    with index.searcher() as searcher, jvm.java_errors(caller_input=True):
+        yield LuceneProbe(index, searcher)
 
 
 class LuceneProbe:
@@ -110,3 +135,9 @@ class LuceneProbe:
 
     def explain(self, query: Any, path: str, text: str) -> DocumentExplanation:
         return explain_document(self.searcher, query, document_id(self.searcher, path), path, text)
+
+    def facet_cost(self, query: Any) -> dict[str, Any] | None:
+        measured: dict[str, Any] = json.loads(
+            memoryview(context().facetCost(self.index.searchers, query, 5)).tobytes()
+        )
+        return measured

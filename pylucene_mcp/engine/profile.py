@@ -9,10 +9,9 @@ breakdown of the top documents, and recommendations drawn from those figures.
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,9 +19,8 @@ from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.engine.explain import TermContribution, rarity
 from pylucene_mcp.engine.filters import Filter, constrain, parse_filters
-from pylucene_mcp.engine.index import LuceneIndex
-from pylucene_mcp.engine.probe import LuceneProbe, Probe
-from pylucene_mcp.engine.query import ALSO_SEARCHED, LEMMA_WEIGHT, context, parse_query
+from pylucene_mcp.engine.probe import Probe, Probed
+from pylucene_mcp.engine.query import ALSO_SEARCHED, LEMMA_WEIGHT, parse_query
 
 MAX_NODES = 200  # a query tree is cut here (a wildcard can rewrite into thousands of terms)
 MAX_EXPANSION = 100_000  # words of a pattern's expansion counted at most
@@ -205,7 +203,7 @@ def _rewrites(leaves: list[QueryNode]) -> list[str]:
 
 
 def profile_query(
-    index: LuceneIndex,
+    index: Probed,
     query: str,
     *,
     filters: Sequence[Filter | Mapping[str, Any]] = (),
@@ -215,130 +213,97 @@ def profile_query(
     analyze_facet_cost: bool = False,
     max_doc_explanations: int = 3,
 ) -> QueryProfile:
-    """The profile of ``query`` (see the module docstring).
+    """The profile of ``query`` (see the module docstring), asked of any backend's probe; the
+    facet cost where the index breaks it down (the embedded one; Solr's does not).
 
     Raises:
         QuerySyntaxError, UnknownFieldError, InvalidFilterError, InvalidRequestError.
     """
     started = time.perf_counter()
-    with index.searcher() as searcher, jvm.java_errors(caller_input=True):
-        return profile_on(
-            LuceneProbe(index, searcher),
-            query,
-            filters=filters,
-            default_operator=default_operator,
-            analyze_filter_impact=analyze_filter_impact,
-            analyze_document_scoring=analyze_document_scoring,
-            max_doc_explanations=max_doc_explanations,
-            facet_cost=_facet_cost(index) if analyze_facet_cost else None,
-            started=started,
-        )
-
-
-def _facet_cost(index: LuceneIndex) -> Callable[[Any], FacetCost]:
-    def measure(filtered: Any) -> FacetCost:
-        measured = json.loads(
-            memoryview(context().facetCost(index.searchers, filtered, 5)).tobytes()
-        )
-        return FacetCost(
-            measured["searchMs"],
-            measured["collectMs"],
-            measured["countMs"],
-            measured["dimensions"],
-        )
-
-    return measure
-
-
-def profile_on(
-    probe: Probe,
-    query: str,
-    *,
-    filters: Sequence[Filter | Mapping[str, Any]] = (),
-    default_operator: str = "AND",
-    analyze_filter_impact: bool = False,
-    analyze_document_scoring: bool = False,
-    max_doc_explanations: int = 3,
-    facet_cost: Callable[[Any], FacetCost] | None = None,
-    started: float | None = None,
-) -> QueryProfile:
-    """:func:`profile_query` asked of any index (``probe``); ``facet_cost`` measures the facets
-    of the filtered query where the index can (None: left out)."""
-    started = time.perf_counter() if started is None else started
-    if not 1 <= max_doc_explanations <= 10:
-        raise errors.InvalidRequestError(
-            f"maxDocExplanations must be 1–10, got {max_doc_explanations}"
-        )
-    parsed_filters = parse_filters(filters)
-    parsed = parse_query(query, default_operator)
-    tree = query_tree(parsed.query, probe)
-    leaves = _leaves(tree)
-    documents = probe.documents()
-    matching = probe.count(parsed.match_query)
-    filtered = constrain(parsed.match_query, parsed_filters)
-    impacts = []
-    for flt in parsed_filters:
-        counted = time.perf_counter()
-        alone = probe.count(constrain(parsed.match_query, [flt]))
-        impacts.append(
-            FilterImpact(
-                filter={k: v for k, v in flt.__dict__.items() if v is not None},
-                hits_with_filter=alone,
-                removed=matching - alone,
-                selectivity=round(alone / matching, 4) if matching else 0.0,
-                ms=round((time.perf_counter() - counted) * 1000, 3),
+    with index.probe() as probe:
+        if not 1 <= max_doc_explanations <= 10:
+            raise errors.InvalidRequestError(
+                f"maxDocExplanations must be 1–10, got {max_doc_explanations}"
             )
-        )
-    after = probe.count(filtered) if parsed_filters else matching
-    stats = []
-    for leaf in leaves:
-        if leaf.type != "TermQuery" or leaf.field is None or leaf.value is None:
-            continue
-        doc_freq, occurrences = probe.term_stats(leaf.field, leaf.value)
-        field_docs = probe.field_documents(leaf.field) or documents
-        idf = math.log(1 + (field_docs - doc_freq + 0.5) / (doc_freq + 0.5))
-        stats.append(
-            TermStats(
-                leaf.field,
-                leaf.value,
-                doc_freq,
-                occurrences,
-                round(idf, 4),
-                rarity(doc_freq, field_docs),
+        parsed_filters = parse_filters(filters)
+        parsed = parse_query(query, default_operator)
+        tree = query_tree(parsed.query, probe)
+        leaves = _leaves(tree)
+        documents = probe.documents()
+        matching = probe.count(parsed.match_query)
+        filtered = constrain(parsed.match_query, parsed_filters)
+        impacts = []
+        for flt in parsed_filters:
+            counted = time.perf_counter()
+            alone = probe.count(constrain(parsed.match_query, [flt]))
+            impacts.append(
+                FilterImpact(
+                    filter={k: v for k, v in flt.__dict__.items() if v is not None},
+                    hits_with_filter=alone,
+                    removed=matching - alone,
+                    selectivity=round(alone / matching, 4) if matching else 0.0,
+                    ms=round((time.perf_counter() - counted) * 1000, 3),
+                )
             )
-        )
-    scoring: list[DocumentScore] | None = [] if analyze_document_scoring else None
-    if scoring is not None and matching:
-        for path, _ in probe.top(filtered, max_doc_explanations):
-            explained = probe.explain(parsed.match_query, path, query)
-            scoring.append(
-                DocumentScore(path, round(explained.score, 4), explained.summary, explained.terms)
+        after = probe.count(filtered) if parsed_filters else matching
+        stats = []
+        for leaf in leaves:
+            if leaf.type != "TermQuery" or leaf.field is None or leaf.value is None:
+                continue
+            doc_freq, occurrences = probe.term_stats(leaf.field, leaf.value)
+            field_docs = probe.field_documents(leaf.field) or documents
+            idf = math.log(1 + (field_docs - doc_freq + 0.5) / (doc_freq + 0.5))
+            stats.append(
+                TermStats(
+                    leaf.field,
+                    leaf.value,
+                    doc_freq,
+                    occurrences,
+                    round(idf, 4),
+                    rarity(doc_freq, field_docs),
+                )
             )
-    measured = facet_cost(filtered) if facet_cost is not None else None
-    # what the user wrote, not the same words that the search adds on the title and the file
-    # name (a weighted clause beside each unfielded one): advice is about the former
-    own = [leaf for leaf in leaves if not (leaf.field in ALSO_SEARCHED and leaf.boost is not None)]
-    written = {(leaf.field, leaf.value) for leaf in own}
-    written_stats = [s for s in stats if (s.field, s.term) in written]
-    warnings, recommendations = _advice(
-        query, own, written_stats, matching, documents, default_operator
-    )
-    return QueryProfile(
-        query=query,
-        parsed=tree,
-        lucene_query=str(parsed.query.toString())[:500],
-        rewrites=tuple(_rewrites(leaves)),
-        terms=tuple(stats),
-        documents=documents,
-        matching=matching,
-        matching_after_filters=after,
-        warnings=tuple(warnings),
-        recommendations=tuple(recommendations),
-        filter_impact=tuple(impacts) if analyze_filter_impact else None,
-        document_scoring=tuple(scoring) if scoring is not None else None,
-        facet_cost=measured,
-        profile_time_ms=round((time.perf_counter() - started) * 1000, 2),
-    )
+        scoring: list[DocumentScore] | None = [] if analyze_document_scoring else None
+        if scoring is not None and matching:
+            for path, _ in probe.top(filtered, max_doc_explanations):
+                explained = probe.explain(parsed.match_query, path, query)
+                scoring.append(
+                    DocumentScore(
+                        path, round(explained.score, 4), explained.summary, explained.terms
+                    )
+                )
+        cost = probe.facet_cost(filtered) if analyze_facet_cost else None
+        measured = None
+        if cost is not None:
+            measured = FacetCost(
+                cost["searchMs"], cost["collectMs"], cost["countMs"], cost["dimensions"]
+            )
+        # what the user wrote, not the same words that the search adds on the title and the file
+        # name (a weighted clause beside each unfielded one): advice is about the former
+        own = [
+            leaf for leaf in leaves if not (leaf.field in ALSO_SEARCHED and leaf.boost is not None)
+        ]
+        written = {(leaf.field, leaf.value) for leaf in own}
+        written_stats = [s for s in stats if (s.field, s.term) in written]
+        warnings, recommendations = _advice(
+            query, own, written_stats, matching, documents, default_operator
+        )
+        return QueryProfile(
+            query=query,
+            parsed=tree,
+            lucene_query=str(parsed.query.toString())[:500],
+            rewrites=tuple(_rewrites(leaves)),
+            terms=tuple(stats),
+            documents=documents,
+            matching=matching,
+            matching_after_filters=after,
+            warnings=tuple(warnings),
+            recommendations=tuple(recommendations),
+            filter_impact=tuple(impacts) if analyze_filter_impact else None,
+            document_scoring=tuple(scoring) if scoring is not None else None,
+            facet_cost=measured,
+            profile_time_ms=round((time.perf_counter() - started) * 1000, 2),
+        )
 
 
 def _advice(

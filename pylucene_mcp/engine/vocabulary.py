@@ -10,7 +10,7 @@ import json
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, portable, schema
@@ -220,8 +220,21 @@ def top_terms(
 EMPTY_TEXT_HASH = content_hash("")
 
 
+class Groups(Protocol):
+    """An index that groups its documents by content hash: every backend. ``find_duplicates``
+    is written once against it and is a method of each backend as it is."""
+
+    def duplicate_groups(
+        self, min_group_size: int, under: str, offset: int, size: int
+    ) -> tuple[int, list[DuplicateGroup], int]:
+        """The groups of at least ``min_group_size`` documents with the same non-empty text
+        among those whose path starts with ``under`` ('': all), largest first, ties by hash:
+        how many there are, ``size`` of them from ``offset`` (each with its first
+        :data:`MAX_LISTED` documents by path), and how many documents have no text."""
+
+
 def find_duplicates(
-    index: LuceneIndex,
+    index: Groups,
     min_group_size: int = 2,
     directory: str | None = None,
     page: int = 1,
@@ -238,6 +251,24 @@ def find_duplicates(
     if page < 1 or not 1 <= page_size <= 50:
         raise errors.InvalidRequestError("page starts at 1 and pageSize must be 1–50")
     under = portable.folder_prefix(directory) if directory else ""
+    total, groups, empty = index.duplicate_groups(
+        min_group_size, under, (page - 1) * page_size, page_size
+    )
+    return Duplicates(
+        total_groups=total,
+        groups=tuple(groups),
+        page=page,
+        page_size=page_size,
+        has_next_page=page * page_size < total,
+        empty_documents=empty,
+        directory=directory,
+    )
+
+
+def duplicate_groups(
+    index: LuceneIndex, min_group_size: int, under: str, offset: int, size: int
+) -> tuple[int, list[DuplicateGroup], int]:
+    """The embedded index's :meth:`Groups.duplicate_groups`, counted in Java."""
     with index.searcher() as searcher, jvm.java_errors():
         answer = json.loads(
             str(
@@ -249,20 +280,12 @@ def find_duplicates(
                     "modified_date",
                     min_group_size,
                     under,
-                    (page - 1) * page_size,
-                    page_size,
+                    offset,
+                    size,
                     MAX_LISTED,
                     EMPTY_TEXT_HASH,
                 )
             )
         )
-    total = int(answer["total"])
-    return Duplicates(
-        total_groups=total,
-        groups=tuple(DuplicateGroup(group) for group in answer["groups"]),
-        page=page,
-        page_size=page_size,
-        has_next_page=page * page_size < total,
-        empty_documents=int(answer["apart"]),
-        directory=directory,
-    )
+    groups = [DuplicateGroup(group) for group in answer["groups"]]
+    return int(answer["total"]), groups, int(answer["apart"])

@@ -38,7 +38,7 @@ import pylucene_mcp.engine.solr.nodes as nodes
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, portable, schema
 from pylucene_mcp.basics.shapes import Encoded, to_dict
-from pylucene_mcp.engine import cursors, documents, vocabulary
+from pylucene_mcp.engine import cursors, documents, info, miss, profile, vocabulary
 from pylucene_mcp.engine import search as searching
 from pylucene_mcp.engine.counts import buckets
 from pylucene_mcp.engine.explain import DocumentExplanation, explanation_of
@@ -47,21 +47,19 @@ from pylucene_mcp.engine.index import FileState
 from pylucene_mcp.engine.info import (
     ClusterInfo,
     DateRange,
-    DocumentDetails,
     FieldInfo,
     IndexStats,
-    details_of,
+    StoredDocument,
     field_info,
 )
-from pylucene_mcp.engine.miss import MissExplanation, explain_miss_on
-from pylucene_mcp.engine.profile import QueryProfile, profile_on
+from pylucene_mcp.engine.probe import Probe
 from pylucene_mcp.engine.query import context, limit_ms, parse_query
 from pylucene_mcp.engine.request import SearchRequest
 from pylucene_mcp.engine.results import SearchResult
 from pylucene_mcp.engine.solr.client import SolrClient, SolrSettings
 from pylucene_mcp.engine.solr.collection import Collection
 from pylucene_mcp.engine.solr.probe import SolrProbe
-from pylucene_mcp.engine.vocabulary import DuplicateGroup, Duplicates, TermCount, TermList
+from pylucene_mcp.engine.vocabulary import DuplicateGroup, TermCount, TermList
 
 #: the stored fields a page reads (its hits' fields, their pages and hash)
 HIT_FIELDS = (
@@ -414,16 +412,9 @@ class SolrBackend:
 
     # -- one document -----------------------------------------------------------------------
 
-    def document_details(
-        self,
-        file_path: str,
-        *,
-        offset: int = 0,
-        length: int = 5000,
-        query: str | None = None,
-        default_operator: str = "AND",
-        word_forms: bool = True,
-    ) -> DocumentDetails:
+    document_details = info.document_details
+
+    def stored_document(self, file_path: str) -> StoredDocument:
         stored = self.collection.stored(file_path)
         fields: dict[str, Any] = {}
         for name, value in stored.items():
@@ -434,16 +425,9 @@ class SolrBackend:
                 values = [schema.iso(int(v)) for v in values]
             fields[name] = values[0] if len(values) == 1 else values
         pages = stored.get(schema.PAGE_OFFSETS)
-        return details_of(
-            str(stored[schema.FILE_PATH]),
-            fields,
-            str(stored.get(schema.CONTENT) or ""),
-            str(pages) if pages else None,
-            offset=offset,
-            length=length,
-            query=query,
-            default_operator=default_operator,
-            word_forms=word_forms,
+        content = str(stored.get(schema.CONTENT) or "")
+        return StoredDocument(
+            str(stored[schema.FILE_PATH]), fields, content, str(pages) if pages else None
         )
 
     def explain(
@@ -457,40 +441,14 @@ class SolrBackend:
         tree = self.collection.explanation(node, path)
         return explanation_of(tree, path, query)
 
-    def profile_query(
-        self,
-        query: str,
-        *,
-        filters: Sequence[Filter | Mapping[str, Any]] = (),
-        default_operator: str = "AND",
-        analyze_filter_impact: bool = False,
-        analyze_document_scoring: bool = False,
-        analyze_facet_cost: bool = False,
-        max_doc_explanations: int = 3,
-    ) -> QueryProfile:
-        """As the embedded index's profile, asked of the collection (``SolrProbe``); the facet
-        cost, which Solr does not break down, is left out."""
-        return profile_on(
-            SolrProbe(self.collection),
-            query,
-            filters=filters,
-            default_operator=default_operator,
-            analyze_filter_impact=analyze_filter_impact,
-            analyze_document_scoring=analyze_document_scoring,
-            max_doc_explanations=max_doc_explanations,
-        )
+    profile_query = profile.profile_query
+    explain_miss = miss.explain_miss
 
-    def explain_miss(
-        self,
-        query: str,
-        file_path: str,
-        *,
-        filters: Sequence[Filter | Mapping[str, Any]] = (),
-        default_operator: str = "AND",
-    ) -> MissExplanation:
-        """As the embedded index's, from the same checks asked of the collection."""
-        path = documents.normalize_path(file_path)
-        return explain_miss_on(SolrProbe(self.collection), query, path, filters, default_operator)
+    @contextlib.contextmanager
+    def probe(self) -> Iterator[Probe]:
+        """The collection as the diagnostics ask it; the facet cost, which Solr does not break
+        down, is left out of a profile."""
+        yield SolrProbe(self.collection)
 
     # -- vocabulary and statistics ----------------------------------------------------------
 
@@ -525,26 +483,14 @@ class SolrBackend:
             complete=True,
         )
 
-    def find_duplicates(
-        self,
-        min_group_size: int = 2,
-        directory: str | None = None,
-        page: int = 1,
-        page_size: int = 10,
-    ) -> Duplicates:
-        """Groups of documents with the same content hash (a terms facet on it), largest
-        first, ties by hash; each group's first documents by path."""
-        if min_group_size < 2:
-            raise errors.InvalidRequestError(
-                f"minGroupSize must be 2 or more, got {min_group_size}"
-            )
-        if page < 1 or not 1 <= page_size <= 50:
-            raise errors.InvalidRequestError("page starts at 1 and pageSize must be 1–50")
+    find_duplicates = vocabulary.find_duplicates
+
+    def duplicate_groups(
+        self, min_group_size: int, under: str, offset: int, size: int
+    ) -> tuple[int, list[DuplicateGroup], int]:
+        """A terms facet on the content hash, then each group's first documents by path."""
         empty = nodes.term("content_hash", vocabulary.EMPTY_TEXT_HASH)
-        node: dict[str, Any] = nodes.ALL
-        if directory:
-            prefix = portable.folder_prefix(directory)
-            node = nodes.prefix(schema.FILE_PATH, prefix)
+        node: dict[str, Any] = nodes.prefix(schema.FILE_PATH, under) if under else nodes.ALL
         answer = self.collection.select(
             {
                 "query": json.dumps(node),
@@ -554,8 +500,8 @@ class SolrBackend:
                         "type": "terms",
                         "field": "content_hash",
                         "mincount": min_group_size,
-                        "limit": page_size,
-                        "offset": (page - 1) * page_size,
+                        "limit": size,
+                        "offset": offset,
                         "sort": "count desc",
                         "numBuckets": True,
                         "domain": {"filter": nodes.local(nodes.without(empty))},
@@ -589,15 +535,7 @@ class SolrBackend:
                     }
                 )
             )
-        return Duplicates(
-            total_groups=total,
-            groups=tuple(groups),
-            page=page,
-            page_size=page_size,
-            has_next_page=page * page_size < total,
-            empty_documents=int(facets.get("apart", {}).get("count", 0)),
-            directory=directory,
-        )
+        return total, groups, int(facets.get("apart", {}).get("count", 0))
 
     def index_stats(self) -> IndexStats:
         """Counts, size and date ranges of the collection (its size: the leaders' indexes)."""

@@ -85,3 +85,7 @@ class SolrProbe:
     def explain(self, query: Any, path: str, text: str) -> DocumentExplanation:
         tree = self.collection.explanation(self.collection.ranked(self._node(query)), path)
         return explanation_of(tree, path, text)
+
+    def facet_cost(self, query: Any) -> dict[str, Any] | None:
+        """None: Solr answers a faceted search as one, without the parts' times."""
+        return None
