@@ -6,13 +6,15 @@ is worked out here too, so that both backends' cursors are bound to a search the
 from __future__ import annotations
 
 import dataclasses
+import math
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from pylucene_mcp.basics import errors, schema
-from pylucene_mcp.basics.shapes import to_dict
+from pylucene_mcp.basics.shapes import Encoded, to_dict
 from pylucene_mcp.engine import cursors
-from pylucene_mcp.engine.counts import RangeFacet, plan
+from pylucene_mcp.engine.counts import RangeFacet, buckets, plan
 from pylucene_mcp.engine.filters import Filter, parse_filters
 from pylucene_mcp.engine.query import query_text
 
@@ -115,6 +117,51 @@ class SearchRequest:
     def counted_texts(self) -> list[str]:
         """The facet queries' texts, as the search parses them."""
         return [query_text(q, self.default_operator) for q in self.named.values()]
+
+    def answer(
+        self,
+        *,
+        documents: Encoded,
+        total: int,
+        facets: Any,
+        filter_counts: Sequence[int],
+        started: float,
+        counted: Sequence[int] = (),
+        ranges_counted: Sequence[Sequence[int]] = (),
+        walk: tuple[bool, str | None] | None = None,
+        partial: bool = False,
+    ) -> dict[str, Any]:
+        """The answer to this request as both backends give it, in the result's order, from
+        what the backend found: the page's hits (JSON text), the total, the facets, each
+        filter's match count, the counts of the facet queries and of the range buckets (fewer
+        when time ran out: the list ends there), and for a walk by cursor whether a page
+        follows and the cursor to it; ``started`` is when the search began."""
+        total_pages = math.ceil(total / self.page_size) if total else 0
+        data: dict[str, Any] = {
+            "documents": documents,
+            "totalHits": total,
+            "page": self.page,
+            "pageSize": self.page_size,
+            "totalPages": total_pages,
+            "hasNextPage": self.page < total_pages,
+            "facets": facets,
+            "activeFilters": [
+                {**to_dict(flt), "matchCount": count}
+                for flt, count in zip(self.parsed_filters, filter_counts, strict=True)
+            ],
+            "searchTimeMs": round((time.perf_counter() - started) * 1000, 2),
+        }
+        if self.named:  # what was counted in time, in the order asked
+            data["facetQueries"] = dict(zip(self.named, counted, strict=False))
+        if self.ranges:
+            data["rangeFacets"] = to_dict(buckets(self.ranges, ranges_counted))
+        if walk is not None:  # paged by cursor: hasNextPage says whether a page follows
+            data["hasNextPage"], next_cursor = walk
+            if data["hasNextPage"] and next_cursor:
+                data["nextCursor"] = next_cursor
+        if partial:
+            data["partialResults"] = True
+        return data
 
     def owner(self, identity: str) -> str:
         """What a cursor of this search on the index ``identity`` belongs to: the index, the

@@ -6,7 +6,6 @@ tool each make; the result shapes are in :mod:`pylucene_mcp.engine.results`."""
 from __future__ import annotations
 
 import json
-import math
 import re
 import time
 from collections.abc import Mapping, Sequence
@@ -14,9 +13,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
-from pylucene_mcp.basics.shapes import Encoded, to_dict
+from pylucene_mcp.basics.shapes import Encoded
 from pylucene_mcp.engine import cursors
-from pylucene_mcp.engine.counts import RangeFacet, buckets
+from pylucene_mcp.engine.counts import RangeFacet
 from pylucene_mcp.engine.filters import (
     LONG_MAX,
     LONG_MIN,
@@ -75,33 +74,22 @@ def search(index: LuceneIndex, request: SearchRequest) -> SearchResult:
     # which stay JSON text until read; the rest is added here, in SearchResult's order
     raw = memoryview(answer_bytes).tobytes().decode("utf-8")
     answer, end = _HEADER.raw_decode(raw)
-    total = answer["totalHits"]
-    total_pages = math.ceil(total / r.page_size) if total else 0
-    data = {
-        "documents": Encoded(raw[end:]),
-        "totalHits": total,
-        "page": r.page,
-        "pageSize": r.page_size,
-        "totalPages": total_pages,
-        "hasNextPage": r.page < total_pages,
-        "facets": answer["facets"],
-        "activeFilters": [
-            {**to_dict(flt), "matchCount": count}
-            for flt, count in zip(r.parsed_filters, answer["counts"], strict=True)
-        ],
-        "searchTimeMs": round((time.perf_counter() - started) * 1000, 2),
-    }
-    if r.named:  # what was counted in time, in the order asked
-        data["facetQueries"] = dict(zip(r.named, answer["counted"], strict=False))
-    if r.ranges:
-        data["rangeFacets"] = to_dict(buckets(r.ranges, answer["ranges"]))
-    if fingerprint is not None:  # paged by cursor; hasNextPage: whether a page follows
-        data["hasNextPage"] = answer.get("more", total > r.page_size)
-        if data["hasNextPage"]:
-            kept = answer.get("snapshot", -1)
-            data["nextCursor"] = cursors.encode(fingerprint, f"{kept}|{answer['last']}")
-    if answer["partial"]:
-        data["partialResults"] = True
+    walk = None
+    if fingerprint is not None:
+        more = answer.get("more", answer["totalHits"] > r.page_size)
+        position = f"{answer.get('snapshot', -1)}|{answer.get('last')}"
+        walk = (more, cursors.encode(fingerprint, position) if more else None)
+    data = r.answer(
+        documents=Encoded(raw[end:]),
+        total=answer["totalHits"],
+        facets=answer["facets"],
+        filter_counts=answer["counts"],
+        started=started,
+        counted=answer.get("counted", ()),
+        ranges_counted=answer.get("ranges", ()),
+        walk=walk,
+        partial=answer["partial"],
+    )
     return SearchResult(data)
 
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePath
@@ -37,10 +36,9 @@ import pylucene_mcp.engine.solr.configset as configset
 import pylucene_mcp.engine.solr.nodes as nodes
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, portable, schema
-from pylucene_mcp.basics.shapes import Encoded, to_dict
+from pylucene_mcp.basics.shapes import Encoded
 from pylucene_mcp.engine import cursors, documents, info, miss, profile, vocabulary
 from pylucene_mcp.engine import search as searching
-from pylucene_mcp.engine.counts import buckets
 from pylucene_mcp.engine.explain import DocumentExplanation, explanation_of
 from pylucene_mcp.engine.filters import Filter, filter_query
 from pylucene_mcp.engine.index import FileState
@@ -304,45 +302,39 @@ class SolrBackend:
             )
         counts = answer.get("facets", {})
         hits = self._page(found["docs"], parsed, r.max_passages, r.passage_length)
-        total_pages = math.ceil(total / r.page_size) if total else 0
-        data: dict[str, Any] = {
-            "documents": Encoded(hits),
-            "totalHits": total,
-            "page": r.page,
-            "pageSize": r.page_size,
-            "totalPages": total_pages,
-            "hasNextPage": r.page < total_pages,
-            "facets": {
+        walk = None
+        if fingerprint is not None:
+            walked = (seen or 0) + len(found["docs"])
+            more = walked < total and bool(found["docs"])
+            next_mark = answer.get("nextCursorMark")
+            walk = (
+                more,
+                cursors.encode(fingerprint, f"{walked}|{next_mark}") if next_mark else None,
+            )
+        data = r.answer(
+            documents=Encoded(hits),
+            total=total,
+            facets={
                 dim: [
                     {"value": b["val"], "count": int(b["count"])}
                     for b in counts.get(dim, {}).get("buckets", [])
                 ]
                 for dim in schema.FACET_FIELDS
             },
-            "activeFilters": [
-                {**to_dict(flt), "matchCount": int(counts.get(f"filter{n}", {}).get("count", 0))}
-                for n, flt in enumerate(r.parsed_filters)
+            filter_counts=[
+                int(counts.get(f"filter{n}", {}).get("count", 0))
+                for n in range(len(r.parsed_filters))
             ],
-            "searchTimeMs": round((time.perf_counter() - started) * 1000, 2),
-        }
-        if r.named:
-            data["facetQueries"] = {
-                name: int(counts.get(f"q{n}", {}).get("count", 0)) for n, name in enumerate(r.named)
-            }
-        if r.ranges:
-            counted_ranges = [
+            started=started,
+            counted=[int(counts.get(f"q{n}", {}).get("count", 0)) for n in range(len(r.named))],
+            ranges_counted=[
                 [int(counts.get(f"r{f}_{b}", {}).get("count", 0)) for b in range(len(edges) - 1)]
                 for f, (_, edges) in enumerate(r.ranges)
-            ]
-            data["rangeFacets"] = to_dict(buckets(r.ranges, counted_ranges))
-        if fingerprint is not None:
-            walked = (seen or 0) + len(found["docs"])
-            data["hasNextPage"] = walked < total and bool(found["docs"])
-            next_mark = answer.get("nextCursorMark")
-            if data["hasNextPage"] and next_mark:
-                data["nextCursor"] = cursors.encode(fingerprint, f"{walked}|{next_mark}")
+            ],
+            walk=walk,
+            partial=partial,
+        )
         if partial:
-            data["partialResults"] = True
             data["partialDetails"] = _partial_details(answer, limit)
         return SearchResult(data)
 
