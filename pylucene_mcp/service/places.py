@@ -149,6 +149,24 @@ class Collection:
             timeout_s=s.solr_timeout_s,
         )
 
+    def init(self, shards: int, replicas: int) -> str:
+        """``pylucene-mcp solr init``: uploads the configset and creates or updates the
+        collection; says what it did."""
+        from pylucene_mcp.engine import solr
+
+        client = solr.SolrClient(self.solr_settings())
+        try:
+            return solr.init(client, shards=shards, replicas=replicas).summary()
+        finally:
+            client.close()
+
+    @staticmethod
+    def plugin_jars() -> list[Path]:
+        """The jars every Solr node needs for the product's plugin."""
+        from pylucene_mcp.engine import solr
+
+        return solr.plugin_jars(jvm.jars_dir())
+
     def open(self, *, create: bool = True, read_only: bool = False) -> Backend:
         from pylucene_mcp.engine import solr
 

@@ -28,7 +28,7 @@ from pylucene_mcp.basics.config import (
     save_directories,
 )
 from pylucene_mcp.engine.backend import Backend, SearchRequest
-from pylucene_mcp.service.places import Collection, IndexPlace, place
+from pylucene_mcp.service.places import IndexPlace, place
 from pylucene_mcp.service.sharing import Sharing
 
 if TYPE_CHECKING:  # imported when first used: the crawler is not on the server's start-up path
@@ -53,34 +53,6 @@ def open_backend(settings: Settings, *, create: bool = True, read_only: bool = F
             RemoteIndexError for a cluster that cannot be reached or lacks the collection.
     """
     return place(settings).open(create=create, read_only=read_only)
-
-
-def solr_settings(settings: Settings) -> Any:
-    """The settings' SolrCloud part (a ``SolrSettings``).
-
-    Raises:
-        ConfigError: for URLs that are not http(s), or a user without a password.
-    """
-    return Collection(settings).solr_settings()
-
-
-def solr_init(settings: Settings, shards: int, replicas: int) -> str:
-    """``pylucene-mcp solr init``: uploads the configset and creates or updates the collection;
-    says what it did."""
-    from pylucene_mcp.engine import solr
-
-    client = solr.SolrClient(solr_settings(settings))
-    try:
-        return solr.init(client, shards=shards, replicas=replicas).summary()
-    finally:
-        client.close()
-
-
-def solr_plugin_jars() -> list[Path]:
-    """The jars every Solr node needs for the product's plugin."""
-    from pylucene_mcp.engine import solr
-
-    return solr.plugin_jars(jvm.jars_dir())
 
 
 def failures_file(index: Backend) -> Path:
@@ -317,6 +289,12 @@ class Service:
                         failures_file=failures_file(index),
                     ),
                 )
+            return self._crawler
+
+    def started_crawler(self) -> Crawler | None:
+        """The crawler if one has been made (None: no crawl or watch has been asked for yet, so
+        none runs): what a status answers from without opening the index or starting Java."""
+        with self._lock:
             return self._crawler
 
     def patterns(self) -> Patterns:

@@ -55,6 +55,7 @@ class Sharing:
         self._on_takeover = on_takeover
         self._lock = threading.RLock()
         self._index: Any = None
+        self._folder = Path()  # the index's folder: where its writer is recorded
         self.role: Role | None = None
         #: why the index cannot be written (``READ_ONLY``)
         self.read_only_reason: str | None = None
@@ -74,6 +75,7 @@ class Sharing:
         """
         with self._lock:
             self._stop = threading.Event()
+            self._folder = settings.index_path
             try:
                 index = opener(settings)
                 self.role = Role.WRITER
@@ -129,7 +131,7 @@ class Sharing:
         except OSError as exc:  # the others then refuse writes, naming this process
             log.warning("other servers of this index cannot reach this one: %s", exc)
             return
-        index_lock.record_owner(index.path, self._answering.address, self._answering.key)
+        index_lock.record_owner(self._folder, self._answering.address, self._answering.key)
 
     # -- the readers' side ------------------------------------------------------------------
 
@@ -198,7 +200,7 @@ class Sharing:
             if not writes:
                 return None
             raise errors.IndexLockedError(
-                f"the index at {self._index.path} is being written by "
+                f"the index at {self._folder} is being written by "
                 f"{_named(owner)}, which takes no calls from other processes; retry when it "
                 "has ended (this server then takes the writing over)"
             )
@@ -208,7 +210,7 @@ class Sharing:
             if self.take_over():
                 return None
             raise errors.IndexLockedError(
-                f"{_named(owner)} writes the index at {self._index.path} but does not answer "
+                f"{_named(owner)} writes the index at {self._folder} but does not answer "
                 f"({exc}); retry in a moment"
             ) from exc
 
@@ -217,7 +219,7 @@ class Sharing:
         into it a moment later, which is waited for (up to :data:`CHANNEL_WAIT_S`)."""
         deadline = time.monotonic() + CHANNEL_WAIT_S
         while True:
-            owner = index_lock.holder(self._index.path)
+            owner = index_lock.holder(self._folder)
             starting = (
                 owner is not None
                 and owner.channel is None
@@ -240,7 +242,7 @@ class Sharing:
                 f"{self.read_only_reason}; to crawl into an index, set index_path "
                 "(PYLUCENE_MCP_INDEX, or --index) to a folder this user can write"
             )
-        return index_lock.locked_error(self._index.path)
+        return index_lock.locked_error(self._folder)
 
     def close(self) -> None:
         """Stops answering and watching (the service closes the index)."""

@@ -97,6 +97,19 @@ async def test_crawler_tools_are_listed_with_honest_annotations(client: Client) 
     assert status is not None and status.read_only_hint
 
 
+async def test_the_status_before_any_crawl_makes_no_crawler(
+    client: Client, service: Service, home: Path
+) -> None:
+    """A status asked before any crawl (a client's first look) answers IDLE from what the
+    service knows: no crawler (and no Tika behind it) is made for it. (The index is opened:
+    whether this process or another writes it decides who answers.)"""
+    status = await call(client, "getCrawlerStatus")
+    assert status["status"] == "IDLE" and status.get("processed") is None
+    assert service.started_crawler() is None
+    await configure(client, home, "alpha", crawl=True)
+    assert service.started_crawler() is not None
+
+
 async def test_add_crawl_search_and_persist(client: Client, home: Path) -> None:
     added = await call(client, "addCrawlableDirectory", path=str(home / "alpha"))
     assert added["directories"] == [str(home / "alpha")]

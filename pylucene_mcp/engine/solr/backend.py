@@ -29,7 +29,7 @@ import contextlib
 import json
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from pathlib import Path, PurePath
+from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 import pylucene_mcp.engine.solr.configset as configset
@@ -212,10 +212,6 @@ class SolrBackend:
         return backend
 
     # -- identity and lifetime --------------------------------------------------------------
-
-    @property
-    def path(self) -> Path:
-        return Path("solr") / self.settings.collection
 
     #: a collection that several people's servers may crawl into (docs/scale-out.md): a crawl
     #: leaves alone what its folders do not cover

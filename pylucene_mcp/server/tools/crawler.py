@@ -213,11 +213,13 @@ def fit_failures(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def status_fields(svc: Service) -> dict[str, Any]:
-    """The fields of :class:`CrawlerStatus` now (and of the answers that extend it)."""
-    crawler = svc.crawler()
-    current = crawler.current
-    last_error = crawler.last.error if current is None and crawler.last is not None else None
-    status = crawler.status.value
+    """The fields of :class:`CrawlerStatus` now (and of the answers that extend it); without a
+    crawler yet, IDLE (or QUEUED) without opening the index for it."""
+    crawler = svc.started_crawler()
+    current = crawler.current if crawler is not None else None
+    last = crawler.last if crawler is not None else None
+    last_error = last.error if current is None and last is not None else None
+    status = crawler.status.value if crawler is not None else "IDLE"
     if status in ("IDLE", "WATCHING") and svc.crawl_pending():
         status = "QUEUED"
     return {
