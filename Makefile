@@ -3,8 +3,12 @@ PYTHON ?= python3
 GRADLE ?= gradle
 GRADLE_FLAGS ?= --no-daemon -q
 SETUP_STAMP := .setup.stamp
-JAR_STAMP := pylucene_mcp/jars/pylucene-mcp-shims.jar
+SERVE_STAMP := .serve.stamp
+# every jar (the product's, the Tika pipe, the Solr plugin), and those serving needs
+JAR_STAMP := pylucene_mcp/jars/solr/pylucene-mcp-solr.jar
+PRODUCT_JARS := pylucene_mcp/jars/pylucene-mcp-shims.jar
 JAVA_SOURCES := $(shell find shims -name '*.java' 2>/dev/null) build.gradle settings.gradle
+PRODUCT_SOURCES := $(shell find shims -name '*.java' -not -path 'shims/solr/*' 2>/dev/null) build.gradle settings.gradle
 
 .PHONY: help setup jars solr-node solr-cluster dist test test-python test-java java-format test-install lint typecheck bench serve clean
 
@@ -18,12 +22,22 @@ $(SETUP_STAMP): pyproject.toml
 
 setup: $(SETUP_STAMP) jars  ## install the package (editable, with dev tools) and build the jars
 
+# serving needs the package and its dependencies, not the dev tools
+$(SERVE_STAMP): pyproject.toml
+	@$(PYTHON) -m pip install -q -e . >&2
+	@touch $@
+
 $(JAR_STAMP): $(JAVA_SOURCES)
 	@./scripts/ensure-gradle >&2
 	@$(GRADLE) $(GRADLE_FLAGS) jars >&2
 	@touch $@
 
 jars: $(JAR_STAMP)  ## fetch Lucene from Maven Central and compile the Java shims into jars/
+
+$(PRODUCT_JARS): $(PRODUCT_SOURCES)
+	@./scripts/ensure-gradle >&2
+	@$(GRADLE) $(GRADLE_FLAGS) productJars >&2
+	@touch $@
 
 SOLR_NODE := build/solr-node.classpath
 $(SOLR_NODE): $(JAVA_SOURCES) $(shell find shims/solr -name '*.java' 2>/dev/null)
@@ -84,8 +98,8 @@ bench: $(SETUP_STAMP) $(JAR_STAMP) $(SOLR_NODE)  ## the benchmarks of bench/READ
 	$(PYTHON) bench/fuzz_stdio.py
 	$(PYTHON) bench/shutdown.py
 
-serve: $(SETUP_STAMP) $(JAR_STAMP)  ## run the MCP server on stdio (index: ~/.pylucene-mcp/index)
+serve: $(SERVE_STAMP) $(PRODUCT_JARS)  ## run the MCP server on stdio (index: ~/.pylucene-mcp/index)
 	@$(PYTHON) -m pylucene_mcp serve
 
 clean:  ## remove build outputs
-	rm -rf jars pylucene_mcp/jars dist build .build-tools .gradle $(SETUP_STAMP) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf jars pylucene_mcp/jars dist build .build-tools .gradle $(SETUP_STAMP) $(SERVE_STAMP) .pytest_cache .mypy_cache .ruff_cache
