@@ -229,3 +229,45 @@ def test_a_shortened_passage_keeps_its_first_match_and_balanced_tags(
         assert cut == text
     elif any(marked for _, marked in words):
         assert "<em>" in cut  # the first match stays in view
+
+
+def _longest(data: dict[str, list[str]]) -> tuple[str, list[str]] | None:
+    """The pick rule of the test: the list with the most items (the first such), if it can give
+    one up."""
+    name = max(data["lists"], key=lambda n: len(data["lists"][n]), default=None)
+    if name is None or not data["lists"][name]:
+        return None
+    return name, data["lists"][name]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    lists=st.dictionaries(
+        st.sampled_from(["a", "bb", "ccc"]),
+        st.lists(st.text(alphabet='xyzäß€😀"\\', max_size=30), max_size=12),
+        max_size=3,
+    ),
+    budget=st.integers(min_value=10, max_value=400),
+    total=st.booleans(),
+)
+def test_the_fitter_counts_its_own_note_exactly(
+    lists: dict[str, list[str]], budget: int, total: bool
+) -> None:
+    """``shapes.fit`` with a note drops exactly as many items as an oracle that writes the note
+    after each drop and measures the whole answer again (plain ``json.dumps``): the note's
+    bytes are counted, never guessed."""
+    from pylucene_mcp.basics.shapes import fit
+
+    def size(value: object) -> int:
+        return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
+
+    expected: dict[str, object] = {"lists": {k: list(v) for k, v in lists.items()}}
+    counts: dict[str, int] = {}
+    while size(expected) > budget and (picked := _longest(expected)) is not None:  # type: ignore[arg-type]
+        name, items = picked
+        items.pop()
+        counts[name] = counts.get(name, 0) + 1
+        expected["dropped"] = sum(counts.values()) if total else dict(counts)
+    data: dict[str, object] = {"lists": {k: list(v) for k, v in lists.items()}}
+    fit(data, budget, lambda: _longest(data), "dropped", total=total)  # type: ignore[arg-type]
+    assert data == expected

@@ -33,14 +33,25 @@ def compact_size(value: Any) -> int:
 
 
 def fit(
-    data: Any, max_bytes: int, pick: Callable[[], tuple[str, list[Any]] | None]
+    data: Any,
+    max_bytes: int,
+    pick: Callable[[], tuple[str, list[Any]] | None],
+    note: str | None = None,
+    *,
+    total: bool = False,
+    omitted: dict[str, int] | None = None,
 ) -> dict[str, int]:
     """The one budget fitter: leaves items out of ``data`` until its compact JSON fits
     ``max_bytes``. ``pick`` names the list that gives up its last item next (a name to count it
     under, and the list, a part of ``data``), or None when nothing more may go. Returns how many
-    items went, by name; each answer's own rule of what goes first is its ``pick``."""
+    items went, by name (added to ``omitted``, counts of an earlier pass, when given); each
+    answer's own rule of what goes first is its ``pick``.
+
+    With ``note``, ``data[note]`` says what went as it goes (the counts by name, or their sum
+    with ``total``), and its bytes count against ``max_bytes`` like any others: the one rule
+    for the room a note needs, which no answer guesses."""
     size = compact_size(data)
-    omitted: dict[str, int] = {}
+    omitted = {} if omitted is None else omitted
     while size > max_bytes:
         picked = pick()
         if picked is None:
@@ -49,7 +60,20 @@ def fit(
         dropped = items.pop()
         size -= compact_size(dropped) + (1 if items else 0)  # and its comma
         omitted[name] = omitted.get(name, 0) + 1
+        if note is not None:
+            size += _renoted(data, note, sum(omitted.values()) if total else dict(omitted))
     return omitted
+
+
+def _renoted(data: dict[str, Any], note: str, value: Any) -> int:
+    """Sets ``data[note]`` to ``value``; returns how many bytes the compact JSON of ``data``
+    grew by (a new member brings its comma, unless it is the only one)."""
+    before = data.get(note)
+    data[note] = value
+    grown = compact_size({note: value}) - 2
+    if before is not None:
+        return grown - (compact_size({note: before}) - 2)
+    return grown + (1 if len(data) > 1 else 0)
 
 
 def camel(name: str) -> str:

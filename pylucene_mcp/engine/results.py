@@ -165,8 +165,8 @@ def fit_passages(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
         for doc in data["documents"]
     ]
     data = {**data, "documents": documents}
-    room = max_bytes - len(',"passagesOmitted":,"passagesShortenedTo":,"fieldsOmitted":[]') - 8
-    room -= sum(len(name) + 3 for name in SPARE_FIELDS)
+    # the notes say what went as it goes, their bytes counted like any others (shapes.fit)
+    counts: dict[str, int] = {}
 
     def fewer() -> tuple[str, list[Any]] | None:
         most = max((len(d.get("passages", ())) for d in documents), default=0)
@@ -175,14 +175,14 @@ def fit_passages(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
         last = [d for d in documents if len(d.get("passages", ())) == most][-1]
         return "passages", last["passages"]
 
-    omitted = fit(data, room, fewer).get("passages", 0)
-    if compact_size(data) > room:
+    fit(data, max_bytes, fewer, "passagesOmitted", total=True, omitted=counts)
+    if compact_size(data) > max_bytes:
         spared = [name for name in SPARE_FIELDS if any(name in doc for doc in documents)]
         documents[:] = [{k: v for k, v in doc.items() if k not in spared} for doc in documents]
         if spared:
             data["fieldsOmitted"] = spared
     for limit in SHORTER_PASSAGES:
-        if compact_size(data) <= room:
+        if compact_size(data) <= max_bytes:
             break
         for doc in documents:
             for passage in doc.get("passages", ()):
@@ -193,9 +193,7 @@ def fit_passages(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
         having = [d for d in documents[1:] if d.get("passages")]
         return ("passages", having[-1]["passages"]) if having else None
 
-    omitted += fit(data, room, none_for_some).get("passages", 0)
-    if omitted:
-        data["passagesOmitted"] = omitted
+    fit(data, max_bytes, none_for_some, "passagesOmitted", total=True, omitted=counts)
     return data
 
 

@@ -29,35 +29,22 @@ ANSWER_BUDGET_BYTES = 10_000
 ANSWER_CEILING_BYTES = 64_000
 
 
-def fit_lists(
+def fit_counted(
     data: dict[str, Any],
-    max_bytes: int,
     lists: Callable[[dict[str, Any]], Iterable[tuple[str, list[Any]]]],
-) -> dict[str, int]:
-    """Leaves items out of the longest (in bytes) of the named ``lists`` of ``data`` until it
-    fits ``max_bytes`` of compact JSON (:func:`~pylucene_mcp.basics.shapes.fit`), each list
-    keeping its first item. Returns how many went from the lists of each name."""
+    max_bytes: int = ANSWER_BUDGET_BYTES,
+    note: str | None = "omitted",
+) -> dict[str, Any]:
+    """``data`` fitted to ``max_bytes`` of compact JSON: the longest (in bytes) of its named
+    ``lists`` gives up its last item first, each list keeping its first
+    (:func:`~pylucene_mcp.basics.shapes.fit`); ``note`` counts what went, by list, within the
+    budget (None: no count, where the answer says it otherwise)."""
 
     def longest() -> tuple[str, list[Any]] | None:
         candidates = [(name, items) for name, items in lists(data) if len(items) > 1]
         return max(candidates, key=lambda entry: compact_size(entry[1])) if candidates else None
 
-    return fit(data, max_bytes, longest)
-
-
-# bytes kept free for the "omitted" counts that a fitted answer gains
-OMITTED_ROOM = 100
-
-
-def fit_counted(
-    data: dict[str, Any],
-    lists: Callable[[dict[str, Any]], Iterable[tuple[str, list[Any]]]],
-    max_bytes: int = ANSWER_BUDGET_BYTES,
-) -> dict[str, Any]:
-    """``data`` fitted by :func:`fit_lists`, with ``omitted`` counting what went, by list."""
-    omitted = fit_lists(data, max_bytes - OMITTED_ROOM, lists)
-    if omitted:
-        data["omitted"] = omitted
+    fit(data, max_bytes, longest, note)
     return data
 
 

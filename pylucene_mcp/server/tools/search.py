@@ -57,8 +57,8 @@ def fit_content(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
     over = compact_size(data) - max_bytes
     if over <= 0:
         return data
-    encoded = data["content"].encode("utf-8")
-    kept = encoded[: max(len(encoded) - over - 40, 0)].decode("utf-8", errors="ignore")
+    encoded = data["content"].encode("utf-8")  # cut by what is over, then by what the cut adds
+    kept = encoded[: max(len(encoded) - over, 0)].decode("utf-8", errors="ignore")
     offset = data["offset"]
     while compact_size({**data, "content": kept, "nextOffset": offset + len(kept)}) > max_bytes:
         if not kept:

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from pylucene_mcp.basics.shapes import to_dict
 from pylucene_mcp.engine.backend import Duplicates, TermList
-from pylucene_mcp.server.tools.output import ANSWER_BUDGET_BYTES, answers, fit_lists
+from pylucene_mcp.server.tools.output import ANSWER_BUDGET_BYTES, answers, fit_counted
 from pylucene_mcp.server.tools.registry import Registry
 from pylucene_mcp.service.service import Service
 
@@ -16,8 +16,11 @@ from pylucene_mcp.service.service import Service
 def fit_groups(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
     """Lists fewer documents per duplicate group until the answer fits ``max_bytes`` of compact
     JSON: the longest lists first, every group keeping one (its ``size`` still counts all)."""
-    fit_lists(data, max_bytes, lambda d: [("documents", g["documents"]) for g in d["groups"]])
-    return data
+
+    def groups(answer: dict[str, Any]) -> list[tuple[str, list[Any]]]:
+        return [("documents", group["documents"]) for group in answer["groups"]]
+
+    return fit_counted(data, groups, max_bytes, note=None)
 
 
 def register_vocabulary(tools: Registry, svc: Service) -> None:
