@@ -492,13 +492,7 @@ def _solr(args: argparse.Namespace) -> int:
         for jar in Collection.plugin_jars():
             print(jar)
         return 0
-    settings = _settings(args)
-    if not settings.solr_urls:
-        raise errors.ConfigError(
-            "solr init needs solr_urls (PYLUCENE_MCP_SOLR_URLS): the base URLs of one or more "
-            "nodes, comma-separated, such as http://host:8983/solr"
-        )
-    print(Collection(settings).init(args.shards, args.replicas))
+    print(Collection(_settings(args)).init(args.shards, args.replicas))
     return 0
 
 

@@ -218,3 +218,30 @@ def test_only_the_factory_asks_which_backend_it_has() -> None:
             continue
         found += [f"{name}:{line}" for line in _asks_the_backend(ast.parse(path.read_text()))]
     assert found == [], "asks which backend it has: " + ", ".join(found)
+
+
+def test_a_settings_variable_is_read_in_one_place() -> None:
+    """A ``PYLUCENE_MCP_<KEY>`` variable of a config key is read by ``basics/config.py``
+    alone (``Settings.load``, and ``from_environment`` for code without settings): no other
+    module asks ``os.environ`` or ``os.getenv`` for one by its name."""
+    from pylucene_mcp.basics import config
+
+    names = {config.variable(key) for key in config.KEYS}
+    readers = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path == PACKAGE / "basics" / "config.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            asked = None
+            if isinstance(node, ast.Call) and node.args:
+                func = ast.unparse(node.func)
+                if func in ("os.environ.get", "os.getenv", "environ.get", "getenv"):
+                    asked = node.args[0]
+            elif isinstance(node, ast.Subscript) and ast.unparse(node.value) in (
+                "os.environ",
+                "environ",
+            ):
+                asked = node.slice
+            if isinstance(asked, ast.Constant) and asked.value in names:
+                readers.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno} {asked.value}")
+    assert readers == [], "read these through basics.config.from_environment: " + ", ".join(readers)

@@ -120,10 +120,7 @@ class Settings:
                 f"backend must be one of {', '.join(BACKENDS)}, not {settings.backend!r}"
             )
         if settings.backend == "solr" and not settings.solr_urls:
-            raise ConfigError(
-                "backend solr needs solr_urls (PYLUCENE_MCP_SOLR_URLS): the base URLs of one or "
-                "more nodes, comma-separated, such as http://host:8983/solr"
-            )
+            raise ConfigError(f"backend solr {NEEDS_SOLR_URLS}")
         return settings
 
     def with_index(self, path: Path | str) -> Settings:
@@ -191,6 +188,13 @@ def variable(key: str) -> str:
     return f"PYLUCENE_MCP_{key.upper()}"
 
 
+#: what the Solr backend lacks without nodes (said by the settings and by the Solr client)
+NEEDS_SOLR_URLS = (
+    f"needs solr_urls ({variable('solr_urls')}): the base URLs of one or more nodes, "
+    "comma-separated, such as http://host:8983/solr"
+)
+
+
 def _flag(value: Any, where: str) -> bool:
     """``value`` as a yes or no: YAML's booleans, or the words of one (a quoted ``"false"`` is
     no, not a non-empty string that Python would take for yes)."""
@@ -215,9 +219,17 @@ def flag_or_text(value: str) -> bool | str:
     return value
 
 
+def from_environment(key: str) -> str | None:
+    """The value of the config key ``key`` in its environment variable (None: unset or
+    empty): the one reading of a ``PYLUCENE_MCP_<KEY>`` variable, for :meth:`Settings.load`
+    and for code that runs without settings (the Python API's JVM and its ``max_heap``)."""
+    return os.environ.get(variable(key)) or None
+
+
 def _from_environment() -> dict[str, Any]:
-    env = os.environ
-    raw: dict[str, Any] = {key: env[variable(key)] for key in KEYS if env.get(variable(key))}
+    raw: dict[str, Any] = {
+        key: value for key in KEYS if (value := from_environment(key)) is not None
+    }
     if "directories" in raw:
         raw["directories"] = raw["directories"].split(os.pathsep)
     values = _from_mapping(raw, variable)

@@ -90,7 +90,7 @@ def start(max_heap: str | None = None, dump_classes: Path | None = None) -> None
         home = find_java_home()
         libjvm = libjvm_of(home)
         jars = class_path()
-        options = jvm_options(home, max_heap or os.environ.get("PYLUCENE_MCP_MAX_HEAP"))
+        options = jvm_options(home, max_heap or config.from_environment("max_heap"))
         archive = dump_classes or class_archive(home, jars)
         if dump_classes is not None or archive.is_file():
             options += archive_options(home, archive, dump=dump_classes is not None)

@@ -18,6 +18,7 @@ from typing import Any
 import requests
 
 from pylucene_mcp.basics import errors
+from pylucene_mcp.basics.config import NEEDS_SOLR_URLS
 from pylucene_mcp.basics.redact import redact, split_credentials
 
 log = logging.getLogger(__name__)
@@ -42,10 +43,7 @@ class SolrSettings:
 
     def __post_init__(self) -> None:
         if not self.urls:
-            raise errors.ConfigError(
-                "the Solr backend needs solr_urls (PYLUCENE_MCP_SOLR_URLS): the base URLs of "
-                "one or more nodes, comma-separated, such as http://host:8983/solr"
-            )
+            raise errors.ConfigError(f"the Solr backend {NEEDS_SOLR_URLS}")
         for url in self.urls:
             if not url.startswith(("http://", "https://")):
                 raise errors.ConfigError(
