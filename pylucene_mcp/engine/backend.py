@@ -38,7 +38,7 @@ from pylucene_mcp.engine.results import (
     fit_passages,
     select,
 )
-from pylucene_mcp.engine.vocabulary import DuplicateGroup, Duplicates, TermList
+from pylucene_mcp.engine.vocabulary import DuplicateGroup, Duplicates, TermCount, TermList
 
 __all__ = [
     "Backend",
@@ -208,6 +208,14 @@ class Backend(Protocol):
     def top_terms(self, name: str, limit: int = 20, skip_common: bool = False) -> TermList:
         """The most frequent terms of field ``name``; with ``skip_common``, leaving out stop
         words of English and German, numbers and single letters."""
+
+    def term_counts(
+        self, name: str, prefix: str | None, limit: int
+    ) -> tuple[list[TermCount], int, bool]:
+        """The at most ``limit`` terms of ``name`` with the most documents (starting with
+        ``prefix``; None: any), how many terms were read, and whether that was all: what
+        ``suggest_terms`` and ``top_terms``, written once for every backend
+        (:mod:`~pylucene_mcp.engine.vocabulary`), ask of each."""
 
     def find_duplicates(
         self,

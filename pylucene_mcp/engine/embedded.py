@@ -39,6 +39,7 @@ class EmbeddedBackend(index.LuceneIndex):
     # what the methods written once for every backend ask of this one
     stored_document = info.stored_document
     duplicate_groups = terms.duplicate_groups
+    term_counts = terms.term_counts
     probe = probe.lucene_probe
 
     # -- the lock of an index folder, which only an embedded index has --------------------

@@ -125,7 +125,20 @@ def _vocabulary() -> Any:
     return jvm.jclass("io.github.pylucenemcp.search.Vocabulary")
 
 
-def suggest_terms(index: LuceneIndex, name: str, prefix: str = "", limit: int = 20) -> TermList:
+class Terms(Protocol):
+    """An index that lists a field's terms by their documents: every backend.
+    ``suggest_terms`` and ``top_terms`` are written once against it and are methods of each
+    backend as they are."""
+
+    def term_counts(
+        self, name: str, prefix: str | None, limit: int
+    ) -> tuple[list[TermCount], int, bool]:
+        """The at most ``limit`` terms of field ``name`` with the most documents (starting with
+        ``prefix``; None: any, and then with their occurrences), most documents first, ties in
+        term order; how many terms were read for them, and whether that was all there are."""
+
+
+def suggest_terms(index: Terms, name: str, prefix: str = "", limit: int = 20) -> TermList:
     """The terms of field ``name`` that start with ``prefix``, most documents first.
 
     Raises:
@@ -133,25 +146,35 @@ def suggest_terms(index: LuceneIndex, name: str, prefix: str = "", limit: int = 
     """
     term_field(name)
     normalized = normalize_prefix(name, prefix)
-    with index.searcher() as searcher, jvm.java_errors():
-        answer = json.loads(
-            str(
-                _vocabulary().suggest(
-                    searcher.getIndexReader(), name, normalized, _limit(limit), SUGGEST_MAX_SCAN
-                )
-            )
-        )
+    found, scanned, complete = index.term_counts(name, normalized, _limit(limit))
     return TermList(
         field=name,
         prefix=normalized,
-        terms=tuple(TermCount(t, int(n)) for t, n in answer["terms"]),
-        scanned=int(answer["scanned"]),
-        complete=bool(answer["complete"]),
+        terms=tuple(TermCount(t.term, t.doc_freq) for t in found),
+        scanned=scanned,
+        complete=complete,
         warning=None
-        if answer["complete"]
+        if complete
         else f"more than {SUGGEST_MAX_SCAN} terms start with {normalized!r}: the counts are "
         "from the first of them; give a longer prefix",
     )
+
+
+def term_counts(
+    index: LuceneIndex, name: str, prefix: str | None, limit: int
+) -> tuple[list[TermCount], int, bool]:
+    """The embedded index's :meth:`Terms.term_counts`, read in Java (at most
+    :data:`SUGGEST_MAX_SCAN` terms for a prefix, :data:`TOP_MAX_SCAN` for a top list)."""
+    with index.searcher() as searcher, jvm.java_errors():
+        reader = searcher.getIndexReader()
+        if prefix is None:
+            answer = json.loads(str(_vocabulary().top(reader, name, limit, TOP_MAX_SCAN)))
+        else:
+            answer = json.loads(
+                str(_vocabulary().suggest(reader, name, prefix, limit, SUGGEST_MAX_SCAN))
+            )
+    found = [TermCount(t[0], int(t[1]), int(t[2]) if len(t) > 2 else None) for t in answer["terms"]]
+    return found, int(answer["scanned"]), bool(answer["complete"])
 
 
 #: how many more terms a top list fetches when it leaves the common ones out (the English and
@@ -188,9 +211,7 @@ def distinctive(terms: Iterable[TermCount], limit: int) -> tuple[TermCount, ...]
     return tuple(itertools.islice((t for t in terms if not is_common(t.term)), limit))
 
 
-def top_terms(
-    index: LuceneIndex, name: str, limit: int = 20, skip_common: bool = False
-) -> TermList:
+def top_terms(index: Terms, name: str, limit: int = 20, skip_common: bool = False) -> TermList:
     """The most frequent terms of field ``name`` (by documents, with total occurrences); with
     ``skip_common``, those that are not :func:`is_common`.
 
@@ -199,18 +220,14 @@ def top_terms(
     """
     term_field(name)
     wanted = _limit(limit) + (COMMON_ROOM if skip_common else 0)
-    with index.searcher() as searcher, jvm.java_errors():
-        answer = json.loads(
-            str(_vocabulary().top(searcher.getIndexReader(), name, wanted, TOP_MAX_SCAN))
-        )
-    found = [TermCount(t, int(n), int(total)) for t, n, total in answer["terms"]]
+    found, scanned, complete = index.term_counts(name, None, wanted)
     return TermList(
         field=name,
         terms=distinctive(found, limit) if skip_common else tuple(found),
-        scanned=int(answer["scanned"]),
-        complete=bool(answer["complete"]),
+        scanned=scanned,
+        complete=complete,
         warning=None
-        if answer["complete"]
+        if complete
         else f"field '{name}' has more than {TOP_MAX_SCAN} terms: the top is of the first "
         f"{TOP_MAX_SCAN}; suggestTerms with a prefix looks further",
     )

@@ -57,7 +57,7 @@ from pylucene_mcp.engine.results import SearchResult
 from pylucene_mcp.engine.solr.client import SolrClient, SolrSettings
 from pylucene_mcp.engine.solr.collection import Collection
 from pylucene_mcp.engine.solr.probe import SolrProbe
-from pylucene_mcp.engine.vocabulary import DuplicateGroup, TermCount, TermList
+from pylucene_mcp.engine.vocabulary import DuplicateGroup, TermCount
 
 #: the stored fields a page reads (its hits' fields, their pages and hash)
 HIT_FIELDS = (
@@ -440,36 +440,19 @@ class SolrBackend:
 
     # -- vocabulary and statistics ----------------------------------------------------------
 
-    def suggest_terms(self, name: str, prefix: str = "", limit: int = 20) -> TermList:
-        vocabulary.term_field(name)
-        normalized = vocabulary.normalize_prefix(name, prefix)
-        found = self.collection.terms(
-            name,
-            **{
-                "terms.prefix": normalized,
-                "terms.limit": _term_limit(limit),
-                "terms.sort": "count",
-            },
-        )
-        return TermList(
-            field=name,
-            prefix=normalized,
-            terms=tuple(TermCount(t, n) for t, n, _ in _by_count(found)),
-            scanned=len(found),
-            complete=True,
-        )
+    suggest_terms = vocabulary.suggest_terms
+    top_terms = vocabulary.top_terms
 
-    def top_terms(self, name: str, limit: int = 20, skip_common: bool = False) -> TermList:
-        vocabulary.term_field(name)
-        wanted = _term_limit(limit) + (vocabulary.COMMON_ROOM if skip_common else 0)
-        found = self.collection.terms(name, **{"terms.limit": wanted, "terms.sort": "count"})
+    def term_counts(
+        self, name: str, prefix: str | None, limit: int
+    ) -> tuple[list[TermCount], int, bool]:
+        """Solr's terms component, sorted by documents; it reads every term it needs."""
+        asked = {"terms.limit": limit, "terms.sort": "count"}
+        if prefix is not None:
+            asked["terms.prefix"] = prefix
+        found = self.collection.terms(name, **asked)
         counted = [TermCount(t, n, total) for t, n, total in _by_count(found)]
-        return TermList(
-            field=name,
-            terms=vocabulary.distinctive(counted, limit) if skip_common else tuple(counted),
-            scanned=len(found),
-            complete=True,
-        )
+        return counted, len(found), True
 
     find_duplicates = vocabulary.find_duplicates
 
@@ -718,12 +701,6 @@ def _partial_details(answer: Mapping[str, Any], limit_ms: int) -> str:
             + "); start their nodes, or wait for their replicas to recover"
         )
     return f"the time limit ({limit_ms} ms) ran out: the counts and hits are those found by then"
-
-
-def _term_limit(limit: int) -> int:
-    if not 1 <= limit <= vocabulary.MAX_LIMIT:
-        raise errors.InvalidRequestError(f"limit must be 1–{vocabulary.MAX_LIMIT}, got {limit}")
-    return limit
 
 
 def _by_count(
