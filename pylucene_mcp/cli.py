@@ -8,6 +8,7 @@ their results on stdout for people (``--json`` for scripts).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import os
@@ -39,8 +40,14 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    serve = commands.add_parser("serve", help="serve the MCP tools over stdio")
+    serve = commands.add_parser("serve", help="serve the MCP tools over stdio (or HTTP)")
     serve.add_argument("--index", type=Path, help="index folder (default ~/.pylucene-mcp/index)")
+    serve.add_argument(
+        "--http",
+        metavar="[HOST:]PORT",
+        help="serve MCP over Streamable HTTP at http://HOST:PORT/mcp instead of stdio "
+        "(HOST 127.0.0.1 unless given; PYLUCENE_MCP_HTTP)",
+    )
     serve.add_argument(
         "--warm-up-delay",
         type=float,
@@ -163,7 +170,17 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    settings = _settings(args)
+    try:
+        settings = _settings(args)
+        if args.http:
+            settings = dataclasses.replace(settings, http=args.http)
+        if settings.http:
+            from pylucene_mcp.server.http import address
+
+            host, port = address(settings.http)
+    except errors.PyLuceneMcpError as exc:  # before anything starts: said, not logged
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     setup_logging(settings.log_dir)
     from pylucene_mcp.basics import portable
     from pylucene_mcp.server.app import build_server
@@ -175,8 +192,11 @@ def _serve(args: argparse.Namespace) -> int:
     service = Service(settings)
     server = build_server(settings, service)
     service.warm_up(args.warm_up_delay, then_crawl=True)
-    log.info("serving %s over stdio", settings.index_path)
-    if sys.stdin.isatty():  # a person started it: say what it waits for (never on stdout)
+    if settings.http:
+        log.info("serving %s over HTTP on %s", settings.index_path, settings.http)
+    else:
+        log.info("serving %s over stdio", settings.index_path)
+    if not settings.http and sys.stdin.isatty():  # a person started it: say what it waits for
         print(
             f"pylucene-mcp {__version__}: waiting for an MCP client on stdin (index "
             f"{settings.index_path}); an MCP client such as Claude Desktop starts this command "
@@ -188,9 +208,17 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         import anyio
 
-        from pylucene_mcp.server.protocol import serve_stdio
+        if settings.http:
+            from functools import partial
 
-        anyio.run(serve_stdio, server)
+            from pylucene_mcp.server.http import serve_http
+
+            hosts, origins = settings.http_hosts, settings.http_origins
+            anyio.run(partial(serve_http, server, host, port, hosts=hosts, origins=origins))
+        else:
+            from pylucene_mcp.server.protocol import serve_stdio
+
+            anyio.run(serve_stdio, server)
     except KeyboardInterrupt:
         pass
     except Exception:

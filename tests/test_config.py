@@ -61,6 +61,9 @@ EVERY_KEY = {
     "solr_username": ("searcher", ("solr_username", "searcher")),
     "solr_password": ("s3cret", ("solr_password", "s3cret")),
     "solr_verify": ("/etc/ca.pem", ("solr_verify", "/etc/ca.pem")),
+    "http": ("0.0.0.0:8080", ("http", "0.0.0.0:8080")),
+    "http_hosts": ("search.example, 10.0.0.5", ("http_hosts", ("search.example", "10.0.0.5"))),
+    "http_origins": ("https://app.example", ("http_origins", ("https://app.example",))),
     "solr_timeout_s": ("12", ("solr_timeout_s", 12.0)),
 }
 

@@ -95,6 +95,12 @@ class Settings:
     #: "true" (the system's trust store), "false" (no check), or the path of a CA bundle
     solr_verify: str = "true"
     solr_timeout_s: float = 30.0
+    # MCP over Streamable HTTP instead of stdio (server/http.py): [HOST:]PORT, None for stdio
+    http: str | None = None
+    #: the Host headers an HTTP server answers besides the loopback names and its bound host
+    http_hosts: tuple[str, ...] = ()
+    #: the Origin headers it takes besides the loopback origins (a browser's page elsewhere)
+    http_origins: tuple[str, ...] = ()
 
     @classmethod
     def load(cls, config_file: Path | None = None, **overrides: Any) -> Settings:
@@ -166,7 +172,15 @@ NUMBERS: dict[str, type[int] | type[float]] = {
     "solr_timeout_s": float,
 }
 FLAGS = ("watch", "crawl_on_start", "index_hard_links")
-LISTS = ("tools_include", "tools_exclude", "include", "exclude", "solr_urls")
+LISTS = (
+    "tools_include",
+    "tools_exclude",
+    "include",
+    "exclude",
+    "solr_urls",
+    "http_hosts",
+    "http_origins",
+)
 TEXTS = (
     "max_heap",
     "tika_heap",
@@ -176,6 +190,7 @@ TEXTS = (
     "solr_username",
     "solr_password",
     "solr_verify",
+    "http",
 )
 #: the engines a configuration chooses from
 BACKENDS = ("embedded", "solr")

@@ -1,0 +1,119 @@
+"""MCP over Streamable HTTP, beside stdio: the SDK's own transport (sessions, streams, the
+protocol-version header) served by uvicorn, for clients that reach the server by URL
+(``serve --http [HOST:]PORT``, or ``http`` in the settings).
+
+Bound to 127.0.0.1 unless a host is given. Every request's ``Host`` header must name this server
+(``http_hosts``; the loopback names and the bound host by default) and an ``Origin`` header, when
+a browser sends one, must be allowed (``http_origins``; the loopback origins by default): a web
+page elsewhere cannot reach the server through its visitor's browser (DNS rebinding). A request
+body is at most :data:`MAX_BODY_BYTES`, as a line on stdio. Nothing is written to stdout: the
+server's address goes to stderr, uvicorn's messages into the product's log.
+
+There is no authentication yet: anyone who can open the port can call every tool. Keep the
+default loopback bind on a machine others use, or put the server behind an authenticating proxy.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Sequence
+
+import anyio
+from mcp.server.mcpserver import MCPServer
+
+from pylucene_mcp.basics import errors
+
+log = logging.getLogger(__name__)
+
+#: the largest request body taken (a stdio line has the same limit)
+MAX_BODY_BYTES = 4 * 1024 * 1024
+#: where the MCP endpoint is
+PATH = "/mcp"
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+
+
+def address(text: str) -> tuple[str, int]:
+    """``[HOST:]PORT`` (``8080``, ``0.0.0.0:8080``, ``[::1]:8080``) as a host and a port; the
+    host is 127.0.0.1 when none is given.
+
+    Raises:
+        ConfigError: for text that is no such address.
+    """
+    value = text.strip()
+    host, port_text, bracketed = "", value, False
+    if value.startswith("["):  # [IPv6]:PORT
+        host, separator, port_text = value[1:].partition("]:")
+        bracketed = bool(separator)
+    elif value.count(":") == 1:
+        host, port_text = value.split(":")
+    port = int(port_text) if port_text.isdigit() else -1
+    if (
+        not 0 <= port <= 65_535
+        or (value.startswith("[") and not bracketed)
+        or value.count(":") > 1
+        and not bracketed
+    ):
+        raise errors.ConfigError(
+            f"http is [HOST:]PORT, such as 8080, 127.0.0.1:8080 or [::1]:8080, not {text!r}"
+        )
+    return host or "127.0.0.1", port
+
+
+def _named(host: str) -> str:
+    """``host`` as a URL and a Host header write it (an IPv6 address in brackets)."""
+    return f"[{host}]" if ":" in host else host
+
+
+def security(host: str, hosts: Sequence[str] = (), origins: Sequence[str] = ()) -> object:
+    """The SDK's transport security for a server bound to ``host``: the ``Host`` headers it
+    answers (the loopback names, ``host`` unless it is a wildcard, and ``hosts``; any port) and
+    the ``Origin`` headers it takes (the loopback origins and ``origins``, as given)."""
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    names = [*LOOPBACK_NAMES]
+    if host not in ("0.0.0.0", "::"):
+        names.append(_named(host))
+    names += [h for h in hosts if h]
+    allowed_hosts = [p for name in dict.fromkeys(names) for p in (name, f"{name}:*")]
+    allowed_origins = [f"http://{name}:*" for name in LOOPBACK_NAMES]
+    allowed_origins += [f"http://{name}" for name in LOOPBACK_NAMES]
+    allowed_origins += [o.rstrip("/") for o in origins if o]
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=allowed_hosts,
+        allowed_origins=allowed_origins,
+    )
+
+
+async def serve_http(
+    server: MCPServer,
+    host: str,
+    port: int,
+    *,
+    hosts: Sequence[str] = (),
+    origins: Sequence[str] = (),
+) -> None:
+    """Runs ``server`` over Streamable HTTP at ``http://host:port/mcp`` until cancelled; says
+    the address it listens on (the port chosen when ``port`` is 0) on stderr once it does."""
+    import uvicorn
+
+    app = server.streamable_http_app(
+        streamable_http_path=PATH,
+        max_request_body_size=MAX_BODY_BYTES,
+        transport_security=security(host, hosts, origins),  # type: ignore[arg-type]
+        host=host,
+    )
+    # log_config=None: uvicorn's loggers go to the product's log and stderr, never to stdout
+    config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False)
+    web = uvicorn.Server(config)
+    async with anyio.create_task_group() as group:
+        group.start_soon(web.serve)
+        while not web.started:
+            if web.should_exit:
+                return
+            await anyio.sleep(0.02)
+        bound = web.servers[0].sockets[0].getsockname()[1] if web.servers else port
+        url = f"http://{_named(host)}:{bound}{PATH}"
+        log.info("serving MCP over HTTP at %s", url)
+        print(f"pylucene-mcp: serving MCP over HTTP at {url}", file=sys.stderr, flush=True)

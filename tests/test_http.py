@@ -1,0 +1,160 @@
+"""MCP over Streamable HTTP (``serve --http``): a real server process, the SDK's own HTTP client,
+the tools as over stdio, and the requests a browser elsewhere or an oversized body would send
+refused, with nothing written to stdout."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from mcp import Client
+
+from pylucene_mcp.basics.errors import ConfigError
+from pylucene_mcp.server.http import MAX_BODY_BYTES, address
+from tests.mcp_client import call
+
+pytestmark = pytest.mark.anyio
+
+WORDS = ["kingfisher", "heron", "otter"]
+
+
+class HttpServer:
+    """``pylucene-mcp serve --http 127.0.0.1:0`` in a process of its own, its stderr read as it
+    comes (the address it listens on is said there)."""
+
+    def __init__(self, home: Path, folder: Path, origins: str = "") -> None:
+        env = {
+            **os.environ,
+            "PYLUCENE_MCP_HOME": str(home),
+            "PYLUCENE_MCP_DIRECTORIES": str(folder),
+            "PYLUCENE_MCP_CRAWL_ON_START": "false",
+            "PYLUCENE_MCP_HTTP_ORIGINS": origins,
+        }
+        command = [sys.executable, "-m", "pylucene_mcp", "serve", "--http", "127.0.0.1:0"]
+        self.process = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
+        self.said: list[str] = []
+        self.listening = threading.Event()
+        threading.Thread(target=self._read, daemon=True).start()
+        assert self.listening.wait(120), "".join(self.said)
+        found = re.search(r"http://\S+/mcp", "".join(self.said))
+        assert found is not None
+        self.url = found.group(0)
+
+    def _read(self) -> None:
+        assert self.process.stderr is not None
+        for line in iter(self.process.stderr.readline, b""):
+            self.said.append(line.decode("utf-8", "replace"))
+            if "serving MCP over HTTP at" in self.said[-1]:
+                self.listening.set()
+
+    def stop(self) -> bytes:
+        """Ends the server (as Ctrl-C does); returns what it wrote to stdout."""
+        self.process.terminate()
+        out, _ = self.process.communicate(timeout=60)
+        return out
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Text files, each with some of the words: the oracle counts them in Python."""
+    docs = tmp_path_factory.mktemp("docs")
+    for n in range(12):
+        chosen = [w for k, w in enumerate(WORDS) if (n >> k) & 1] or ["nothing"]
+        (docs / f"note{n:02}.txt").write_text(f"note {n}: " + " ".join(chosen), encoding="utf-8")
+    return docs
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, folder: Path) -> Iterator[HttpServer]:
+    running = HttpServer(tmp_path_factory.mktemp("home"), folder, origins="https://app.example")
+    yield running
+    out = running.stop()
+    assert out == b"", out[:200]  # stdout belongs to no one over HTTP either
+
+
+def holding(folder: Path, word: str) -> set[str]:
+    return {str(p) for p in folder.iterdir() if word in p.read_text(encoding="utf-8").split()}
+
+
+async def test_the_tools_answer_over_http_with_progress_and_in_two_sessions(
+    server: HttpServer, folder: Path
+) -> None:
+    progress: list[float] = []
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        progress.append(done)
+
+    async with Client(server.url) as first, Client(server.url) as second:
+        listed = {tool.name for tool in (await first.list_tools()).tools}
+        assert {"search", "startCrawl", "getDocumentDetails", "indexAdmin"} <= listed
+        crawled = await first.call_tool("startCrawl", {"wait": True}, progress_callback=on_progress)
+        assert not crawled.is_error, crawled.content
+        assert progress, "a crawl that reports progress over stdio reports it over HTTP too"
+        for word in WORDS:
+            expected = holding(folder, word)
+            for client in (first, second):  # each session sees the same index
+                found = await call(client, "search", query=word, pageSize=50)
+                assert {hit["filePath"] for hit in found["documents"]} == expected
+
+
+def test_a_foreign_origin_or_host_and_an_oversized_body_are_refused(server: HttpServer) -> None:
+    ping = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"})
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+
+    def post(body: str = ping, **extra: str) -> int:
+        return requests.post(
+            server.url, data=body, headers={**headers, **extra}, timeout=30
+        ).status_code
+
+    assert post(Origin="http://evil.example") == 403  # a page elsewhere, through a browser
+    assert post(Host="evil.example") == 421  # a name rebound to this machine
+    assert post(Origin="https://app.example") not in (403, 421)  # the configured origin passes
+    padded = json.dumps(
+        {"jsonrpc": "2.0", "id": 2, "method": "ping", "params": {"pad": "x" * MAX_BODY_BYTES}}
+    )
+    assert post(padded) == 413
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("8080", ("127.0.0.1", 8080)), ("0.0.0.0:80", ("0.0.0.0", 80)), ("[::1]:0", ("::1", 0))],
+)
+def test_an_address_is_host_and_port_with_loopback_by_default(
+    text: str, expected: tuple[str, int]
+) -> None:
+    assert address(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "abc", "70000", "::1:80", "[::1]", "host:port"])
+def test_a_wrong_address_says_what_one_looks_like(text: str) -> None:
+    with pytest.raises(ConfigError, match=r"\[HOST:\]PORT, such as 8080"):
+        address(text)
+
+
+def test_serve_refuses_a_wrong_address_before_it_starts(tmp_path: Path) -> None:
+    env: dict[str, Any] = {**os.environ, "PYLUCENE_MCP_HOME": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "pylucene_mcp", "serve", "--http", "somewhere"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert "http is [HOST:]PORT" in done.stderr
+    assert not (tmp_path / "index").exists()
