@@ -84,9 +84,9 @@ def main() -> None:
     os.environ["PYLUCENE_MCP_CLASSPATH"] = str(work / "classes")
 
     from pylucene_mcp import Index, jvm
-    from pylucene_mcp.engine.query import context
-    from pylucene_mcp.engine.request import SearchRequest
-    from pylucene_mcp.engine.search import search
+    from pylucene_mcp.engine.core.query import context
+    from pylucene_mcp.engine.core.request import SearchRequest
+    from pylucene_mcp.engine.lucene.search import search
 
     jvm.start()
     docs = cacm_docs(args.cacm)

@@ -23,7 +23,7 @@ from pathlib import Path
 from _common import ROOT  # noqa: F401  (puts the checkout on sys.path)
 
 from pylucene_mcp import Index
-from pylucene_mcp.engine import query
+from pylucene_mcp.engine.core import query
 
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
 

@@ -75,9 +75,9 @@ def main() -> None:
     )
     os.environ["PYLUCENE_MCP_CLASSPATH"] = str(work / "classes")
     from pylucene_mcp import Index
-    from pylucene_mcp.engine import analysis
-    from pylucene_mcp.engine import documents as docs_module
-    from pylucene_mcp.engine import index as index_module
+    from pylucene_mcp.engine.core import analysis
+    from pylucene_mcp.engine.core import documents as docs_module
+    from pylucene_mcp.engine.lucene import index as index_module
 
     jvm.start()
     docs = documents(args.docs, args.cacm)

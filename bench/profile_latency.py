@@ -22,7 +22,7 @@ from pathlib import Path
 from _common import summary
 
 from pylucene_mcp import Index
-from pylucene_mcp.engine.profile import profile_query
+from pylucene_mcp.engine.core.profile import profile_query
 
 LANGUAGES = ("en", "de", "fr", "it")
 EXTENSIONS = ("pdf", "docx", "txt")

@@ -81,7 +81,7 @@ def write(size: int, abstracts: list[str], kept: Path) -> dict[str, object]:
     """Writes ``size`` documents into a new index through ``add_many``, keeps it at ``kept``
     and returns the indexing figures."""
     from pylucene_mcp import Index
-    from pylucene_mcp.engine.index import INDEXING_THREADS
+    from pylucene_mcp.engine.lucene.index import INDEXING_THREADS
 
     work = Path(tempfile.mkdtemp(prefix=f"pylucene-mcp-scale-{size}-"))
     # a bulk load refreshes its searchers every minute, as the crawler's first crawl does

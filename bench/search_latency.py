@@ -48,7 +48,7 @@ PYTHON = {"defaultOperator": "default_operator", "maxPassages": "max_passages"}
 
 def request(arguments: dict[str, Any]) -> Any:
     """The search tool's ``arguments`` as the engine's SearchRequest."""
-    from pylucene_mcp.engine.request import SearchRequest
+    from pylucene_mcp.engine.core.request import SearchRequest
 
     return SearchRequest(**{PYTHON.get(k, k): v for k, v in arguments.items()})
 
@@ -71,7 +71,7 @@ def label(arguments: dict[str, Any]) -> str:
 
 def measure(index_path: Path, queries: list[dict[str, Any]], rounds: int) -> dict[str, Any]:
     from pylucene_mcp import Index
-    from pylucene_mcp.engine.search import search
+    from pylucene_mcp.engine.lucene.search import search
 
     index = Index.open(index_path, read_only=True)
     rows: dict[str, dict[str, list[float]]] = {

@@ -105,7 +105,7 @@ def main() -> None:
     scale_options(parser, "bench-solr.json")
     args = parser.parse_args()
     from pylucene_mcp import jvm
-    from pylucene_mcp.engine.embedded import EmbeddedBackend
+    from pylucene_mcp.engine.lucene.embedded import EmbeddedBackend
     from pylucene_mcp.engine.solr import SolrBackend, SolrClient, SolrSettings, init
 
     jvm.start()

@@ -15,7 +15,7 @@ at each start, 60 ms here, which no installed server pays). Ours answers ``tools
 tool descriptions its first start wrote (``pylucene_mcp.server.app.SearchServer``); the first
 start after an install or upgrade is timed too ("ours tools/list, first start").
 
-Ours runs with the JVM's class-data archive (``pylucene_mcp.engine.class_archive``, written
+Ours runs with the JVM's class-data archive (``pylucene_mcp.engine.lucene.class_archive``, written
 first if this machine has none, as a server does after its first 30 s) and, interleaved, without it.
 
 Prints a table and writes the figures as JSON (``--json``).
@@ -77,7 +77,7 @@ def main() -> None:
     args = parser.parse_args()
     index = scale_index(args.index_dir, args.docs, args.cacm)
     import pylucene_mcp
-    from pylucene_mcp.engine import class_archive
+    from pylucene_mcp.engine.lucene import class_archive
 
     compileall.compile_dir(Path(pylucene_mcp.__file__).parent, quiet=1)
 

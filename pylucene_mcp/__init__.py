@@ -37,27 +37,27 @@ if TYPE_CHECKING:  # imported when first used (see __getattr__): a server start 
         TryLaterError,
         UnknownFieldError,
     )
-    from pylucene_mcp.engine.analysis import Token, analyze
-    from pylucene_mcp.engine.explain import DocumentExplanation, Explanation, TermContribution
-    from pylucene_mcp.engine.filters import Filter
-    from pylucene_mcp.engine.index import Writer
-    from pylucene_mcp.engine.passages import Passage
-    from pylucene_mcp.engine.request import SearchRequest
-    from pylucene_mcp.engine.results import ActiveFilter, FacetValue, Hit, SearchResult
+    from pylucene_mcp.engine.core.analysis import Token, analyze
+    from pylucene_mcp.engine.core.explain import DocumentExplanation, Explanation, TermContribution
+    from pylucene_mcp.engine.core.filters import Filter
+    from pylucene_mcp.engine.core.passages import Passage
+    from pylucene_mcp.engine.core.request import SearchRequest
+    from pylucene_mcp.engine.core.results import ActiveFilter, FacetValue, Hit, SearchResult
+    from pylucene_mcp.engine.lucene.index import Writer
     from pylucene_mcp.jvm import start as start_jvm
 
 # name → (module, name in it): what ``from pylucene_mcp import X`` imports on first use, so that
 # the command line and the server start without the Python API's modules
 _PUBLIC = {
-    "ActiveFilter": ("pylucene_mcp.engine.results", "ActiveFilter"),
+    "ActiveFilter": ("pylucene_mcp.engine.core.results", "ActiveFilter"),
     "AdminBusyError": ("pylucene_mcp.basics.errors", "AdminBusyError"),
     "DiskFullError": ("pylucene_mcp.basics.errors", "DiskFullError"),
-    "DocumentExplanation": ("pylucene_mcp.engine.explain", "DocumentExplanation"),
+    "DocumentExplanation": ("pylucene_mcp.engine.core.explain", "DocumentExplanation"),
     "DocumentNotFoundError": ("pylucene_mcp.basics.errors", "DocumentNotFoundError"),
-    "Explanation": ("pylucene_mcp.engine.explain", "Explanation"),
-    "FacetValue": ("pylucene_mcp.engine.results", "FacetValue"),
-    "Filter": ("pylucene_mcp.engine.filters", "Filter"),
-    "Hit": ("pylucene_mcp.engine.results", "Hit"),
+    "Explanation": ("pylucene_mcp.engine.core.explain", "Explanation"),
+    "FacetValue": ("pylucene_mcp.engine.core.results", "FacetValue"),
+    "Filter": ("pylucene_mcp.engine.core.filters", "Filter"),
+    "Hit": ("pylucene_mcp.engine.core.results", "Hit"),
     "Index": ("pylucene_mcp.api", "Index"),
     "IndexAccessError": ("pylucene_mcp.basics.errors", "IndexAccessError"),
     "IndexCorruptError": ("pylucene_mcp.basics.errors", "IndexCorruptError"),
@@ -65,20 +65,20 @@ _PUBLIC = {
     "InvalidFilterError": ("pylucene_mcp.basics.errors", "InvalidFilterError"),
     "InvalidRequestError": ("pylucene_mcp.basics.errors", "InvalidRequestError"),
     "JvmError": ("pylucene_mcp.basics.errors", "JvmError"),
-    "Passage": ("pylucene_mcp.engine.passages", "Passage"),
+    "Passage": ("pylucene_mcp.engine.core.passages", "Passage"),
     "PyLuceneMcpError": ("pylucene_mcp.basics.errors", "PyLuceneMcpError"),
     "QuerySyntaxError": ("pylucene_mcp.basics.errors", "QuerySyntaxError"),
-    "SearchRequest": ("pylucene_mcp.engine.request", "SearchRequest"),
-    "SearchResult": ("pylucene_mcp.engine.results", "SearchResult"),
+    "SearchRequest": ("pylucene_mcp.engine.core.request", "SearchRequest"),
+    "SearchResult": ("pylucene_mcp.engine.core.results", "SearchResult"),
     "SearchTimeoutError": ("pylucene_mcp.basics.errors", "SearchTimeoutError"),
     "SetupError": ("pylucene_mcp.basics.errors", "SetupError"),
-    "TermContribution": ("pylucene_mcp.engine.explain", "TermContribution"),
-    "Token": ("pylucene_mcp.engine.analysis", "Token"),
+    "TermContribution": ("pylucene_mcp.engine.core.explain", "TermContribution"),
+    "Token": ("pylucene_mcp.engine.core.analysis", "Token"),
     "TooManyClausesError": ("pylucene_mcp.basics.errors", "TooManyClausesError"),
     "TryLaterError": ("pylucene_mcp.basics.errors", "TryLaterError"),
     "UnknownFieldError": ("pylucene_mcp.basics.errors", "UnknownFieldError"),
-    "Writer": ("pylucene_mcp.engine.index", "Writer"),
-    "analyze": ("pylucene_mcp.engine.analysis", "analyze"),
+    "Writer": ("pylucene_mcp.engine.lucene.index", "Writer"),
+    "analyze": ("pylucene_mcp.engine.core.analysis", "analyze"),
     "start_jvm": ("pylucene_mcp.jvm", "start"),
 }
 

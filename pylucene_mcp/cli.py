@@ -251,7 +251,7 @@ def _ask_server(settings: Settings, tool: str, arguments: dict[str, Any]) -> dic
 
 
 def _search(args: argparse.Namespace) -> int:
-    from pylucene_mcp.engine.backend import SearchRequest
+    from pylucene_mcp.engine.core.backend import SearchRequest
     from pylucene_mcp.service.service import open_backend
 
     settings = _settings(args)

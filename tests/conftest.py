@@ -16,8 +16,8 @@ from tests.corpus import build_index, corpus_docs
 @pytest.fixture(scope="session", autouse=True)
 def _jvm(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Starts the JVM once, on the main thread (JPype shuts it down only from there). The
-    JVM's class-data archive (pylucene_mcp.engine.class_archive) lives in a cache of the session's
-    own, also for the servers the tests spawn: none is used unless a test writes it. So is
+    JVM's class-data archive (pylucene_mcp.engine.lucene.class_archive) lives in a cache of the
+    session's own, also for the servers the tests spawn: none is used unless a test writes it. So is
     the product's home (config, logs, private temp folders): nothing goes into the
     ``~/.pylucene-mcp`` of whoever runs the tests."""
     os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))

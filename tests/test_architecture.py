@@ -72,10 +72,13 @@ def imports() -> dict[str, set[str]]:
             if isinstance(node, ast.ImportFrom) and node.module:
                 if node.level:
                     raise AssertionError(f"{source}: relative import")
-                if node.module == "pylucene_mcp":
-                    found.update(f"pylucene_mcp.{a.name}" for a in node.names)
-                elif node.module.startswith("pylucene_mcp"):
-                    found.add(node.module)
+                if node.module.startswith("pylucene_mcp"):
+                    # ``from package import module`` imports that module, not just the package
+                    for alias in node.names:
+                        inner = f"{node.module}.{alias.name}"
+                        named = PACKAGE.parent / inner.replace(".", "/")
+                        is_module = named.with_suffix(".py").is_file() or named.is_dir()
+                        found.add(inner if is_module else node.module)
                 elif node.module.split(".")[0] == "jpype":
                     found.add("jpype")
             elif isinstance(node, ast.Import):
@@ -105,8 +108,18 @@ def test_arrows_run_only_downward() -> None:
 #: implementations (the embedded index, and the SolrCloud backend through its package); the
 #: public Python API at the package root and the research library are Lucene's own faces and use
 #: the engine whole.
-ENGINE_INTERFACE = {"pylucene_mcp.engine", "pylucene_mcp.engine.backend"}
-MAY_BUILD = {"service": {"pylucene_mcp.engine.embedded", "pylucene_mcp.engine.solr"}}
+ENGINE_INTERFACE = {"pylucene_mcp.engine", "pylucene_mcp.engine.core.backend"}
+#: and what the service needs of one backend in particular: the places build them; a folder's
+#: index is shared among servers through its lock (``sharing``); the class-data archive is the
+#: embedded index's JVM
+MAY_BUILD = {
+    "service": {
+        "pylucene_mcp.engine.lucene.embedded",
+        "pylucene_mcp.engine.lucene.index_lock",
+        "pylucene_mcp.engine.lucene.class_archive",
+        "pylucene_mcp.engine.solr",
+    }
+}
 WHOLE_ENGINE = {"pylucene_mcp", "pylucene_mcp.api"}
 
 
@@ -245,3 +258,17 @@ def test_a_settings_variable_is_read_in_one_place() -> None:
             if isinstance(asked, ast.Constant) and asked.value in names:
                 readers.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno} {asked.value}")
     assert readers == [], "read these through basics.config.from_environment: " + ", ".join(readers)
+
+
+def test_the_engines_core_knows_neither_backend() -> None:
+    """``engine/core`` (the protocol, its data types, the query model, the questions written
+    once) imports nothing of ``engine/lucene`` or ``engine/solr``: each backend builds on the
+    core, never the reverse."""
+    wrong = [
+        f"{source} → {target}"
+        for source, targets in imports().items()
+        if source.startswith("pylucene_mcp.engine.core")
+        for target in targets
+        if target.startswith(("pylucene_mcp.engine.lucene", "pylucene_mcp.engine.solr"))
+    ]
+    assert not wrong, "\n".join(sorted(wrong))

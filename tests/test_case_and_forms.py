@@ -7,7 +7,7 @@ import pytest
 
 from pylucene_mcp import Index, InvalidFilterError, QuerySyntaxError
 from pylucene_mcp.basics import schema
-from pylucene_mcp.engine.info import field_infos
+from pylucene_mcp.engine.lucene.info import field_infos
 
 
 def paths(result: object) -> set[str]:

@@ -74,7 +74,7 @@ def test_a_child_file_left_behind_is_removed_once_stale(
 ) -> None:
     """A server that quits while its child writes leaves the child's file: the next one
     removes it once it is older than a child may take, and leaves a young one alone."""
-    from pylucene_mcp.engine import class_archive
+    from pylucene_mcp.engine.lucene import class_archive
 
     monkeypatch.setenv("PYLUCENE_MCP_CACHE", str(tmp_path))
     target = jvm.class_archive(jvm.find_java_home(), jvm.class_path())

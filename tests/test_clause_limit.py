@@ -11,7 +11,7 @@ import random
 import pytest
 
 from pylucene_mcp import Index, TooManyClausesError, jvm
-from pylucene_mcp.engine.query import MAX_CLAUSES
+from pylucene_mcp.engine.core.query import MAX_CLAUSES
 
 WORDS = [f"w{n:04}" for n in range(2000)]
 

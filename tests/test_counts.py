@@ -12,7 +12,7 @@ import pytest
 from mcp import Client
 
 from pylucene_mcp import Index, InvalidRequestError
-from pylucene_mcp.engine.search import facet_counts
+from pylucene_mcp.engine.core.request import facet_counts
 from tests.mcp_client import call, connect
 
 

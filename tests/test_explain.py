@@ -8,7 +8,7 @@ import math
 import pytest
 
 from pylucene_mcp import DocumentNotFoundError, Index
-from pylucene_mcp.engine.query import LEMMA_WEIGHT
+from pylucene_mcp.engine.core.query import LEMMA_WEIGHT
 
 K1, B = 1.2, 0.75  # Lucene's BM25Similarity defaults
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pylucene_mcp import Index
-from pylucene_mcp.engine import analysis
+from pylucene_mcp.engine.core import analysis
 
 
 @pytest.fixture

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from pylucene_mcp import Index
-from pylucene_mcp.engine.documents import content_hash
-from pylucene_mcp.engine.index import FileState
+from pylucene_mcp.engine.core.documents import FileState, content_hash
 
 
 def test_file_states_under_folders_and_of_paths(fresh_index: Index) -> None:

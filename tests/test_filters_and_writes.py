@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pylucene_mcp import Index, InvalidFilterError
-from pylucene_mcp.engine.info import document_details
+from pylucene_mcp.engine.core.info import document_details
 
 
 @pytest.fixture

@@ -16,7 +16,8 @@ from pylucene_mcp import (
     jvm,
 )
 from pylucene_mcp.basics import schema
-from pylucene_mcp.engine.info import document_details, field_infos, index_stats
+from pylucene_mcp.engine.core.info import document_details
+from pylucene_mcp.engine.lucene.info import field_infos, index_stats
 from tests.waiting import until
 
 

@@ -10,7 +10,7 @@ import pytest
 from mcp import Client
 
 from pylucene_mcp import DocumentNotFoundError, Index
-from pylucene_mcp.engine.miss import explain_miss
+from pylucene_mcp.engine.core.miss import explain_miss
 from tests.mcp_client import call, connect
 
 LEASE = "/d/lease.txt"

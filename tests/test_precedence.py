@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pylucene_mcp import Index
-from pylucene_mcp.engine.profile import QueryNode, profile_query
+from pylucene_mcp.engine.core.profile import QueryNode, profile_query
 
 DOCS = {
     "a": "machine learning pipelines",

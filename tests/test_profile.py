@@ -16,8 +16,8 @@ import pytest
 from mcp import Client
 
 from pylucene_mcp import Index, InvalidRequestError
-from pylucene_mcp.engine.profile import QueryNode, profile_query
-from pylucene_mcp.engine.query import LEMMA_WEIGHT
+from pylucene_mcp.engine.core.profile import QueryNode, profile_query
+from pylucene_mcp.engine.core.query import LEMMA_WEIGHT
 from tests.conftest import FIGURES
 from tests.mcp_client import call, connect
 

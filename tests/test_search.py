@@ -526,7 +526,7 @@ def test_a_long_query_is_quoted_up_to_200_characters(index: Index) -> None:
 
 def test_a_query_with_too_many_clauses_says_so_without_echoing_it(index: Index) -> None:
     from pylucene_mcp import jvm
-    from pylucene_mcp.engine.query import MAX_CLAUSES
+    from pylucene_mcp.engine.core.query import MAX_CLAUSES
 
     searcher = jvm.jclass("org.apache.lucene.search.IndexSearcher")
     searcher.setMaxClauseCount(

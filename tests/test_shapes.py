@@ -19,8 +19,8 @@ from pylucene_mcp.basics.shapes import (
     to_dict,
     wire_type,
 )
-from pylucene_mcp.engine.info import DocumentDetails, document_details
-from pylucene_mcp.engine.results import fit_passages
+from pylucene_mcp.engine.core.info import DocumentDetails, document_details
+from pylucene_mcp.engine.core.results import fit_passages
 
 EVERY_FIELD = {
     "file_path": "/shapes/report.pdf",

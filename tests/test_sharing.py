@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from pylucene_mcp.engine import index_lock
+from pylucene_mcp.engine.lucene import index_lock
 from tests.stdio_peer import ROOT, StdioPeer, handshake, server_env
 from tests.waiting import until
 

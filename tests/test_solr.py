@@ -19,9 +19,9 @@ import pytest
 
 from pylucene_mcp.basics import schema
 from pylucene_mcp.basics.errors import InvalidRequestError
-from pylucene_mcp.engine import analysis
-from pylucene_mcp.engine.embedded import EmbeddedBackend
-from pylucene_mcp.engine.request import SearchRequest
+from pylucene_mcp.engine.core import analysis
+from pylucene_mcp.engine.core.request import SearchRequest
+from pylucene_mcp.engine.lucene.embedded import EmbeddedBackend
 from pylucene_mcp.engine.solr import SolrBackend, SolrSettings
 from tests.corpus import corpus_docs
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from pylucene_mcp.basics.errors import RemoteIndexError
-from pylucene_mcp.engine.request import SearchRequest
+from pylucene_mcp.engine.core.request import SearchRequest
 from pylucene_mcp.engine.solr import SolrBackend, SolrClient, SolrSettings, init
 from pylucene_mcp.engine.solr.configset import collections
 from tests.solr_cluster import LocalCluster, basic_auth

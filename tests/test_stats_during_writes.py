@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 
 from pylucene_mcp import Index
-from pylucene_mcp.engine.info import folder_size
+from pylucene_mcp.engine.lucene.info import folder_size
 
 
 def test_stats_never_fail_while_segments_come_and_go(fresh_index: Index) -> None:

@@ -8,8 +8,8 @@ import math
 import pytest
 
 from pylucene_mcp import Index
-from pylucene_mcp.engine.miss import explain_miss
-from pylucene_mcp.engine.profile import profile_query
+from pylucene_mcp.engine.core.miss import explain_miss
+from pylucene_mcp.engine.core.profile import profile_query
 
 FILLER = "The committee met on Tuesday and discussed the budget of the archive. " * 6
 

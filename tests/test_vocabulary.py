@@ -11,7 +11,7 @@ import pytest
 from mcp import Client
 
 from pylucene_mcp import Index, InvalidRequestError, UnknownFieldError
-from pylucene_mcp.engine.vocabulary import find_duplicates, suggest_terms, top_terms
+from pylucene_mcp.engine.core.vocabulary import find_duplicates, suggest_terms, top_terms
 from tests.mcp_client import call, connect, error
 
 

@@ -288,7 +288,7 @@ _keys_lock = threading.Lock()
 
 
 def cursor_key() -> bytes:
-    """This user's key for signing cursors (:mod:`pylucene_mcp.engine.cursors`):
+    """This user's key for signing cursors (:mod:`pylucene_mcp.engine.core.cursors`):
     ``<home>/cursor.key``, 32 random bytes readable by this user alone, made on first use and
     shared by every server of the user (a cursor from one is good in another). Where the home
     cannot be written, a key for this process alone."""

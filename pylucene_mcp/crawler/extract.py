@@ -21,7 +21,7 @@ from pylucene_mcp.basics.errors import ExtractionError, WorkerDiedError
 from pylucene_mcp.crawler.normalize import join_pages, normalize_text, xhtml_to_pages
 from pylucene_mcp.crawler.tika_server import TikaDied, TikaServer, TikaTimeout
 from pylucene_mcp.crawler.walk import open_checked
-from pylucene_mcp.engine.backend import content_hash
+from pylucene_mcp.engine.core.backend import content_hash
 
 log = logging.getLogger(__name__)
 

@@ -54,7 +54,7 @@ from pylucene_mcp.crawler.walk import (
     inside,
     walk,
 )
-from pylucene_mcp.engine.backend import Backend, BackendWriter, FileState
+from pylucene_mcp.engine.core.backend import Backend, BackendWriter, FileState
 
 log = logging.getLogger(__name__)
 
@@ -208,7 +208,7 @@ class Crawler:
     ) -> CrawlReport:
         """Starts a crawl in the background and returns its live report. With ``reconcile``
         (``directories`` are all the configured folders), the documents that none of them
-        covers go too, unless the index is :attr:`~pylucene_mcp.engine.backend.Backend.shared`.
+        covers go too, unless the index is :attr:`~pylucene_mcp.engine.core.backend.Backend.shared`.
 
         Raises:
             CrawlerBusyError: while another crawl runs.

@@ -7,7 +7,7 @@ bag-of-words batch search, TREC topics and qrels, and evaluation with ``ir-measu
     >>> index = ResearchIndex.create("/tmp/cacm", {"id": FieldSpec.keyword(),
     ...     "contents": FieldSpec.text(english)}, Similarity.bm25(0.9, 0.4))   # doctest: +SKIP
 
-This sits beside the product's own document schema (``pylucene_mcp.engine.index``), which the
+This sits beside the product's own document schema (``pylucene_mcp.engine.lucene.index``), which the
 crawler and the MCP tools keep using; every wrapper has a ``java`` attribute for what it does
 not cover.
 

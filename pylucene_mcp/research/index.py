@@ -16,7 +16,7 @@ from typing import Any
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors
-from pylucene_mcp.engine.explain import Explanation
+from pylucene_mcp.engine.core.explain import Explanation
 from pylucene_mcp.research.anserini import LuceneIndexInfo, read_info
 from pylucene_mcp.research.anserini import schema as anserini_schema
 from pylucene_mcp.research.anserini import similarity as anserini_similarity
@@ -660,7 +660,7 @@ def commit_data(path: Path) -> dict[str, str] | None:
 
 def is_product_index(data: Mapping[str, str]) -> bool:
     """Whether commit data ``data`` is the product's own index's (the crawler's), which keeps
-    its schema version there (``engine/index.py``)."""
+    its schema version there (``engine/lucene/index.py``)."""
     return "schema_version" in data
 
 

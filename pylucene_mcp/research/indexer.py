@@ -291,7 +291,7 @@ def _class_archive() -> None:
     """The JVM's class-data archive, written by the first run (a child process, about 3 s, once
     per runtime and installed version; the server writes the same one): Lucene's classes are
     then mapped, not read from the jars, and the JVM reaches its indexing speed sooner."""
-    from pylucene_mcp.engine import class_archive
+    from pylucene_mcp.engine.lucene import class_archive
 
     try:
         class_archive.ensure()

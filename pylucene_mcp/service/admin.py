@@ -18,7 +18,7 @@ from typing import Any, Literal, Protocol
 
 from pylucene_mcp.basics import errors
 from pylucene_mcp.basics.config import Settings
-from pylucene_mcp.engine.backend import Backend
+from pylucene_mcp.engine.core.backend import Backend
 from pylucene_mcp.service.places import IndexPlace
 
 log = logging.getLogger(__name__)

@@ -4,7 +4,7 @@ Each process that writes an index and serves tools listens on a channel of this 
 a Unix socket in the private home folder (``<home>/run/<digest of the index>.sock``, 0700
 folder), or a named pipe on Windows. Its address and a random key, new each time it starts, are
 in the index's owner record (``pylucene-mcp.owner``, 0600, see
-:mod:`pylucene_mcp.engine.index_lock`), which only this user can read; a peer proves that it
+:mod:`pylucene_mcp.engine.lucene.index_lock`), which only this user can read; a peer proves that it
 knows the key before anything it sends is read (``multiprocessing.connection``'s challenge), and
 what it sends is JSON, never pickles. A request is a tool's name and arguments; the answer is
 the tool's result as the MCP client would get it (:func:`call`).

@@ -17,8 +17,8 @@ from typing import Any, Protocol
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors
 from pylucene_mcp.basics.config import Settings, flag_or_text
-from pylucene_mcp.engine.backend import Backend
-from pylucene_mcp.engine.embedded import EmbeddedBackend, Owner
+from pylucene_mcp.engine.core.backend import Backend
+from pylucene_mcp.engine.lucene.embedded import EmbeddedBackend, Owner
 
 
 class IndexPlace(Protocol):

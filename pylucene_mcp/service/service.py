@@ -27,7 +27,7 @@ from pylucene_mcp.basics.config import (
     reread_directories,
     save_directories,
 )
-from pylucene_mcp.engine.backend import Backend, SearchRequest
+from pylucene_mcp.engine.core.backend import Backend, SearchRequest
 from pylucene_mcp.service.places import IndexPlace, place
 from pylucene_mcp.service.sharing import Sharing
 
@@ -222,14 +222,14 @@ class Service:
     def _archive_later(self) -> None:
         """Once the server has run for :data:`ARCHIVE_AFTER_S`, writes the JVM's class-data
         archive if this runtime and class path have none (once per installation; a child
-        process, see :mod:`pylucene_mcp.engine.class_archive`): later starts reach their first
-        search sooner. Not before, so that short-lived servers (a client probing, tests) spawn
+        process, see :mod:`pylucene_mcp.engine.lucene.class_archive`): later starts reach their
+        first search sooner. Not before, so that short-lived servers (a client probing, tests) spawn
         none."""
 
         def run() -> None:
             if self._closing:
                 return
-            from pylucene_mcp.engine import class_archive
+            from pylucene_mcp.engine.lucene import class_archive
 
             try:
                 class_archive.ensure()

@@ -24,8 +24,8 @@ from typing import Any
 
 from pylucene_mcp.basics import errors
 from pylucene_mcp.basics.config import Settings
-from pylucene_mcp.engine import index_lock
-from pylucene_mcp.engine.backend import Backend
+from pylucene_mcp.engine.core.backend import Backend
+from pylucene_mcp.engine.lucene import index_lock
 from pylucene_mcp.service import peers
 
 log = logging.getLogger(__name__)

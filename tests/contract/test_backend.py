@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from pylucene_mcp.basics.errors import DocumentNotFoundError, InvalidRequestError
-from pylucene_mcp.engine.backend import Backend, SearchRequest
-from pylucene_mcp.engine.embedded import EmbeddedBackend
+from pylucene_mcp.engine.core.backend import Backend, SearchRequest
+from pylucene_mcp.engine.lucene.embedded import EmbeddedBackend
 from pylucene_mcp.engine.solr.backend import SolrBackend
 
 WORDS = (

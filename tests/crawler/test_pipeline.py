@@ -98,7 +98,7 @@ def test_ligatures_in_a_pdf_are_normalized(crawler: Crawler, docs: Path) -> None
     crawler.crawl([str(docs)])
     found = hit(crawler.index, "finance AND efficiency AND office")
     assert found["name"] == "finance-review.pdf"
-    from pylucene_mcp.engine.info import document_details
+    from pylucene_mcp.engine.core.info import document_details
 
     content = document_details(crawler.index, str(docs / "finance-review.pdf")).content
     assert "\ufb01" not in content and "\ufb03" not in content and "finance" in content
@@ -135,7 +135,7 @@ def test_incremental_crawls_add_update_skip_and_delete(crawler: Crawler, docs: P
     pages = crawler.index.search("library").documents
     assert len(pages) == 2
     digest = crawler.index.search("file_name:page.html").documents[0]
-    from pylucene_mcp.engine.info import document_details
+    from pylucene_mcp.engine.core.info import document_details
 
     hash_value = document_details(crawler.index, digest.file_path).fields["content_hash"]
     same = crawler.index.search("*", filters=[{"field": "content_hash", "value": hash_value}])
@@ -329,7 +329,7 @@ def test_each_message_of_a_mailbox_is_a_document_kept_in_step_with_the_file(
     }
     # the line that begins with "From " is as written, not as the mbox quotes it (">From ")
     assert hit(crawler.index, "kitchen")["text"] == "From the <em>kitchen</em>: lunch at noon."
-    from pylucene_mcp.engine.info import document_details
+    from pylucene_mcp.engine.core.info import document_details
 
     details = document_details(crawler.index, f"{box}/1")
     assert (details.fields["title"], details.content) == ("Kaution", messages[0][2])

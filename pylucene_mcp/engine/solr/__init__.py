@@ -1,5 +1,5 @@
 """The SolrCloud backend (docs/scale-out.md): a collection on a cluster as a
-:class:`~pylucene_mcp.engine.backend.Backend`, the configset and ``solr init``, and the jars a
+:class:`~pylucene_mcp.engine.core.backend.Backend`, the configset and ``solr init``, and the jars a
 node needs for the product's plugin. The service layer builds it from the settings through this
 module alone."""
 

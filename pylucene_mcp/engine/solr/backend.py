@@ -1,10 +1,10 @@
-"""A SolrCloud collection as a :class:`~pylucene_mcp.engine.backend.Backend`: the same tools, the
-same answers, with the index sharded and replicated over a cluster (docs/scale-out.md).
+"""A SolrCloud collection as a :class:`~pylucene_mcp.engine.core.backend.Backend`: the same
+tools, the same answers, with the index sharded and replicated over a cluster (docs/scale-out.md).
 
 What runs where:
 
 - A query is parsed and analysed here, by the same parser and analyzers as the embedded index
-  (:func:`~pylucene_mcp.engine.query.parse_query`), and sent as the JSON of the Lucene query it
+  (:func:`~pylucene_mcp.engine.core.query.parse_query`), and sent as the JSON of the Lucene query it
   became (``PortableQuery``); the product's Solr plugin (``defType=pylucene``) builds that query
   again on every shard. User text never reaches a Solr query parser or local params: filters,
   facet queries and range buckets are such JSON too, and the only local params are the
@@ -37,12 +37,11 @@ import pylucene_mcp.engine.solr.nodes as nodes
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, portable, schema
 from pylucene_mcp.basics.shapes import Encoded
-from pylucene_mcp.engine import cursors, documents, info, miss, profile, vocabulary
-from pylucene_mcp.engine import search as searching
-from pylucene_mcp.engine.explain import DocumentExplanation, explanation_of
-from pylucene_mcp.engine.filters import Filter, filter_query
-from pylucene_mcp.engine.index import FileState
-from pylucene_mcp.engine.info import (
+from pylucene_mcp.engine.core import cursors, documents, info, miss, profile, request, vocabulary
+from pylucene_mcp.engine.core.documents import FileState
+from pylucene_mcp.engine.core.explain import DocumentExplanation, explanation_of
+from pylucene_mcp.engine.core.filters import Filter, filter_query
+from pylucene_mcp.engine.core.info import (
     ClusterInfo,
     DateRange,
     FieldInfo,
@@ -50,14 +49,14 @@ from pylucene_mcp.engine.info import (
     StoredDocument,
     field_info,
 )
-from pylucene_mcp.engine.probe import Probe
-from pylucene_mcp.engine.query import context, limit_ms, parse_query
-from pylucene_mcp.engine.request import SearchRequest
-from pylucene_mcp.engine.results import SearchResult
+from pylucene_mcp.engine.core.probe import Probe
+from pylucene_mcp.engine.core.query import context, limit_ms, parse_query
+from pylucene_mcp.engine.core.request import SearchRequest
+from pylucene_mcp.engine.core.results import SearchResult
+from pylucene_mcp.engine.core.vocabulary import DuplicateGroup, TermCount
 from pylucene_mcp.engine.solr.client import SolrClient, SolrSettings
 from pylucene_mcp.engine.solr.collection import Collection
 from pylucene_mcp.engine.solr.probe import SolrProbe
-from pylucene_mcp.engine.vocabulary import DuplicateGroup, TermCount
 
 #: the stored fields a page reads (its hits' fields, their pages and hash)
 HIT_FIELDS = (
@@ -182,8 +181,9 @@ def _stored_row(doc: Mapping[str, Any]) -> dict[str, Any]:
 
 
 class SolrBackend:
-    """A SolrCloud collection: everything a :class:`~pylucene_mcp.engine.backend.Backend` offers
-    (what Solr cannot give is said where it is left out; docs/scale-out.md)."""
+    """A SolrCloud collection: everything a
+    :class:`~pylucene_mcp.engine.core.backend.Backend` offers (what Solr cannot give is said
+    where it is left out; docs/scale-out.md)."""
 
     def __init__(self, settings: SolrSettings, *, refresh_interval_s: float = 1.0) -> None:
         self.settings = settings
@@ -244,7 +244,7 @@ class SolrBackend:
     # -- searching --------------------------------------------------------------------------
 
     def search(self, request: SearchRequest) -> SearchResult:
-        """As the embedded index's :func:`~pylucene_mcp.engine.search.search`."""
+        """As the embedded index's :func:`~pylucene_mcp.engine.lucene.search.search`."""
         started = time.perf_counter()
         r = request
         parsed = parse_query(r.text, r.default_operator, word_forms=r.word_forms)
@@ -396,7 +396,7 @@ class SolrBackend:
                 )
             )
 
-    facet_counts = searching.facet_counts
+    facet_counts = request.facet_counts
 
     # -- one document -----------------------------------------------------------------------
 
@@ -749,7 +749,7 @@ def _position(cursor: str, fingerprint: str) -> tuple[str, int]:
 
 
 if TYPE_CHECKING:  # mypy checks here that the collection is a whole Backend
-    from pylucene_mcp.engine.backend import Backend
+    from pylucene_mcp.engine.core.backend import Backend
 
     def _is_a_backend(solr: SolrBackend) -> Backend:
         return solr

@@ -13,8 +13,8 @@ from typing import Any
 import pylucene_mcp.engine.solr.configset as configset
 import pylucene_mcp.engine.solr.nodes as nodes
 from pylucene_mcp.basics import errors, schema
-from pylucene_mcp.engine import documents
-from pylucene_mcp.engine.explain import Explanation
+from pylucene_mcp.engine.core import documents
+from pylucene_mcp.engine.core.explain import Explanation
 from pylucene_mcp.engine.solr.client import SolrClient
 
 #: the fields a query scores on, as Solr's statistics parameters list them

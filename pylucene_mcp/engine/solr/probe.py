@@ -1,4 +1,4 @@
-"""The diagnostics' :class:`~pylucene_mcp.engine.probe.Probe` over a SolrCloud collection:
+"""The diagnostics' :class:`~pylucene_mcp.engine.core.probe.Probe` over a SolrCloud collection:
 counts and top hits from ``/select`` (the portable query), term statistics from the terms
 component, pattern expansions from the plugin, explanations from Solr's structured explain.
 
@@ -14,7 +14,7 @@ from typing import Any
 
 import pylucene_mcp.engine.solr.nodes as nodes
 from pylucene_mcp.basics import schema
-from pylucene_mcp.engine.explain import DocumentExplanation, explanation_of
+from pylucene_mcp.engine.core.explain import DocumentExplanation, explanation_of
 from pylucene_mcp.engine.solr.collection import Collection
 
 

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from pylucene_mcp.basics import errors
 from pylucene_mcp.basics.shapes import to_dict
-from pylucene_mcp.engine.backend import IndexStats
+from pylucene_mcp.engine.core.backend import IndexStats
 from pylucene_mcp.server.tools.crawler import CrawlerStatus, crawler_status
 from pylucene_mcp.server.tools.output import answers, listing, record
 from pylucene_mcp.server.tools.registry import Registry

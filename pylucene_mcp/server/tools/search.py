@@ -8,11 +8,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+import pylucene_mcp.engine.core.backend as info
 from pylucene_mcp.basics import schema
 from pylucene_mcp.basics.config import Settings
 from pylucene_mcp.basics.shapes import compact_size
-from pylucene_mcp.engine import backend as info
-from pylucene_mcp.engine.backend import FacetValue, SearchRequest, SearchResult
+from pylucene_mcp.engine.core.backend import FacetValue, SearchRequest, SearchResult
 from pylucene_mcp.server.tools.actions import search_actions
 from pylucene_mcp.server.tools.models import RangeFacetIn, SearchFilter, filter_specs
 from pylucene_mcp.server.tools.output import (
@@ -71,7 +71,7 @@ def fit_content(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
 def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
     """Records the search tool and the info tools on ``tools``."""
     from pylucene_mcp.basics.shapes import to_dict
-    from pylucene_mcp.engine.backend import fit_passages, select
+    from pylucene_mcp.engine.core.backend import fit_passages, select
 
     @tools.tool("search", "Search documents", read_only=True, app="search-results")
     @answers(SearchResult)

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from pylucene_mcp.basics.shapes import to_dict
-from pylucene_mcp.engine.backend import Duplicates, TermList
+from pylucene_mcp.engine.core.backend import Duplicates, TermList
 from pylucene_mcp.server.tools.output import ANSWER_BUDGET_BYTES, answers, fit_counted
 from pylucene_mcp.server.tools.registry import Registry
 from pylucene_mcp.service.service import Service

@@ -15,11 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pylucene_mcp import jvm
 from pylucene_mcp.basics import schema
-from pylucene_mcp.engine import documents
-from pylucene_mcp.engine.index import LuceneIndex, document_id
-from pylucene_mcp.engine.query import parse_query
 
 _WEIGHT = re.compile(r"^weight\((?P<field>[^:\s(]+):(?P<term>.*) in \d+\)")
 # several words at one position (a word's lemmas: signed → sign, signed) score as one
@@ -197,36 +193,6 @@ def _summary(terms: list[TermContribution], matched: bool, path: str) -> str:
         why.append(f"{int(top.freq)} occurrence{'s' if top.freq != 1 else ''}")
     tail = f": {', '.join(why)}" if why else ""
     return f"'{top.term}' gives {top.contribution_percent:.0f} % of the score{tail}"
-
-
-def explain(
-    index: LuceneIndex, query: str, file_path: str, *, default_operator: str = "AND"
-) -> DocumentExplanation:
-    """Why the document of ``file_path`` scores what it scores for ``query`` (BM25, per term).
-
-    The contributions of the terms add up to the score when the query is a sum of clauses (the
-    usual case: terms, phrases, AND/OR); each gives its BM25 factors.
-
-    Raises:
-        DocumentNotFoundError: when no indexed document has that path.
-        QuerySyntaxError, UnknownFieldError: for a query that does not parse.
-    """
-    parsed = parse_query(query, default_operator)
-    path = documents.normalize_path(file_path)
-    with index.searcher() as searcher:
-        return explain_document(
-            searcher, parsed.match_query, document_id(searcher, path), path, query
-        )
-
-
-def explain_document(
-    searcher: Any, lucene_query: Any, doc_id: int, path: str, query: str
-) -> DocumentExplanation:
-    """:func:`explain` for a document already found (``doc_id`` in ``searcher``) and a query
-    already parsed (``lucene_query``; ``query`` is its text, for the answer)."""
-    with jvm.java_errors():
-        tree = Explanation.of(searcher.explain(lucene_query, doc_id))
-    return explanation_of(tree, path, query)
 
 
 def explanation_of(tree: Explanation, path: str, query: str) -> DocumentExplanation:

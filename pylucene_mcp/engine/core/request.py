@@ -9,14 +9,15 @@ import dataclasses
 import math
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.basics.shapes import Encoded, to_dict
-from pylucene_mcp.engine import cursors
-from pylucene_mcp.engine.counts import RangeFacet, buckets, plan
-from pylucene_mcp.engine.filters import Filter, parse_filters
-from pylucene_mcp.engine.query import query_text
+from pylucene_mcp.engine.core import cursors
+from pylucene_mcp.engine.core.counts import RangeFacet, buckets, plan
+from pylucene_mcp.engine.core.filters import Filter, parse_filters
+from pylucene_mcp.engine.core.query import query_text
+from pylucene_mcp.engine.core.results import RangeBucket, SearchResult
 
 MAX_PAGE_SIZE = 100
 MAX_FACET_LIMIT = 100
@@ -210,3 +211,44 @@ def _check(request: SearchRequest) -> None:
         raise errors.InvalidRequestError(
             f"facetLimit must be 1–{MAX_FACET_LIMIT}, got {request.facet_limit}"
         )
+
+
+class Searches(Protocol):
+    """What :func:`facet_counts` asks of an index: a search (every backend's ``search``)."""
+
+    def search(self, request: SearchRequest) -> SearchResult: ...
+
+
+def facet_counts(
+    index: Searches,
+    query: str,
+    *,
+    filters: Sequence[Filter | Mapping[str, Any]] = (),
+    facet_queries: Mapping[str, str] | None = None,
+    range_facets: Sequence[RangeFacet | Mapping[str, Any]] = (),
+    default_operator: str = "AND",
+    word_forms: bool = True,
+    timeout_s: float = 0.0,
+) -> tuple[dict[str, int], dict[str, list[RangeBucket]], bool]:
+    """The counts of ``facet_queries`` (name → count) and of each range facet's buckets
+    (field → buckets, ``to`` excluded) over the hits of ``query`` with ``filters``, and whether
+    the time limit (``timeout_s``, 0: none) cut them short: the index's search for one hit
+    without passages, which counts them (see :func:`search`); a method of every backend.
+
+    Raises:
+        QuerySyntaxError, UnknownFieldError, InvalidFilterError, InvalidRequestError.
+    """
+    counting = SearchRequest(
+        query,
+        filters=filters,
+        page_size=1,
+        max_passages=0,
+        default_operator=default_operator,
+        word_forms=word_forms,
+        timeout_s=timeout_s,
+        facet_queries=facet_queries,
+        range_facets=range_facets,
+    )
+    result = index.search(counting)
+    ranges = {field: list(found) for field, found in (result.range_facets or {}).items()}
+    return dict(result.facet_queries or {}), ranges, result.partial_results

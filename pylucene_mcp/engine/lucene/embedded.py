@@ -1,5 +1,5 @@
-"""The embedded Lucene index as a :class:`~pylucene_mcp.engine.backend.Backend`: the index in
-this process's JVM (:class:`~pylucene_mcp.engine.index.LuceneIndex`: writer, near-real-time
+"""The embedded Lucene index as a :class:`~pylucene_mcp.engine.core.backend.Backend`: the index in
+this process's JVM (:class:`~pylucene_mcp.engine.lucene.index.LuceneIndex`: writer, near-real-time
 searchers, file states) with the engine's queries as its methods.
 
 Each method is the engine's function of the same name, taking this index as its first argument
@@ -13,10 +13,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pylucene_mcp.engine import explain, index, index_lock, info, miss, probe, profile
-from pylucene_mcp.engine import search as searching
-from pylucene_mcp.engine import vocabulary as terms
-from pylucene_mcp.engine.index_lock import Owner
+from pylucene_mcp.engine.core import info, miss, profile, request
+from pylucene_mcp.engine.core import vocabulary as terms
+from pylucene_mcp.engine.lucene import explain, index, index_lock, probe
+from pylucene_mcp.engine.lucene import info as lucene_info
+from pylucene_mcp.engine.lucene import search as searching
+from pylucene_mcp.engine.lucene import vocabulary as lucene_terms
+from pylucene_mcp.engine.lucene.index_lock import Owner
 
 __all__ = ["EmbeddedBackend", "Owner"]
 
@@ -26,7 +29,7 @@ class EmbeddedBackend(index.LuceneIndex):
     Lucene objects (``searcher()``, ``searchers``) for those who want them."""
 
     search = searching.search
-    facet_counts = searching.facet_counts
+    facet_counts = request.facet_counts
     document_details = info.document_details
     explain = explain.explain
     profile_query = profile.profile_query
@@ -34,12 +37,12 @@ class EmbeddedBackend(index.LuceneIndex):
     suggest_terms = terms.suggest_terms
     top_terms = terms.top_terms
     find_duplicates = terms.find_duplicates
-    index_stats = info.index_stats
-    field_infos = info.field_infos
+    index_stats = lucene_info.index_stats
+    field_infos = lucene_info.field_infos
     # what the methods written once for every backend ask of this one
-    stored_document = info.stored_document
-    duplicate_groups = terms.duplicate_groups
-    term_counts = terms.term_counts
+    stored_document = lucene_info.stored_document
+    duplicate_groups = lucene_terms.duplicate_groups
+    term_counts = lucene_terms.term_counts
     probe = probe.lucene_probe
 
     # -- the lock of an index folder, which only an embedded index has --------------------
@@ -52,18 +55,18 @@ class EmbeddedBackend(index.LuceneIndex):
     @staticmethod
     def wipe(folder: Path) -> None:
         """Removes the index in ``folder`` without opening it (a corrupt index cannot be) and
-        leaves the folder empty (see :func:`pylucene_mcp.engine.index_lock.wipe`)."""
+        leaves the folder empty (see :func:`pylucene_mcp.engine.lucene.index_lock.wipe`)."""
         index_lock.wipe(folder)
 
     @staticmethod
     def unlock(folder: Path) -> str:
         """Removes the write lock of ``folder`` when no live process holds it; says what was
-        done (see :func:`pylucene_mcp.engine.index_lock.unlock`)."""
+        done (see :func:`pylucene_mcp.engine.lucene.index_lock.unlock`)."""
         return index_lock.unlock(folder)
 
 
 if TYPE_CHECKING:  # mypy checks here that the embedded index is a whole Backend
-    from pylucene_mcp.engine.backend import Backend
+    from pylucene_mcp.engine.core.backend import Backend
 
     def _is_a_backend(embedded: EmbeddedBackend) -> Backend:
         return embedded

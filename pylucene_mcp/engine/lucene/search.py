@@ -1,52 +1,54 @@
 """Search on the embedded index: one page of hits with DrillSideways facets, sorting, paging and
 passages, in one call into the shim under a time limit. :func:`search` runs a
-:class:`~pylucene_mcp.engine.request.SearchRequest`, which the Python API, the CLI and the MCP
-tool each make; the result shapes are in :mod:`pylucene_mcp.engine.results`."""
+:class:`~pylucene_mcp.engine.core.request.SearchRequest`, which the Python API, the CLI and the MCP
+tool each make; the result shapes are in :mod:`pylucene_mcp.engine.core.results`."""
 
 from __future__ import annotations
 
 import json
 import re
 import time
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.basics.shapes import Encoded
-from pylucene_mcp.engine import cursors
-from pylucene_mcp.engine.counts import RangeFacet
-from pylucene_mcp.engine.filters import (
+from pylucene_mcp.engine.core import cursors
+from pylucene_mcp.engine.core.filters import (
     LONG_MAX,
     LONG_MIN,
     Filter,
     facet_value,
     filter_query,
 )
-from pylucene_mcp.engine.query import context, limit_ms, parse_query
-from pylucene_mcp.engine.request import SearchRequest
-from pylucene_mcp.engine.results import RangeBucket, SearchResult
+from pylucene_mcp.engine.core.query import context, limit_ms, parse_query
+from pylucene_mcp.engine.core.request import SearchRequest
+from pylucene_mcp.engine.core.results import SearchResult
 
 if TYPE_CHECKING:
-    from pylucene_mcp.engine.index import LuceneIndex
+    from pylucene_mcp.engine.lucene.index import LuceneIndex
 
 _HEADER = json.JSONDecoder()
 
 
-def search(index: LuceneIndex, request: SearchRequest) -> SearchResult:
-    """Runs ``request`` (see :class:`~pylucene_mcp.engine.request.SearchRequest`) and returns one
-    page of hits with facets and passages, in one call into the shim under its time limit:
-    what was found by then comes back with ``partial_results`` set (counts not done in time
-    are left out: a facet query, or the buckets that end a range facet); when nothing was found
-    yet (wildcard, fuzzy or regex terms still being expanded), ``SearchTimeoutError`` says how
-    to make the query cheaper.
+def search(index: LuceneIndex, request: SearchRequest | str, **options: Any) -> SearchResult:
+    """Runs ``request`` (a :class:`~pylucene_mcp.engine.core.request.SearchRequest`, or a query
+    and a request's options with their Python names: ``index.search("*vertrag", page_size=20)``)
+    and returns one page of hits with facets and passages, in one call into the shim under its
+    time limit: what was found by then comes back with ``partial_results`` set (counts not done
+    in time are left out: a facet query, or the buckets that end a range facet); when nothing
+    was found yet (wildcard, fuzzy or regex terms still being expanded), ``SearchTimeoutError``
+    says how to make the query cheaper.
 
     Raises:
-        QuerySyntaxError, UnknownFieldError, SearchTimeoutError; InvalidRequestError for a
+        QuerySyntaxError, UnknownFieldError, InvalidFilterError, SearchTimeoutError;
+        InvalidRequestError for an option a search does not take (the MCP tool's camelCase
+        names included: the message lists the Python ones), a value out of its range, or a
         cursor that is not one of this search.
     """
     started = time.perf_counter()
-    r = request
+    r = SearchRequest.of(request, **options)
     fingerprint = after = None
     snapshot = -1
     if r.cursor is not None:  # what a cursor belongs to, and where it continues
@@ -110,47 +112,6 @@ def _request(text: str, and_: bool, word_forms: bool, filters: Sequence[Filter])
             negative = flt.operator in ("not", "not_in")
             request.filter(filter_query(flt), kinds.EXCLUDE if negative else kinds.FILTER)
     return request
-
-
-class Searches(Protocol):
-    """What :func:`facet_counts` asks of an index: a search (every backend's ``search``)."""
-
-    def search(self, request: SearchRequest) -> SearchResult: ...
-
-
-def facet_counts(
-    index: Searches,
-    query: str,
-    *,
-    filters: Sequence[Filter | Mapping[str, Any]] = (),
-    facet_queries: Mapping[str, str] | None = None,
-    range_facets: Sequence[RangeFacet | Mapping[str, Any]] = (),
-    default_operator: str = "AND",
-    word_forms: bool = True,
-    timeout_s: float = 0.0,
-) -> tuple[dict[str, int], dict[str, list[RangeBucket]], bool]:
-    """The counts of ``facet_queries`` (name → count) and of each range facet's buckets
-    (field → buckets, ``to`` excluded) over the hits of ``query`` with ``filters``, and whether
-    the time limit (``timeout_s``, 0: none) cut them short: the index's search for one hit
-    without passages, which counts them (see :func:`search`); a method of every backend.
-
-    Raises:
-        QuerySyntaxError, UnknownFieldError, InvalidFilterError, InvalidRequestError.
-    """
-    counting = SearchRequest(
-        query,
-        filters=filters,
-        page_size=1,
-        max_passages=0,
-        default_operator=default_operator,
-        word_forms=word_forms,
-        timeout_s=timeout_s,
-        facet_queries=facet_queries,
-        range_facets=range_facets,
-    )
-    result = index.search(counting)
-    ranges = {field: list(found) for field, found in (result.range_facets or {}).items()}
-    return dict(result.facet_queries or {}), ranges, result.partial_results
 
 
 #: a number as Java writes a float or a long, and nothing else

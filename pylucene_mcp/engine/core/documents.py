@@ -1,8 +1,8 @@
 """Documents: how a mapping of schema fields becomes a Lucene ``Document`` (derived fields,
 keyword case, facets, points, doc values), the content hash, and date values.
 
-Engine level: used by :mod:`pylucene_mcp.engine.index` to write and by the crawler for the content
-hash; it knows the schema and calls Java through :mod:`pylucene_mcp.jvm`.
+Engine level: used by :mod:`pylucene_mcp.engine.lucene.index` to write and by the crawler for
+the content hash; it knows the schema and calls Java through :mod:`pylucene_mcp.jvm`.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import hashlib
 import mimetypes
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
@@ -166,3 +167,14 @@ def _as_list(value: Any) -> list[str]:
     if isinstance(value, list | tuple | set):
         return [str(v) for v in value if v is not None and str(v) != ""]
     return [str(value)]
+
+
+@dataclass(frozen=True)
+class FileState:
+    """What the index holds for a file, as a crawl compares it with the disk: size, the mtime
+    last seen (updated in place by :meth:`Writer.touch`) and content hash, each None when not
+    recorded."""
+
+    size: int | None
+    mtime_ms: int | None
+    content_hash: str | None

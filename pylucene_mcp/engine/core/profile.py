@@ -17,10 +17,10 @@ from typing import Any
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
-from pylucene_mcp.engine.explain import TermContribution, rarity
-from pylucene_mcp.engine.filters import Filter, constrain, parse_filters
-from pylucene_mcp.engine.probe import Probe, Probed
-from pylucene_mcp.engine.query import ALSO_SEARCHED, LEMMA_WEIGHT, parse_query
+from pylucene_mcp.engine.core.explain import TermContribution, rarity
+from pylucene_mcp.engine.core.filters import Filter, constrain, parse_filters
+from pylucene_mcp.engine.core.probe import Probe, Probed
+from pylucene_mcp.engine.core.query import ALSO_SEARCHED, LEMMA_WEIGHT, parse_query
 
 MAX_NODES = 200  # a query tree is cut here (a wildcard can rewrite into thousands of terms)
 MAX_EXPANSION = 100_000  # words of a pattern's expansion counted at most

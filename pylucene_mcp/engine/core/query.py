@@ -12,8 +12,8 @@ from typing import Any
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.basics.shapes import camel, field_names
-from pylucene_mcp.engine import analysis, documents
-from pylucene_mcp.engine.results import Hit
+from pylucene_mcp.engine.core import analysis, documents
+from pylucene_mcp.engine.core.results import Hit
 
 #: fields that unfielded words and phrases also match, with their weight. The title at 1: it
 #: finds known items whose title is only in the metadata and raises CACM's MAP, where ×2 lowers
@@ -31,7 +31,8 @@ LEMMA_WEIGHT = 0.7
 @functools.cache
 def field_schema() -> Any:
     """The schema as the shims take it, one ``FieldSchema``. A hit shows the stored fields that
-    :class:`~pylucene_mcp.engine.results.Hit` declares, in its order and under its JSON keys."""
+    :class:`~pylucene_mcp.engine.core.results.Hit` declares, in its order and under its JSON
+    keys."""
     builder = jvm.jclass("io.github.pylucenemcp.schema.FieldSchema").builder()
     builder.content(schema.CONTENT, schema.CONTENT_REVERSED, schema.CONTENT_TRANSLIT_DE)
     builder.pageOffsets(schema.PAGE_OFFSETS)

@@ -3,13 +3,13 @@ verified them, mapped from one file at the next start instead of read from the j
 an index of 100k documents: JVM start, opening the index and a first search 1.4–1.5 s without
 it, 0.7–1.2 s with it (docs/performance.md).
 
-A child process writes it (``python -m pylucene_mcp.engine.class_archive FILE``): it starts the JVM
-with ``-XX:ArchiveClassesAtExit=FILE``, writes two documents into an index of its own in a
-private temporary folder (``<home>/tmp``), searches it and exits, and the JVM writes the archive
-as it exits. FILE is the child's own; :func:`ensure` renames it to the archive's place
-(:func:`pylucene_mcp.jvm.class_archive`) only when the child succeeded, so two processes never
-write the same file and a half-written archive is never used. The JVM
-checks that an archive fits its runtime and class path before it maps it, and starts without it
+A child process writes it (``python -m pylucene_mcp.engine.lucene.class_archive FILE``): it
+starts the JVM with ``-XX:ArchiveClassesAtExit=FILE``, writes two documents into an index of
+its own in a private temporary folder (``<home>/tmp``), searches it and exits, and the JVM
+writes the archive as it exits. FILE is the child's own; :func:`ensure` renames it to the
+archive's place (:func:`pylucene_mcp.jvm.class_archive`) only when the child succeeded, so two
+processes never write the same file and a half-written archive is never used. The JVM checks
+that an archive fits its runtime and class path before it maps it, and starts without it
 otherwise.
 """
 
@@ -52,7 +52,7 @@ def ensure() -> Path | None:
     mine = target.with_name(f"{target.name}.{os.getpid()}.tmp")
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "pylucene_mcp.engine.class_archive", str(mine)],
+            [sys.executable, "-m", "pylucene_mcp.engine.lucene.class_archive", str(mine)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -76,8 +76,8 @@ def ensure() -> Path | None:
 def _write(archive: Path) -> None:
     """The child's work: load the classes that writing and searching load, then exit so that
     the JVM writes them into ``archive``."""
-    from pylucene_mcp.engine.embedded import EmbeddedBackend
-    from pylucene_mcp.engine.request import SearchRequest
+    from pylucene_mcp.engine.core.request import SearchRequest
+    from pylucene_mcp.engine.lucene.embedded import EmbeddedBackend
 
     jvm.start(dump_classes=archive)
     folder = config.private_temp("classes-")  # this user's alone, never the shared temp folder

@@ -14,8 +14,8 @@ from html import escape
 from typing import Any, ClassVar
 
 from pylucene_mcp.basics.shapes import Shape, compact_size, fit
-from pylucene_mcp.engine.filters import Filter
-from pylucene_mcp.engine.passages import Passage
+from pylucene_mcp.engine.core.filters import Filter
+from pylucene_mcp.engine.core.passages import Passage
 
 
 class ActiveFilter(Shape):

@@ -6,18 +6,16 @@ from __future__ import annotations
 
 import functools
 import itertools
-import json
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, portable, schema
 from pylucene_mcp.basics.shapes import Shape
-from pylucene_mcp.engine import analysis
-from pylucene_mcp.engine.documents import content_hash
-from pylucene_mcp.engine.index import LuceneIndex
+from pylucene_mcp.engine.core import analysis
+from pylucene_mcp.engine.core.documents import content_hash
 
 SUGGEST_MAX_SCAN = 200_000
 TOP_MAX_SCAN = 2_000_000
@@ -121,10 +119,6 @@ def _limit(limit: int) -> int:
     return limit
 
 
-def _vocabulary() -> Any:
-    return jvm.jclass("io.github.pylucenemcp.search.Vocabulary")
-
-
 class Terms(Protocol):
     """An index that lists a field's terms by their documents: every backend.
     ``suggest_terms`` and ``top_terms`` are written once against it and are methods of each
@@ -158,23 +152,6 @@ def suggest_terms(index: Terms, name: str, prefix: str = "", limit: int = 20) ->
         else f"more than {SUGGEST_MAX_SCAN} terms start with {normalized!r}: the counts are "
         "from the first of them; give a longer prefix",
     )
-
-
-def term_counts(
-    index: LuceneIndex, name: str, prefix: str | None, limit: int
-) -> tuple[list[TermCount], int, bool]:
-    """The embedded index's :meth:`Terms.term_counts`, read in Java (at most
-    :data:`SUGGEST_MAX_SCAN` terms for a prefix, :data:`TOP_MAX_SCAN` for a top list)."""
-    with index.searcher() as searcher, jvm.java_errors():
-        reader = searcher.getIndexReader()
-        if prefix is None:
-            answer = json.loads(str(_vocabulary().top(reader, name, limit, TOP_MAX_SCAN)))
-        else:
-            answer = json.loads(
-                str(_vocabulary().suggest(reader, name, prefix, limit, SUGGEST_MAX_SCAN))
-            )
-    found = [TermCount(t[0], int(t[1]), int(t[2]) if len(t) > 2 else None) for t in answer["terms"]]
-    return found, int(answer["scanned"]), bool(answer["complete"])
 
 
 #: how many more terms a top list fetches when it leaves the common ones out (the English and
@@ -280,29 +257,3 @@ def find_duplicates(
         empty_documents=empty,
         directory=directory,
     )
-
-
-def duplicate_groups(
-    index: LuceneIndex, min_group_size: int, under: str, offset: int, size: int
-) -> tuple[int, list[DuplicateGroup], int]:
-    """The embedded index's :meth:`Groups.duplicate_groups`, counted in Java."""
-    with index.searcher() as searcher, jvm.java_errors():
-        answer = json.loads(
-            str(
-                _vocabulary().duplicates(
-                    searcher.getIndexReader(),
-                    "content_hash",
-                    schema.FILE_PATH,
-                    "file_size",
-                    "modified_date",
-                    min_group_size,
-                    under,
-                    offset,
-                    size,
-                    MAX_LISTED,
-                    EMPTY_TEXT_HASH,
-                )
-            )
-        )
-    groups = [DuplicateGroup(group) for group in answer["groups"]]
-    return int(answer["total"]), groups, int(answer["apart"])

@@ -26,14 +26,15 @@ import logging
 import os
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any, Self
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, portable, schema
 from pylucene_mcp.basics.config import private_dir
-from pylucene_mcp.engine import analysis, documents, index_lock, query
+from pylucene_mcp.engine.core import analysis, documents, query
+from pylucene_mcp.engine.core.documents import FileState
+from pylucene_mcp.engine.lucene import index_lock
 
 log = logging.getLogger(__name__)
 
@@ -44,17 +45,6 @@ INDEXING_THREADS = min(os.cpu_count() or 1, 8)
 #: (``bench/indexing.py``; docs/performance.md). Used only while documents are being added, and
 #: at most a quarter of the JVM's heap (``max_heap``).
 INDEXING_BUFFER_MB = 128.0
-
-
-@dataclass(frozen=True)
-class FileState:
-    """What the index holds for a file, as a crawl compares it with the disk: size, the mtime
-    last seen (updated in place by :meth:`Writer.touch`) and content hash, each None when not
-    recorded."""
-
-    size: int | None
-    mtime_ms: int | None
-    content_hash: str | None
 
 
 @functools.cache
@@ -345,13 +335,13 @@ class LuceneIndex:
             self._start_reopener()
 
     #: an index folder is this configuration's own: a crawl of all its folders removes what
-    #: none of them covers (see :attr:`pylucene_mcp.engine.backend.Backend.shared`)
+    #: none of them covers (see :attr:`pylucene_mcp.engine.core.backend.Backend.shared`)
     shared = False
 
     @property
     def identity(self) -> str:
         """What this index is, as one text: its folder's real path (see
-        :attr:`pylucene_mcp.engine.backend.Backend.identity`)."""
+        :attr:`pylucene_mcp.engine.core.backend.Backend.identity`)."""
         return os.path.realpath(self.path)
 
     @property

@@ -2,9 +2,9 @@
 ask of an index, and the data it answers with.
 
 ``Backend`` is a :class:`~typing.Protocol`: an implementation need not inherit from it. The
-embedded Lucene index (:class:`~pylucene_mcp.engine.embedded.EmbeddedBackend`) is the first; a
-remote one (:class:`~pylucene_mcp.engine.solr.backend.SolrBackend`, a SolrCloud collection)
-is the second. Nothing above the engine imports its other modules:
+embedded Lucene index (:class:`~pylucene_mcp.engine.lucene.embedded.EmbeddedBackend`) is
+the first; a remote one (:class:`~pylucene_mcp.engine.solr.backend.SolrBackend`, a SolrCloud
+collection) is the second. Nothing above the engine imports its other modules:
 ``tests/test_architecture.py`` allows the layers above only this one (and the service the module
 that builds the embedded index), and ``tests/contract/`` runs the same contract tests against
 every implementation.
@@ -21,24 +21,23 @@ from contextlib import AbstractContextManager
 from pathlib import PurePath
 from typing import Any, Protocol
 
-from pylucene_mcp.engine.counts import RangeFacet
-from pylucene_mcp.engine.documents import content_hash
-from pylucene_mcp.engine.explain import DocumentExplanation
-from pylucene_mcp.engine.filters import Filter
-from pylucene_mcp.engine.index import FileState
-from pylucene_mcp.engine.info import DocumentDetails, FieldInfo, IndexStats, StoredDocument
-from pylucene_mcp.engine.miss import MissExplanation
-from pylucene_mcp.engine.probe import Probe
-from pylucene_mcp.engine.profile import QueryProfile
-from pylucene_mcp.engine.request import SearchRequest
-from pylucene_mcp.engine.results import (
+from pylucene_mcp.engine.core.counts import RangeFacet
+from pylucene_mcp.engine.core.documents import FileState, content_hash
+from pylucene_mcp.engine.core.explain import DocumentExplanation
+from pylucene_mcp.engine.core.filters import Filter
+from pylucene_mcp.engine.core.info import DocumentDetails, FieldInfo, IndexStats, StoredDocument
+from pylucene_mcp.engine.core.miss import MissExplanation
+from pylucene_mcp.engine.core.probe import Probe
+from pylucene_mcp.engine.core.profile import QueryProfile
+from pylucene_mcp.engine.core.request import SearchRequest
+from pylucene_mcp.engine.core.results import (
     FacetValue,
     RangeBucket,
     SearchResult,
     fit_passages,
     select,
 )
-from pylucene_mcp.engine.vocabulary import DuplicateGroup, Duplicates, TermCount, TermList
+from pylucene_mcp.engine.core.vocabulary import DuplicateGroup, Duplicates, TermCount, TermList
 
 __all__ = [
     "Backend",
@@ -160,7 +159,7 @@ class Backend(Protocol):
 
     def stored_document(self, file_path: str) -> StoredDocument:
         """The document of ``file_path`` as the index stored it: what ``document_details``,
-        written once for every backend (:func:`~pylucene_mcp.engine.info.document_details`),
+        written once for every backend (:func:`~pylucene_mcp.engine.core.info.document_details`),
         asks of each.
 
         Raises:
@@ -198,7 +197,8 @@ class Backend(Protocol):
     def probe(self) -> AbstractContextManager[Probe]:
         """The index as the diagnostics ask it, at one point in time, for a ``with`` block:
         what ``profile_query`` and ``explain_miss``, written once for every backend
-        (:mod:`~pylucene_mcp.engine.profile`, :mod:`~pylucene_mcp.engine.miss`), ask of each."""
+        (:mod:`~pylucene_mcp.engine.core.profile`, :mod:`~pylucene_mcp.engine.core.miss`), ask
+        of each."""
 
     # -- vocabulary and statistics ----------------------------------------------------------
 
@@ -215,7 +215,7 @@ class Backend(Protocol):
         """The at most ``limit`` terms of ``name`` with the most documents (starting with
         ``prefix``; None: any), how many terms were read, and whether that was all: what
         ``suggest_terms`` and ``top_terms``, written once for every backend
-        (:mod:`~pylucene_mcp.engine.vocabulary`), ask of each."""
+        (:mod:`~pylucene_mcp.engine.core.vocabulary`), ask of each."""
 
     def find_duplicates(
         self,
@@ -232,7 +232,7 @@ class Backend(Protocol):
         """The groups of documents with the same text below ``under``: their number, ``size``
         of them from ``offset``, and how many documents have no text: what
         ``find_duplicates``, written once for every backend
-        (:func:`~pylucene_mcp.engine.vocabulary.find_duplicates`), asks of each."""
+        (:func:`~pylucene_mcp.engine.core.vocabulary.find_duplicates`), asks of each."""
 
     def index_stats(self) -> IndexStats:
         """Counts, sizes, languages, types and dates of the whole index."""

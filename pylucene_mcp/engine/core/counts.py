@@ -1,7 +1,7 @@
 """Counts beside a search: named queries (``facetQueries``) and ranges of a date or size field
 in equal steps (``rangeFacets``: ``modified_date`` by month, ``file_size`` by 1 MB), each over
 the search's own hits (query and filters), counted by the search itself
-(:func:`pylucene_mcp.engine.search.search`, within its time limit); here they are planned and
+(:func:`pylucene_mcp.engine.lucene.search.search`, within its time limit); here they are planned and
 their answers shaped.
 """
 
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from pylucene_mcp.basics import errors, schema
-from pylucene_mcp.engine import documents
-from pylucene_mcp.engine.results import RangeBucket
+from pylucene_mcp.engine.core import documents
+from pylucene_mcp.engine.core.results import RangeBucket
 
 MAX_BUCKETS = 50
 MAX_FACET_QUERIES = 20

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
-from pylucene_mcp.engine import documents
+from pylucene_mcp.engine.core import documents
 
 Operator = Literal["eq", "in", "not", "not_in", "range"]
 LONG_MIN = -(2**63)

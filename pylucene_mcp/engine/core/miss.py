@@ -17,11 +17,17 @@ from typing import Any
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import schema
-from pylucene_mcp.engine import analysis, documents
-from pylucene_mcp.engine.filters import Filter, constrain, filter_query, parse_filters
-from pylucene_mcp.engine.probe import Probe, Probed
-from pylucene_mcp.engine.profile import QueryNode, query_tree
-from pylucene_mcp.engine.query import ALSO_SEARCHED, QUOTE_CHARS, ParsedQuery, parse_query, quote
+from pylucene_mcp.engine.core import analysis, documents
+from pylucene_mcp.engine.core.filters import Filter, constrain, filter_query, parse_filters
+from pylucene_mcp.engine.core.probe import Probe, Probed
+from pylucene_mcp.engine.core.profile import QueryNode, query_tree
+from pylucene_mcp.engine.core.query import (
+    ALSO_SEARCHED,
+    QUOTE_CHARS,
+    ParsedQuery,
+    parse_query,
+    quote,
+)
 
 FIRST_PAGE = 10
 RANK_WINDOW = 10_000
