@@ -1,0 +1,31 @@
+"""What each part of :class:`~pylucene_mcp.engine.solr.backend.SolrBackend` (its search, its
+writing, its statistics: a module each) may use of the whole, declared once for the type
+checker; the backend sets them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pylucene_mcp.engine.solr.client import SolrClient, SolrSettings
+    from pylucene_mcp.engine.solr.collection import Collection
+
+
+class Part:
+    """A part of the backend: its settings, client and collection, its refresh interval, and
+    what it says of itself."""
+
+    if TYPE_CHECKING:
+        settings: SolrSettings
+        client: SolrClient
+        collection: Collection
+        _refresh_interval_s: float
+
+        @property
+        def identity(self) -> str: ...
+
+        @property
+        def location(self) -> str: ...
+
+        @property
+        def needs_reindex(self) -> bool: ...

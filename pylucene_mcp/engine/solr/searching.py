@@ -1,0 +1,242 @@
+"""One search of a SolrCloud collection: the request as one JSON request (the portable query, tagged
+filters, JSON facets for the DrillSideways counts, the facet queries and range buckets), the
+hits' passages found here by the shim's highlighter, the answer built by the core."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pylucene_mcp.engine.solr.nodes as nodes
+from pylucene_mcp import jvm
+from pylucene_mcp.basics import errors, schema
+from pylucene_mcp.basics.shapes import Encoded
+from pylucene_mcp.engine.core import cursors, documents
+from pylucene_mcp.engine.core.filters import Filter, filter_query
+from pylucene_mcp.engine.core.query import context, limit_ms, parse_query
+from pylucene_mcp.engine.core.request import SearchRequest
+from pylucene_mcp.engine.core.results import SearchResult
+from pylucene_mcp.engine.solr.part import Part
+from pylucene_mcp.engine.solr.writing import stored_row
+
+#: the stored fields a page reads (its hits' fields, their pages and hash)
+HIT_FIELDS = (
+    "file_path",
+    "file_name",
+    "title",
+    "author",
+    "language",
+    "file_extension",
+    "file_type",
+    "file_size",
+    *schema.DATE_FIELDS,
+    "content_hash",
+    schema.PAGE_OFFSETS,
+)
+
+
+def filter_node(flt: Filter) -> dict[str, Any]:
+    """The filter's query as portable JSON (for ``not``/``not_in``: all but what it names)."""
+    positive = nodes.portable_query(filter_query(flt))
+    return nodes.without(positive) if flt.operator in ("not", "not_in") else positive
+
+
+def _partial_details(answer: Mapping[str, Any], limit_ms: int) -> str:
+    """Why an answer is partial: the shards that failed (from ``shards.info``), or the time
+    limit."""
+    failed = [
+        f"{name}: {str(info['error']).splitlines()[0][:200]}"
+        for name, info in (answer.get("shards.info") or {}).items()
+        if isinstance(info, dict) and info.get("error")
+    ]
+    if failed:
+        return (
+            "shards did not answer, their documents are missing ("
+            + "; ".join(failed)
+            + "); start their nodes, or wait for their replicas to recover"
+        )
+    return f"the time limit ({limit_ms} ms) ran out: the counts and hits are those found by then"
+
+
+def _sort(field_name: str, order: str) -> str:
+    """Solr's sort: the score or the field, then the file path, so that ties come in one order
+    on every shard layout and a cursor never repeats a document. A field's ties are not ordered
+    by score: writes move scores, and a cursor mark that held one would repeat or skip
+    documents (the embedded index sorts the same way)."""
+    if field_name == "_score":
+        return "score desc,file_path asc"
+    return f"{field_name} {order},file_path asc"
+
+
+def _position(cursor: str, fingerprint: str) -> tuple[str, int]:
+    """Solr's cursor mark that ``cursor`` continues from, and how many hits came before.
+
+    Raises:
+        InvalidRequestError: for text that is not a cursor of this search.
+    """
+    position = cursors.decode(cursor, fingerprint)
+    if position is None:
+        return "*", 0
+    seen, _, mark = position.partition("|")
+    if not seen.isdigit() or not mark:
+        raise errors.InvalidRequestError(cursors.NOT_OURS)
+    return mark, int(seen)
+
+
+class Searching(Part):
+    """The search part of :class:`~pylucene_mcp.engine.solr.backend.SolrBackend`."""
+
+    def search(self, request: SearchRequest) -> SearchResult:
+        """As the embedded index's :func:`~pylucene_mcp.engine.lucene.search.search`."""
+        started = time.perf_counter()
+        r = request
+        parsed = parse_query(r.text, r.default_operator, word_forms=r.word_forms)
+        counted = [
+            parse_query(q, r.default_operator, word_forms=r.word_forms) for q in r.named.values()
+        ]
+        fingerprint = seen = mark = None
+        if r.cursor is not None:
+            fingerprint = r.owner(self.identity)
+            mark, seen = _position(r.cursor, fingerprint)
+        filter_strings, facets = self._facet_request(r.parsed_filters, r.facet_limit)
+        for n, parsed_count in enumerate(counted):
+            facets[f"q{n}"] = {
+                "type": "query",
+                "q": nodes.local(nodes.portable_query(parsed_count.match_query)),
+            }
+        for f, (facet, edges) in enumerate(r.ranges):
+            for b, (low, high) in enumerate(zip(edges, edges[1:], strict=False)):
+                node = nodes.longs(facet.field, low, high - 1)
+                facets[f"r{f}_{b}"] = {"type": "query", "q": nodes.local(node)}
+        fields = [*HIT_FIELDS, "score"]
+        if r.max_passages and not parsed.match_all:
+            fields.append(schema.CONTENT)
+        body: dict[str, Any] = {
+            "query": json.dumps(self.collection.ranked(nodes.portable_query(parsed.match_query))),
+            "filter": filter_strings,
+            "limit": r.page_size,
+            "fields": ",".join(fields),
+            "sort": _sort(r.sort, r.sort_order),
+            "facet": facets,
+            "params": {},
+        }
+        limit = limit_ms(r.timeout_s)
+        body["params"]["shards.info"] = "true"  # which shard failed, when one does
+        if limit:
+            body["params"]["timeAllowed"] = limit
+        if mark is not None:
+            body["params"]["cursorMark"] = mark
+        else:
+            body["offset"] = (r.page - 1) * r.page_size
+        answer = self.collection.select(body)
+        header = answer.get("responseHeader", {})
+        found = answer["response"]
+        total = int(found["numFound"])
+        partial = bool(header.get("partialResults"))
+        if partial and total == 0 and limit:
+            raise errors.SearchTimeoutError(
+                f"the search found nothing within its time limit ({limit} ms); make the query "
+                "cheaper (fewer wildcard or fuzzy terms, a filter) or allow more time "
+                "(timeAllowedMs)"
+            )
+        counts = answer.get("facets", {})
+        hits = self._page(found["docs"], parsed, r.max_passages, r.passage_length)
+        walk = None
+        if fingerprint is not None:
+            walked = (seen or 0) + len(found["docs"])
+            more = walked < total and bool(found["docs"])
+            next_mark = answer.get("nextCursorMark")
+            walk = (
+                more,
+                cursors.encode(fingerprint, f"{walked}|{next_mark}") if next_mark else None,
+            )
+        data = r.answer(
+            documents=Encoded(hits),
+            total=total,
+            facets={
+                dim: [
+                    {"value": b["val"], "count": int(b["count"])}
+                    for b in counts.get(dim, {}).get("buckets", [])
+                ]
+                for dim in schema.FACET_FIELDS
+            },
+            filter_counts=[
+                int(counts.get(f"filter{n}", {}).get("count", 0))
+                for n in range(len(r.parsed_filters))
+            ],
+            started=started,
+            counted=[int(counts.get(f"q{n}", {}).get("count", 0)) for n in range(len(r.named))],
+            ranges_counted=[
+                [int(counts.get(f"r{f}_{b}", {}).get("count", 0)) for b in range(len(edges) - 1)]
+                for f, (_, edges) in enumerate(r.ranges)
+            ],
+            walk=walk,
+            partial=partial,
+        )
+        if partial:
+            data["partialDetails"] = _partial_details(answer, limit)
+        return SearchResult(data)
+
+    def _facet_request(
+        self, filters: Sequence[Filter], facet_limit: int
+    ) -> tuple[list[str], dict[str, Any]]:
+        """The tagged filter strings, and the JSON facets: each dimension without its own
+        filters (DrillSideways), and each filter's count over the query alone."""
+        tags = [f"f{n}" for n in range(len(filters))]
+        queries = [filter_node(flt) for flt in filters]
+        strings = []
+        for n, flt in enumerate(filters):
+            own = [tags[n]]
+            if flt.field in schema.FACET_FIELDS and flt.operator in ("eq", "in"):
+                own.append(f"dim_{flt.field}")
+            strings.append(nodes.local(queries[n], own))
+        facets: dict[str, Any] = {}
+        for dim in schema.FACET_FIELDS:
+            facets[dim] = {
+                "type": "terms",
+                "field": nodes.FACET_FIELD.get(dim, dim),
+                "limit": facet_limit,
+                "sort": "count desc",
+                "domain": {"excludeTags": f"dim_{dim}"},
+            }
+        for n, query in enumerate(queries):
+            facets[f"filter{n}"] = {
+                "type": "query",
+                "q": nodes.local(query),
+                "domain": {"excludeTags": ",".join(tags)},
+            }
+        return strings, facets
+
+    def _page(
+        self,
+        docs: Sequence[Mapping[str, Any]],
+        parsed: Any,
+        max_passages: int,
+        passage_length: int,
+    ) -> str:
+        """The hits' JSON as the embedded index writes it, with passages of the stored text."""
+        if not docs:
+            return "[]"
+        strings: list[str | None] = []
+        numbers: list[int] = []
+        for doc in docs:
+            row_strings, row_numbers, _ = documents.to_row(stored_row(doc))
+            strings.extend(row_strings)
+            numbers.extend(row_numbers)
+        scores = [float(doc.get("score", 0.0)) for doc in docs]
+        with jvm.java_errors():
+            return str(
+                context().storedPage(
+                    parsed.java if max_passages else None,
+                    schema.FILE_PATH,
+                    jvm.jarray("String", documents.STRING_SLOTS),
+                    jvm.jarray("String", documents.LONG_SLOTS),
+                    jvm.jarray("String", strings),
+                    jvm.jarray("long", numbers),
+                    jvm.jarray("float", scores),
+                    max_passages,
+                    passage_length,
+                )
+            )

@@ -1,0 +1,243 @@
+"""Writing a SolrCloud collection: the crawler's documents as Solr documents in update requests of
+bounded size, deletes by path and folder, the file states a crawl compares with the disk, and
+the administration's optimize and purge."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import PurePath
+from typing import Any
+
+import pylucene_mcp.engine.solr.nodes as nodes
+from pylucene_mcp.basics import errors, portable, schema
+from pylucene_mcp.engine.core import documents
+from pylucene_mcp.engine.core.documents import FileState
+from pylucene_mcp.engine.solr.part import Part
+
+SCHEMA_VERSION_FIELD = "schema_version"
+
+
+#: documents per update request, and the characters of text at which a request is sent early
+UPDATE_DOCS = 500
+
+
+UPDATE_CHARS = 8_000_000
+
+
+#: rows per request when walking many documents (file states)
+WALK_ROWS = 5000
+
+
+def _below(folders: Sequence[str]) -> dict[str, Any]:
+    """The node of the documents whose file_path lies below one of ``folders``."""
+    return nodes.any_of(
+        [nodes.prefix(schema.FILE_PATH, portable.folder_prefix(f)) for f in folders]
+    )
+
+
+class SolrWriter:
+    """The changes of one block, kept until it ends (see :meth:`SolrBackend.writer`)."""
+
+    def __init__(self) -> None:
+        self.commands: list[tuple[str, dict[str, Any]]] = []
+
+    def add(self, doc: Mapping[str, Any]) -> None:
+        self.commands.append(("add", {"doc": solr_document(doc)}))
+
+    def delete(self, file_path: str | PurePath) -> None:
+        self.commands.append(("delete", {"id": documents.normalize_path(file_path)}))
+
+    def delete_under(self, folder: str, keep: Sequence[str] = ()) -> None:
+        node = nodes.minus(_below([folder]), _below(keep)) if keep else _below([folder])
+        self.commands.append(("delete", {"query": nodes.local(node)}))
+
+    def delete_outside(self, folders: Sequence[str]) -> None:
+        self.commands.append(("delete", {"query": nodes.local(nodes.without(_below(folders)))}))
+
+    def delete_all(self) -> None:
+        self.commands.append(("delete", {"query": nodes.local(nodes.ALL)}))
+
+    def touch(self, file_path: str | PurePath, mtime_ms: int) -> None:
+        # an in-place update of the doc-values-only field; _version_ 1: only if the document
+        # exists (the conflict of a missing one is ignored, as Lucene ignores its update)
+        self.commands.append(
+            (
+                "add",
+                {
+                    "doc": {
+                        schema.FILE_PATH: documents.normalize_path(file_path),
+                        schema.SEEN_MTIME: {"set": int(mtime_ms)},
+                        "_version_": 1,
+                    }
+                },
+            )
+        )
+
+
+def solr_document(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """``doc`` (a mapping of schema fields) as the Solr document the configset takes: derived
+    fields filled in as the embedded index fills them (:func:`documents.to_row`), keyword values
+    as the index holds them, dates as epoch milliseconds, and the content copied to the lemma
+    fields of its language.
+
+    Raises:
+        UnknownFieldError, InvalidRequestError: for a field or value the schema refuses.
+    """
+    strings, numbers, path = documents.to_row(doc)
+    out: dict[str, Any] = {SCHEMA_VERSION_FIELD: schema.SCHEMA_VERSION}
+    for name, value in zip(documents.STRING_SLOTS, strings, strict=True):
+        if value is None:
+            continue
+        if name == documents.LEMMA_SLOT:
+            for lemma_field in filter(None, value.split(",")):
+                out[lemma_field] = strings[documents.STRING_SLOTS.index(schema.CONTENT)]
+        elif name == schema.CONTENT:
+            out[name] = value
+        elif name == schema.PAGE_OFFSETS:
+            out[name] = value
+            out[nodes.PAGE_COUNT] = len(value.split(",")) if value else 0
+        else:
+            parts = [v for v in value.split(documents.SEPARATOR) if v]
+            if parts:
+                out[name] = parts if len(parts) > 1 else parts[0]
+    for name, number in zip(documents.LONG_SLOTS, numbers, strict=True):
+        if number != documents.NONE:
+            out[name] = number
+    if "file_mtime" in out:
+        out[schema.SEEN_MTIME] = out["file_mtime"]
+    out[schema.FILE_PATH] = path
+    return out
+
+
+def stored_row(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """A hit's stored fields from Solr as a mapping of schema fields (what ``to_row`` takes)."""
+    row: dict[str, Any] = {}
+    for name, value in doc.items():
+        if name == schema.PAGE_OFFSETS:
+            row[name] = [int(p) for p in str(value).split(",") if p]
+        elif name in schema.FIELDS and schema.FIELDS[name].kind != "shadow":
+            row[name] = value
+    row.setdefault(schema.CONTENT, "")
+    return row
+
+
+class Writing(Part):
+    """The writing part of :class:`~pylucene_mcp.engine.solr.backend.SolrBackend`."""
+
+    @contextlib.contextmanager
+    def writer(self) -> Iterator[SolrWriter]:
+        """A block of writes, sent when it ends and committed; nothing is sent when it raises.
+
+        Raises:
+            RemoteIndexError: when the cluster refuses or no node answers (what the block sent
+                before stays; the crawler writes it again on its next pass).
+        """
+        block = SolrWriter()
+        yield block
+        self._send(block.commands)
+        self.client.post(
+            self.client.collection("update"),
+            {"commit": {"waitSearcher": True}},
+            retry_s=self.settings.write_retry_s,
+        )
+
+    def _send(self, commands: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        chunk: list[str] = []
+        chars = 0
+        for verb, body in commands:
+            text = json.dumps(body, ensure_ascii=False)
+            chunk.append(f'"{verb}":{text}')
+            chars += len(text)
+            if len(chunk) >= UPDATE_DOCS or chars >= UPDATE_CHARS:
+                self._update(chunk)
+                chunk, chars = [], 0
+        if chunk:
+            self._update(chunk)
+
+    def _update(self, chunk: Sequence[str]) -> None:
+        # one JSON object whose keys repeat ("add", "delete" …): Solr applies them in order
+        payload = ("{" + ",".join(chunk) + "}").encode("utf-8")
+        self.client.post(
+            self.client.collection("update"),
+            params={"failOnVersionConflicts": "false"},
+            data=payload,
+            retry_s=self.settings.write_retry_s,
+        )
+
+    def file_states(self, roots: Sequence[str]) -> dict[str, FileState]:
+        prefixes = [nodes.prefix(schema.FILE_PATH, portable.folder_prefix(r)) for r in roots]
+        if not prefixes:
+            return {}
+        return self._states(nodes.any_of(prefixes))
+
+    def file_states_of(self, paths: Iterable[str]) -> dict[str, FileState]:
+        found: dict[str, FileState] = {}
+        wanted = list(dict.fromkeys(paths))
+        for start in range(0, len(wanted), 500):
+            terms = [nodes.term(schema.FILE_PATH, p) for p in wanted[start : start + 500]]
+            found.update(self._states(nodes.any_of(terms)))
+        return found
+
+    def _states(self, node: dict[str, Any]) -> dict[str, FileState]:
+        states: dict[str, FileState] = {}
+        mark = "*"
+        while True:
+            answer = self.collection.select(
+                {
+                    "query": json.dumps(node),
+                    "limit": WALK_ROWS,
+                    "sort": "file_path asc",
+                    "fields": f"file_path,file_size,content_hash,{schema.SEEN_MTIME}",
+                    "params": {"cursorMark": mark, "shards.tolerant": "false"},
+                }
+            )
+            for doc in answer["response"]["docs"]:
+                states[doc["file_path"]] = FileState(
+                    doc.get("file_size"), doc.get(schema.SEEN_MTIME), doc.get("content_hash")
+                )
+            following = answer.get("nextCursorMark")
+            if not following or following == mark:
+                return states
+            mark = following
+
+    @property
+    def refresh_interval_s(self) -> float:
+        return self._refresh_interval_s
+
+    def set_refresh_interval(self, seconds: float) -> None:
+        self._refresh_interval_s = seconds
+
+    def optimize(self, max_segments: int = 1) -> int:
+        """Merges each shard's index down to at most ``max_segments``; returns the most segments
+        a shard's leader has after.
+
+        Raises:
+            InvalidRequestError: for fewer than one segment.
+        """
+        if max_segments < 1:
+            raise errors.InvalidRequestError(f"maxSegments must be 1 or more, got {max_segments}")
+        self.client.post(
+            self.client.collection("update"),
+            params={"optimize": "true", "maxSegments": max_segments, "waitSearcher": "true"},
+        )
+        return max(
+            (int(c.get("segmentCount", 0)) for c in self.collection.leader_cores()), default=0
+        )
+
+    def purge(self) -> int:
+        """Removes the deleted documents of every shard for good; returns how many there were
+        (on the shards' leaders)."""
+        deleted = sum(int(c.get("deletedDocs", 0)) for c in self.collection.leader_cores())
+        self.client.post(
+            self.client.collection("update"),
+            params={"commit": "true", "expungeDeletes": "true", "waitSearcher": "true"},
+        )
+        return deleted
+
+    def refresh(self) -> None:
+        """Opens a new searcher on every replica (a soft commit)."""
+        self.client.post(
+            self.client.collection("update"), params={"softCommit": "true", "commit": "true"}
+        )
