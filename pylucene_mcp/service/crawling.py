@@ -1,0 +1,184 @@
+"""The service's crawler part: the crawler and its Tika server made on first use, the start-up
+crawl, a crawl of the configured folders (or some of them) and the watcher that follows them."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pylucene_mcp.basics import errors, portable
+from pylucene_mcp.basics.config import (
+    directory_path,
+    home_dir,
+)
+from pylucene_mcp.engine.core.backend import Backend
+from pylucene_mcp.service.part import ServicePart
+
+if TYPE_CHECKING:  # imported when first used: the crawler is not on the server's start-up path
+    from pylucene_mcp.crawler.pipeline import Crawler
+    from pylucene_mcp.crawler.report import CrawlReport
+    from pylucene_mcp.crawler.tika_server import TikaServer
+    from pylucene_mcp.crawler.walk import Patterns
+
+log = logging.getLogger(__name__)
+
+
+def failures_file(index: Backend) -> Path:
+    """Where the crawler keeps the files of ``index`` that failed (crawler/failures.py):
+    ``<home>/state/failed-files-<digest of the index's identity>.json``."""
+    digest = hashlib.sha256(index.identity.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return home_dir() / "state" / f"failed-files-{digest}.json"
+
+
+class Crawling(ServicePart):
+    """The crawler, its Tika server and the watcher of the
+    :class:`~pylucene_mcp.service.service.Service`."""
+
+    def crawler(self) -> Crawler:
+        """The :class:`~pylucene_mcp.crawler.pipeline.Crawler` (created on first use)."""
+        with self._lock:
+            if self._crawler is None:
+                from pylucene_mcp.crawler.extract import Extractor
+                from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
+                from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
+
+                s = self.settings
+                self._tika = TikaServer(
+                    TikaSettings(
+                        heap=s.tika_heap,
+                        timeout_s=s.tika_timeout_s,
+                        idle_stop_s=s.tika_idle_s,
+                        max_file_size_mb=s.max_file_size_mb,
+                        max_content_chars=s.max_content_chars,
+                    ),
+                    log_dir=s.log_dir,
+                )
+                index = self.index()
+                self._crawler = Crawler(
+                    index,
+                    Extractor(self._tika),
+                    CrawlSettings(
+                        patterns=self.patterns(),
+                        workers=s.workers,
+                        batch_size=s.batch_size,
+                        commit_interval_s=s.commit_interval_s,
+                        bulk_refresh_interval_s=s.bulk_refresh_interval_s,
+                        failures_file=failures_file(index),
+                    ),
+                )
+            return self._crawler
+
+    def started_crawler(self) -> Crawler | None:
+        """The crawler if one has been made (None: no crawl or watch has been asked for yet, so
+        none runs): what a status answers from without opening the index or starting Java."""
+        with self._lock:
+            return self._crawler
+
+    def patterns(self) -> Patterns:
+        from pylucene_mcp.crawler.walk import DEFAULT_EXCLUDE, DEFAULT_INCLUDE, Patterns
+
+        return Patterns(
+            include=self.settings.include or DEFAULT_INCLUDE,
+            exclude=self.settings.exclude or DEFAULT_EXCLUDE,
+            hard_links=self.settings.index_hard_links,
+        )
+
+    def tika(self) -> TikaServer:
+        self.crawler()
+        assert self._tika is not None  # made with the crawler
+        return self._tika
+
+    def crawl_on_start(self) -> None:
+        """What ``serve`` does once the index is open: reindex everything when the schema
+        changed, else crawl incrementally; then watch. Only the process that writes the index
+        does (another one's readers hand it their writes, see :meth:`forward`)."""
+        index = self.index()
+        directories = list(self.settings.directories)
+        if not directories or not self.writes():
+            return
+        full = index.needs_reindex
+        if full:
+            log.warning("the index was written with another schema version: reindexing all")
+        if self.settings.crawl_on_start or full:
+            try:
+                self.start_crawl(None, full=full)
+            except errors.CrawlerBusyError:
+                # a tool started a crawl before the start-up got here (addCrawlableDirectory,
+                # startCrawl): that crawl runs, and watches when it ends; nothing went wrong
+                if full:
+                    log.warning(
+                        "a crawl is already running: the full reindex that the schema change "
+                        "needs runs at the next start (or call startCrawl with fullReindex)"
+                    )
+                else:
+                    log.info("a crawl is already running: the start-up crawl is left to it")
+        elif self.settings.watch:
+            self._restart_watcher()
+
+    def check_inside(self, path: str) -> str:
+        """``path`` as an absolute folder inside the configured directories, symbolic links
+        resolved (a link inside them to a place outside does not count as inside).
+
+        Raises:
+            InvalidRequestError: for a path outside them.
+        """
+        from pylucene_mcp.crawler.walk import inside
+
+        absolute = directory_path(path)
+        for root in self.settings.directories:
+            if portable.is_under(absolute, root) and inside(absolute, [root]):
+                return absolute
+        raise errors.InvalidRequestError(
+            f"{path!r} is not inside the configured directories "
+            f"({', '.join(self.settings.directories) or 'none'}); add it with "
+            "addCrawlableDirectory first"
+        )
+
+    def start_crawl(
+        self, directories: list[str] | None, *, full: bool = False, progress: Any = None
+    ) -> CrawlReport:
+        """Starts a background crawl of ``directories`` (default: all configured) and watches
+        them when it ends. Returns the live report.
+
+        Raises:
+            CrawlerBusyError, InvalidRequestError.
+        """
+        roots = (
+            [self.check_inside(d) for d in directories]
+            if directories
+            else list(self.settings.directories)
+        )
+        covers_all = set(roots) >= set(self.settings.directories)
+
+        def done(report: Any) -> None:
+            index = self.index()
+            if full and covers_all and not report.stopped and index.needs_reindex:
+                index.mark_schema_current()
+            if self.settings.watch and not self._closing:
+                self._restart_watcher()
+
+        report = self.crawler().start(
+            roots, full=full, progress=progress, on_done=done, reconcile=covers_all
+        )
+        with self._lock:  # the folders waiting for a crawl that this one covers wait no more
+            self._queued = [
+                f for f in self._queued if not any(portable.is_under(f, r) for r in roots)
+            ]
+        return report
+
+    def _restart_watcher(self) -> None:
+        from pylucene_mcp.crawler.watch import Watcher
+
+        with self._lock:
+            if self._watcher is not None:
+                self._watcher.stop()
+                self._watcher = None
+            roots = [d for d in self.settings.directories if os.path.isdir(d)]
+            if roots:
+                self._watcher = Watcher(
+                    self.crawler(), roots, self.patterns(), self.settings.debounce_s
+                )
+                self._watcher.start()
