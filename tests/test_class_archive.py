@@ -19,7 +19,7 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[1]
 
 
-ENSURE = "from pylucene_mcp.engine import class_archive; print(class_archive.ensure())"
+ENSURE = "from pylucene_mcp.engine.lucene import class_archive; print(class_archive.ensure())"
 
 
 def child(code: str, cache: Path, **env: str) -> subprocess.CompletedProcess[str]:
