@@ -133,7 +133,7 @@ def test_above_the_engine_only_its_interface_is_imported() -> None:
         for target in targets - {"jpype"}:
             if layer(target) == "engine" and target not in allowed:
                 wrong.append(f"{source} ({above}) → {target}")
-    assert not wrong, "through engine.backend instead:\n" + "\n".join(sorted(wrong))
+    assert not wrong, "through engine.core.backend instead:\n" + "\n".join(sorted(wrong))
 
 
 def test_only_jvm_imports_jpype() -> None:
