@@ -67,7 +67,7 @@ class LocalCluster:
                 str(java_home() / "bin" / "java"),
                 "-Xmx1g",
                 f"-Dlog4j2.configurationFile={LOG4J}",
-                "-Dsolr.max.booleanClauses=65536",  # as engine.core.query.MAX_CLAUSES (scale-out.md)
+                "-Dsolr.max.booleanClauses=65536",  # as core.query.MAX_CLAUSES (scale-out.md)
                 "-cp",
                 ensure_classpath(),
                 "io.github.pylucenemcp.solr.LocalCluster",

@@ -1,8 +1,8 @@
 """Every query of plain words within the 10,000-character limit runs: an OR of about 400 words
 (6,190 characters) failed with "maxClauseCount is set to 1024", since each word counts once for
 each field it searches. Lucene's limit is raised to what our own limit allows
-(``engine.core.query.MAX_CLAUSES``); what still passes it (patterns, fuzzy words) gets the error that
-says what to do."""
+(``engine.core.query.MAX_CLAUSES``); what still passes it (patterns, fuzzy words) gets the error
+that says what to do."""
 
 from __future__ import annotations
 
