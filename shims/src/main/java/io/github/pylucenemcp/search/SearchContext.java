@@ -29,7 +29,6 @@ import org.apache.lucene.facet.LabelAndValue;
 import org.apache.lucene.facet.MultiFacets;
 import org.apache.lucene.facet.range.LongRange;
 import org.apache.lucene.facet.range.LongRangeFacetCounts;
-import org.apache.lucene.facet.sortedset.ConcurrentSortedSetDocValuesFacetCounts;
 import org.apache.lucene.facet.sortedset.DefaultSortedSetDocValuesReaderState;
 import org.apache.lucene.facet.sortedset.SortedSetDocValuesFacetCounts;
 import org.apache.lucene.facet.sortedset.SortedSetDocValuesReaderState;
@@ -53,11 +52,9 @@ import org.apache.lucene.search.ReferenceManager;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.SearcherLifetimeManager;
 import org.apache.lucene.search.Sort;
-import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TotalHits;
 import org.apache.lucene.store.ByteBuffersDirectory;
-import org.apache.lucene.util.BytesRef;
 
 /**
  * What every search of one index shares (schema, analyzer, facets), so that a search from Python is
@@ -419,7 +416,7 @@ public final class SearchContext {
           continue;
         }
         start = System.nanoTime();
-        Facets facets = count(state, collected); // as the search counts them
+        Facets facets = FacetCounting.count(state, collected); // as the search counts them
         count[i] = System.nanoTime() - start;
         for (int d = 0; d < dims.length; d++) {
           start = System.nanoTime();
@@ -548,7 +545,7 @@ public final class SearchContext {
         sort,
         request.page,
         request.pageSize,
-        request.after == null ? null : after(request.after, sort),
+        request.after == null ? null : Positions.after(request.after, sort),
         counts,
         highlight ? parsed.highlightQuery : null,
         parsed.units,
@@ -591,33 +588,10 @@ public final class SearchContext {
           }
         }
       }
-      sideways.put(dim, count(state, searcher.search(others, new FacetsCollectorManager())));
+      sideways.put(
+          dim, FacetCounting.count(state, searcher.search(others, new FacetsCollectorManager())));
     }
-    return new MultiFacets(sideways, count(state, collected));
-  }
-
-  /** Hits above which their facets are counted on the search threads, a segment a task. */
-  static final int CONCURRENT_COUNT_HITS = 50_000;
-
-  /**
-   * The facet counts of {@code hits}: on the search threads when there are many (a term in most of
-   * 1M documents, counting took a large part of the search on one thread: docs/performance.md).
-   */
-  static Facets count(SortedSetDocValuesReaderState state, FacetsCollector hits)
-      throws IOException {
-    long total = 0;
-    for (FacetsCollector.MatchingDocs docs : hits.getMatchingDocs()) {
-      total += docs.totalHits();
-    }
-    if (total < CONCURRENT_COUNT_HITS || hits.getMatchingDocs().size() < 2) {
-      return new SortedSetDocValuesFacetCounts(state, hits);
-    }
-    try {
-      return new ConcurrentSortedSetDocValuesFacetCounts(state, hits, Deadline.SERVICE);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while counting facets", e);
-    }
+    return new MultiFacets(sideways, FacetCounting.count(state, collected));
   }
 
   /**
@@ -806,32 +780,6 @@ public final class SearchContext {
     return hits.toString();
   }
 
-  /** DrillSideways whose facets are counted by {@link #count}; {@code hits}: what it found. */
-  private static final class CountingSideways extends DrillSideways {
-    FacetsCollector hits;
-
-    CountingSideways(
-        IndexSearcher searcher, FacetsConfig config, SortedSetDocValuesReaderState state) {
-      super(searcher, config, state);
-    }
-
-    @Override
-    protected Facets buildFacetsResult(
-        FacetsCollector drillDowns, FacetsCollector[] drillSideways, String[] dims)
-        throws IOException {
-      hits = drillDowns;
-      Facets main = count(state, drillDowns);
-      if (drillSideways == null || drillSideways.length == 0) {
-        return main;
-      }
-      Map<String, Facets> byDim = new HashMap<>();
-      for (int i = 0; i < drillSideways.length; i++) {
-        byDim.put(dims[i], count(state, drillSideways[i]));
-      }
-      return new MultiFacets(byDim, main);
-    }
-  }
-
   /** The facet counts of all documents of {@code state}'s reader, counted once. */
   private Facets countAll(SortedSetDocValuesReaderState state) throws IOException {
     synchronized (allCounts) {
@@ -848,50 +796,6 @@ public final class SearchContext {
   }
 
   /**
-   * The hit a page ends with, as {@link #search} writes it ({@code "last"}: the hit's value of each
-   * field of {@code sort}, joined by {@code :}; the unique key, the last field of a cursor's sort,
-   * comes last and may hold {@code :} itself), to continue after it: {@code searchAfter}'s
-   * position. {@link #search} gives it the largest document number of its reader, so that a hit
-   * whose values all equal the position's (only the hit itself: the key is unique) counts as seen,
-   * whatever number a merge gave it since.
-   *
-   * @throws IllegalArgumentException for text that is not such a position
-   */
-  static ScoreDoc after(String position, Sort sort) {
-    if (sort == null) {
-      throw new IllegalArgumentException("a position needs its sort");
-    }
-    SortField[] fields = sort.getSort();
-    String[] parts = position.split(":", fields.length);
-    if (parts.length != fields.length) {
-      throw new IllegalArgumentException("not a position of this sort: " + position);
-    }
-    Object[] values = new Object[fields.length];
-    float score = Float.NaN;
-    for (int i = 0; i < fields.length; i++) {
-      switch (fields[i].getType()) {
-        case SCORE -> values[i] = score = Float.parseFloat(parts[i]);
-        case LONG -> values[i] = Long.parseLong(parts[i]);
-        case STRING -> values[i] = new BytesRef(parts[i]);
-        default -> throw new IllegalArgumentException("cannot continue a sort by " + fields[i]);
-      }
-    }
-    return new FieldDoc(Integer.MAX_VALUE, score, values);
-  }
-
-  private static String position(ScoreDoc hit) {
-    if (!(hit instanceof FieldDoc field)) {
-      return hit.doc + ":" + hit.score;
-    }
-    StringBuilder position = new StringBuilder();
-    for (Object value : field.fields) {
-      position.append(position.length() == 0 ? "" : ":");
-      position.append(value instanceof BytesRef bytes ? bytes.utf8ToString() : value);
-    }
-    return position.toString();
-  }
-
-  /**
    * Runs a prepared search in one call: DrillSideways (or a plain search while no facet is
    * indexed), the exact total, the page's hits as the search tool shows them, the facet counts and
    * the counts of {@code filterCounts}; everything comes back as one string: the JSON object {@code
@@ -902,7 +806,7 @@ public final class SearchContext {
    */
   String search(IndexSearcher searcher, SortedSetDocValuesReaderState state, Prepared r)
       throws IOException {
-    if (r.after != null) { // see after(): only the values of the sort place a position
+    if (r.after != null) { // see Positions.after(): only the values of the sort place a position
       r.after.doc = Math.max(0, searcher.getIndexReader().maxDoc() - 1);
     }
     // after a position: one hit more than the page, to tell whether another page follows
@@ -921,7 +825,8 @@ public final class SearchContext {
       hitsCollected = result.facetsCollector();
       facets = browse(searcher, state, r.drilled, hitsCollected);
     } else if (state != null) {
-      CountingSideways sideways = new CountingSideways(searcher, facetsConfig, state);
+      FacetCounting.CountingSideways sideways =
+          new FacetCounting.CountingSideways(searcher, facetsConfig, state);
       DrillSideways.DrillSidewaysResult result =
           r.sort == null
               ? sideways.search(r.after, r.drillDown, topN)
@@ -969,7 +874,7 @@ public final class SearchContext {
       partial |= counts(json, searcher, r, hitsCollected, partial);
     }
     if (to > from) {
-      json.name("last").string(position(top.scoreDocs[to - 1]));
+      json.name("last").string(Positions.position(top.scoreDocs[to - 1]));
     }
     if (r.after != null) {
       json.name("more").bool(top.scoreDocs.length > r.pageSize);
