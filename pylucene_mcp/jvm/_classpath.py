@@ -57,7 +57,7 @@ def class_archive(home: Path, jars: list[str]) -> Path:
     """Where the class-data archive of the runtime at ``home`` and the class path ``jars`` is
     kept (it may not exist yet): in :func:`~pylucene_mcp.basics.config.cache_dir`, named by a
     digest of the runtime and of each jar's name, size and time, so a new runtime or new jars
-    get an archive of their own (see :mod:`pylucene_mcp.service.class_archive`)."""
+    get an archive of their own (see :mod:`pylucene_mcp.engine.lucene.class_archive`)."""
     folder = config.cache_dir()
     major = java_major(home)
     key = json.dumps([str(home), major, [(jar, *_size_and_time(jar)) for jar in jars]]).encode()
