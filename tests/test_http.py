@@ -100,8 +100,16 @@ async def test_the_tools_answer_over_http_with_progress_and_in_two_sessions(
         progress.append(done)
 
     async with Client(server.url) as first, Client(server.url) as second:
-        listed = {tool.name for tool in (await first.list_tools()).tools}
-        assert {"search", "startCrawl", "getDocumentDetails", "indexAdmin"} <= listed
+        tools = (await first.list_tools()).tools
+        assert {"search", "startCrawl", "getDocumentDetails", "indexAdmin"} <= {
+            t.name for t in tools
+        }
+        # the MCP Apps come as over stdio: each app a tool points to is read over HTTP
+        pointed = {str(t.meta["ui"]["resourceUri"]) for t in tools if t.meta and "ui" in t.meta}
+        assert "ui://pylucene-mcp/search-results.html" in pointed
+        for uri in pointed:
+            (content,) = (await second.read_resource(uri)).contents
+            assert content.text.startswith("<!DOCTYPE html>")  # type: ignore[union-attr]
         crawled = await first.call_tool("startCrawl", {"wait": True}, progress_callback=on_progress)
         assert not crawled.is_error, crawled.content
         assert progress, "a crawl that reports progress over stdio reports it over HTTP too"
