@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 import anyio
 from mcp.server.mcpserver import MCPServer
+from mcp.server.transport_security import TransportSecuritySettings
 
 from pylucene_mcp.basics import errors
 
@@ -41,19 +42,14 @@ def address(text: str) -> tuple[str, int]:
         ConfigError: for text that is no such address.
     """
     value = text.strip()
-    host, port_text, bracketed = "", value, False
+    host, port_text = "", value
     if value.startswith("["):  # [IPv6]:PORT
         host, separator, port_text = value[1:].partition("]:")
-        bracketed = bool(separator)
-    elif value.count(":") == 1:
-        host, port_text = value.split(":")
+        port_text = port_text if separator else ""
+    elif ":" in value:  # HOST:PORT; an IPv6 host without brackets leaves no number after it
+        host, _, port_text = value.partition(":")
     port = int(port_text) if port_text.isdigit() else -1
-    if (
-        not 0 <= port <= 65_535
-        or (value.startswith("[") and not bracketed)
-        or value.count(":") > 1
-        and not bracketed
-    ):
+    if not 0 <= port <= 65_535:
         raise errors.ConfigError(
             f"http is [HOST:]PORT, such as 8080, 127.0.0.1:8080 or [::1]:8080, not {text!r}"
         )
@@ -65,12 +61,12 @@ def _named(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
-def security(host: str, hosts: Sequence[str] = (), origins: Sequence[str] = ()) -> object:
+def security(
+    host: str, hosts: Sequence[str] = (), origins: Sequence[str] = ()
+) -> TransportSecuritySettings:
     """The SDK's transport security for a server bound to ``host``: the ``Host`` headers it
     answers (the loopback names, ``host`` unless it is a wildcard, and ``hosts``; any port) and
     the ``Origin`` headers it takes (the loopback origins and ``origins``, as given)."""
-    from mcp.server.transport_security import TransportSecuritySettings
-
     names = [*LOOPBACK_NAMES]
     if host not in ("0.0.0.0", "::"):
         names.append(_named(host))
@@ -101,7 +97,7 @@ async def serve_http(
     app = server.streamable_http_app(
         streamable_http_path=PATH,
         max_request_body_size=MAX_BODY_BYTES,
-        transport_security=security(host, hosts, origins),  # type: ignore[arg-type]
+        transport_security=security(host, hosts, origins),
         host=host,
     )
     # log_config=None: uvicorn's loggers go to the product's log and stderr, never to stdout
