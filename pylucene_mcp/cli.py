@@ -8,7 +8,6 @@ their results on stdout for people (``--json`` for scripts).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import logging
 import os
@@ -173,7 +172,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         settings = _settings(args)
         if args.http:
-            settings = dataclasses.replace(settings, http=args.http)
+            settings = settings.model_copy(update={"http": args.http})
         if settings.http:
             from pylucene_mcp.server.http import address
 

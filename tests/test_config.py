@@ -76,7 +76,7 @@ def test_the_solr_backend_names_what_it_lacks(
     with pytest.raises(ConfigError, match="solr_urls"):
         Settings.load(tmp_path / "none.yaml")
     monkeypatch.setenv("PYLUCENE_MCP_BACKEND", "elastic")
-    with pytest.raises(ConfigError, match="embedded, solr"):
+    with pytest.raises(ConfigError, match="embedded or solr"):
         Settings.load(tmp_path / "none.yaml")
 
 
@@ -150,3 +150,39 @@ def test_solr_verify_is_a_flag_or_a_ca_bundle(written: str, meant: bool | str) -
 
     settings = Settings(solr_urls=("http://node:8983/solr",), solr_verify=written)
     assert Collection(settings).solr_settings().verify == meant
+
+
+def test_a_bad_variable_is_named_with_what_it_must_be(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYLUCENE_MCP_WORKERS", "many")
+    with pytest.raises(ConfigError, match="PYLUCENE_MCP_WORKERS must be a number, not 'many'"):
+        Settings.load(tmp_path / "none.yaml")
+    monkeypatch.setenv("PYLUCENE_MCP_WORKERS", "3")
+    monkeypatch.setenv("PYLUCENE_MCP_WATCH", "sometimes")
+    with pytest.raises(ConfigError, match="PYLUCENE_MCP_WATCH must be true or false"):
+        Settings.load(tmp_path / "none.yaml")
+
+
+def test_plain_settings_read_neither_the_environment_nor_the_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PYLUCENE_MCP_WORKERS", "9")
+    assert Settings().workers == 2
+    assert Settings(workers=4).workers == 4
+    assert Settings.load(Path("/nonexistent/config.yaml")).workers == 9
+
+
+def test_an_unknown_key_in_the_file_is_reported(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text("wokers: 3\nbatch_size: 8\n")
+    settings = Settings.load(config)
+    assert settings.batch_size == 8 and settings.workers == 2
+    assert "wokers" in caplog.text
+
+
+def test_the_password_is_not_in_the_settings_repr() -> None:
+    settings = Settings(solr_urls=("http://node:8983/solr",), solr_password="hunter2-secret")
+    assert "hunter2-secret" not in repr(settings) and "hunter2-secret" not in str(settings)

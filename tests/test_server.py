@@ -225,7 +225,6 @@ async def test_tools_list_from_the_descriptions_a_start_wrote_is_the_sdks_own(
 
 
 def test_the_descriptions_are_named_by_what_they_are_made_of(tmp_path: Path) -> None:
-    from dataclasses import replace
 
     import pylucene_mcp.server.tools.search as source
     from pylucene_mcp.server.app import fingerprint
@@ -234,7 +233,7 @@ def test_the_descriptions_are_named_by_what_they_are_made_of(tmp_path: Path) -> 
     both = ["search", "getIndexStats"]
     named = fingerprint(settings, both)
     assert fingerprint(settings, both[::-1]) == named
-    assert fingerprint(replace(settings, default_operator="OR"), both) != named
+    assert fingerprint(settings.model_copy(update={"default_operator": "OR"}), both) != named
     assert fingerprint(settings, ["search"]) != named
     path = Path(source.__file__)
     before = path.stat()

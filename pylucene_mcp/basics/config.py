@@ -8,10 +8,13 @@ import secrets
 import tempfile
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, get_args
+
+from pydantic import AliasChoices, BeforeValidator, Field, ValidationError
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from pylucene_mcp.basics import portable
 from pylucene_mcp.basics.errors import ConfigError, InvalidRequestError
@@ -54,23 +57,63 @@ def cache_dir() -> Path:
         return home_dir() / "cache"
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Everything the service layer and the server need to know."""
+#: the engines a configuration chooses from
+BACKENDS = ("embedded", "solr")
+Backend = Literal["embedded", "solr"]
 
-    index_path: Path = field(default_factory=lambda: home_dir() / "index")
-    log_dir: Path = field(default_factory=lambda: home_dir() / "logs")
-    default_operator: Operator = "AND"
+
+def _text(value: Any) -> Any:
+    """A text setting as written: YAML reads ``http: 8080`` or a password of digits as a
+    number."""
+    return value if value is None or isinstance(value, str) else str(value)
+
+
+def _names(value: Any) -> Any:
+    """A list setting: a YAML list, or names separated by commas (as a variable writes them)."""
+    if isinstance(value, str):
+        return tuple(part.strip() for part in value.split(",") if part.strip())
+    if isinstance(value, list | tuple):
+        return tuple(str(item) for item in value)
+    return value
+
+
+def _folders(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list | tuple):
+        raise ValueError("must be a list of folders")
+    return tuple(dict.fromkeys(directory_path(item) for item in value if str(item)))
+
+
+Text = Annotated[str, BeforeValidator(_text)]
+Names = Annotated[tuple[str, ...], BeforeValidator(_names)]
+
+
+class Settings(BaseSettings):
+    """Everything the service layer and the server need to know: one pydantic-settings model
+    whose fields are the config file's keys, each also the environment variable
+    ``PYLUCENE_MCP_<KEY>`` (:func:`variable`). ``Settings(...)`` is the defaults and what it is
+    given; :meth:`load` adds the config file and the environment."""
+
+    model_config = SettingsConfigDict(frozen=True, extra="ignore")
+
+    index_path: Path = Field(
+        default_factory=lambda: home_dir() / "index",
+        validation_alias=AliasChoices("index_path", "index"),
+    )
+    log_dir: Path = Field(default_factory=lambda: home_dir() / "logs")
+    default_operator: Annotated[Operator, BeforeValidator(lambda v: _text(v).upper())] = "AND"
     refresh_interval_s: float = 1.0
     search_timeout_s: float = 5.0
-    max_heap: str | None = None
-    tools_include: tuple[str, ...] = ()
-    tools_exclude: tuple[str, ...] = ()
+    max_heap: Text | None = None
+    tools_include: Names = ()
+    tools_exclude: Names = ()
     # crawler
-    directories: tuple[str, ...] = ()
+    directories: Annotated[tuple[str, ...], BeforeValidator(_folders)] = ()
+    #: the folders come from PYLUCENE_MCP_DIRECTORIES (set by :meth:`load`, not a key)
     directories_from_env: bool = False
-    include: tuple[str, ...] = ()  # empty: the default formats (crawler.walk.DEFAULT_INCLUDE)
-    exclude: tuple[str, ...] = ()  # empty: crawler.walk.DEFAULT_EXCLUDE
+    include: Names = ()  # empty: the default formats (crawler.walk.DEFAULT_INCLUDE)
+    exclude: Names = ()  # empty: crawler.walk.DEFAULT_EXCLUDE
     workers: int = 2
     batch_size: int = 100
     commit_interval_s: float = 10.0
@@ -78,29 +121,46 @@ class Settings:
     max_file_size_mb: float = 100.0
     #: the text kept of one file; the rest is cut (docs/crawler.md: memory per file)
     max_content_chars: int = 5_000_000
-    tika_heap: str = "384m"  # Tika's tree ≤ 600 MB during a crawl (crawler/tika_server.py)
+    tika_heap: Text = "384m"  # Tika's tree ≤ 600 MB during a crawl (crawler/tika_server.py)
     tika_timeout_s: float = 120.0
     tika_idle_s: float = 300.0
     watch: bool = True
     index_hard_links: bool = False
     debounce_s: float = 1.0
     crawl_on_start: bool = True
-    config_file: Path = field(default_factory=lambda: home_dir() / "config.yaml")
+    #: the file :meth:`load` read (not a key)
+    config_file: Path = Field(default_factory=lambda: home_dir() / "config.yaml")
     # the engine: the embedded index (index_path), or a SolrCloud collection (docs/scale-out.md)
-    backend: str = "embedded"
-    solr_urls: tuple[str, ...] = ()
-    solr_collection: str = "pylucene-mcp"
-    solr_username: str | None = None
-    solr_password: str | None = None
+    backend: Annotated[Backend, BeforeValidator(lambda v: _text(v).strip().lower())] = "embedded"
+    solr_urls: Names = ()
+    solr_collection: Text = "pylucene-mcp"
+    solr_username: Text | None = None
+    solr_password: Text | None = Field(default=None, repr=False)
     #: "true" (the system's trust store), "false" (no check), or the path of a CA bundle
-    solr_verify: str = "true"
+    solr_verify: Text = "true"
     solr_timeout_s: float = 30.0
     # MCP over Streamable HTTP instead of stdio (server/http.py): [HOST:]PORT, None for stdio
-    http: str | None = None
+    http: Text | None = None
     #: the Host headers an HTTP server answers besides the loopback names and its bound host
-    http_hosts: tuple[str, ...] = ()
+    http_hosts: Names = ()
     #: the Origin headers it takes besides the loopback origins (a browser's page elsewhere)
-    http_origins: tuple[str, ...] = ()
+    http_origins: Names = ()
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """What :meth:`load` is given wins over the environment, which wins over the config
+        file; a plain ``Settings(...)`` reads neither."""
+        path = _LOADING.get()
+        if path is None:
+            return (init_settings,)
+        return (init_settings, _Environment(settings_cls), _ConfigFile(settings_cls, path))
 
     @classmethod
     def load(cls, config_file: Path | None = None, **overrides: Any) -> Settings:
@@ -109,28 +169,95 @@ class Settings:
         Raises:
             ConfigError: when the config file or a variable holds an unusable value.
         """
-        values: dict[str, Any] = {}
         path = config_file or home_dir() / "config.yaml"
-        if path.is_file():
-            values.update(_from_mapping(read_mapping(path), str(path)))
-        values.update(_from_environment())
-        values.update({k: v for k, v in overrides.items() if v is not None})
-        values["config_file"] = path
-        settings = cls(**values)
-        if settings.default_operator not in ("AND", "OR"):
-            raise ConfigError(
-                f"default_operator must be AND or OR, not {settings.default_operator!r}"
-            )
-        if settings.backend not in BACKENDS:
-            raise ConfigError(
-                f"backend must be one of {', '.join(BACKENDS)}, not {settings.backend!r}"
-            )
+        given = {k: v for k, v in overrides.items() if v is not None}
+        given["config_file"] = path
+        given["directories_from_env"] = from_environment("directories") is not None
+        token = _LOADING.set(path)
+        try:
+            settings = cls(**given)
+        except ValidationError as exc:
+            raise ConfigError(_explained(exc, path, given)) from None
+        finally:
+            _LOADING.reset(token)
         if settings.backend == "solr" and not settings.solr_urls:
             raise ConfigError(f"backend solr {NEEDS_SOLR_URLS}")
         return settings
 
     def with_index(self, path: Path | str) -> Settings:
-        return replace(self, index_path=Path(path).expanduser())
+        return self.model_copy(update={"index_path": Path(path).expanduser()})
+
+
+#: the config file :meth:`Settings.load` is reading, while it reads
+_LOADING: ContextVar[Path | None] = ContextVar("pylucene_mcp_settings_file", default=None)
+
+#: the fields that are not keys of the config file (what ``load`` sets itself)
+_NOT_KEYS = ("index_path", "directories_from_env", "config_file", "log_dir")
+#: Every key of the config file; each is also the environment variable ``PYLUCENE_MCP_<KEY>``
+#: (``refresh_interval_s`` → ``PYLUCENE_MCP_REFRESH_INTERVAL_S``), which wins over the file.
+KEYS = ("index", *(name for name in Settings.model_fields if name not in _NOT_KEYS))
+
+
+class _Environment(PydanticBaseSettingsSource):
+    """The ``PYLUCENE_MCP_<KEY>`` variables of the config keys, as texts for the model to read
+    (``PYLUCENE_MCP_DIRECTORIES`` holds folders separated by the system's path separator)."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False  # __call__ reads them all at once
+
+    def __call__(self) -> dict[str, Any]:
+        values: dict[str, Any] = {
+            key: value for key in KEYS if (value := from_environment(key)) is not None
+        }
+        if "directories" in values:
+            values["directories"] = values["directories"].split(os.pathsep)
+        return values
+
+
+class _ConfigFile(PydanticBaseSettingsSource):
+    """The config file's keys (a key it does not know is reported in the log and left out)."""
+
+    def __init__(self, settings_cls: type[BaseSettings], path: Path) -> None:
+        super().__init__(settings_cls)
+        self.path = path
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False  # __call__ reads them all at once
+
+    def __call__(self) -> dict[str, Any]:
+        if not self.path.is_file():
+            return {}
+        data = read_mapping(self.path)
+        unknown = sorted(str(key) for key in data if key not in KEYS)
+        if unknown:
+            log.warning("%s: unknown keys left out: %s", self.path, ", ".join(unknown))
+        return {key: value for key, value in data.items() if key in KEYS}
+
+
+def _explained(exc: ValidationError, path: Path, given: dict[str, Any]) -> str:
+    """The first problem of ``exc`` as a sentence that names where the value came from (the
+    variable, the config file's key, or what the caller gave) and what it must be."""
+    error = exc.errors()[0]
+    key = str(error["loc"][0]) if error["loc"] else "?"
+    if key in given:
+        where = key
+    elif from_environment(key) is not None:
+        where = variable(key)
+    else:
+        where = f"{path}: {key}"
+    kind = error["type"]
+    if kind.startswith(("int_", "float_")):
+        rule = "must be a number"
+    elif kind.startswith("bool_"):
+        rule = "must be true or false"
+    elif kind == "literal_error":
+        choices = get_args(Settings.model_fields[key].annotation)
+        rule = "must be " + " or ".join(map(str, choices))
+    elif kind == "value_error":
+        rule = str(error["msg"]).removeprefix("Value error, ")
+    else:
+        rule = f"is not usable ({error['msg']})"
+    return f"{where} {rule}, not {error.get('input')!r}"
 
 
 def read_mapping(path: Path, refusal: str = "") -> dict[str, Any]:
@@ -151,50 +278,6 @@ def read_mapping(path: Path, refusal: str = "") -> dict[str, Any]:
     return loaded
 
 
-def _names(value: str) -> tuple[str, ...]:
-    return tuple(part.strip() for part in value.split(",") if part.strip())
-
-
-#: Every key of the config file; each is also the environment variable ``PYLUCENE_MCP_<KEY>``
-#: (``refresh_interval_s`` → ``PYLUCENE_MCP_REFRESH_INTERVAL_S``), which wins over the file.
-NUMBERS: dict[str, type[int] | type[float]] = {
-    "workers": int,
-    "batch_size": int,
-    "commit_interval_s": float,
-    "bulk_refresh_interval_s": float,
-    "max_file_size_mb": float,
-    "max_content_chars": int,
-    "tika_timeout_s": float,
-    "tika_idle_s": float,
-    "debounce_s": float,
-    "search_timeout_s": float,
-    "refresh_interval_s": float,
-    "solr_timeout_s": float,
-}
-FLAGS = ("watch", "crawl_on_start", "index_hard_links")
-LISTS = (
-    "tools_include",
-    "tools_exclude",
-    "include",
-    "exclude",
-    "solr_urls",
-    "http_hosts",
-    "http_origins",
-)
-TEXTS = (
-    "max_heap",
-    "tika_heap",
-    "default_operator",
-    "backend",
-    "solr_collection",
-    "solr_username",
-    "solr_password",
-    "solr_verify",
-    "http",
-)
-#: the engines a configuration chooses from
-BACKENDS = ("embedded", "solr")
-KEYS = ("index", "directories", *TEXTS, *LISTS, *NUMBERS, *FLAGS)
 _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
 
 
@@ -210,21 +293,8 @@ NEEDS_SOLR_URLS = (
 )
 
 
-def _flag(value: Any, where: str) -> bool:
-    """``value`` as a yes or no: YAML's booleans, or the words of one (a quoted ``"false"`` is
-    no, not a non-empty string that Python would take for yes)."""
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
-    raise ConfigError(f"{where} must be true or false, not {value!r}")
-
-
 def flag_or_text(value: str) -> bool | str:
-    """``value`` as a yes or no when it is one of a flag's words (as :func:`_flag` reads them),
+    """``value`` as a yes or no when it is one of a flag's words,
     else as it is: ``solr_verify`` is true, false, or the path of a CA bundle."""
     text = value.strip().lower()
     if text in _TRUE:
@@ -239,18 +309,6 @@ def from_environment(key: str) -> str | None:
     empty): the one reading of a ``PYLUCENE_MCP_<KEY>`` variable, for :meth:`Settings.load`
     and for code that runs without settings (the Python API's JVM and its ``max_heap``)."""
     return os.environ.get(variable(key)) or None
-
-
-def _from_environment() -> dict[str, Any]:
-    raw: dict[str, Any] = {
-        key: value for key in KEYS if (value := from_environment(key)) is not None
-    }
-    if "directories" in raw:
-        raw["directories"] = raw["directories"].split(os.pathsep)
-    values = _from_mapping(raw, variable)
-    if "directories" in values:
-        values["directories_from_env"] = True
-    return values
 
 
 def private_dir(path: Path) -> Path:
@@ -349,48 +407,6 @@ def directory_path(path: str | Path) -> str:
     return portable.true_case(os.path.abspath(os.path.expanduser(str(path))))
 
 
-def _directories(items: list[Any]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(directory_path(item) for item in items if str(item)))
-
-
-def _from_mapping(data: dict[str, Any], where: str | Callable[[str], str]) -> dict[str, Any]:
-    """The settings in ``data`` (the config file's mapping, or the environment's texts);
-    ``where`` names the file, or gives the variable of a key, for the errors."""
-
-    def named(key: str) -> str:
-        return where(key) if callable(where) else f"{where}: {key}"
-
-    values: dict[str, Any] = {}
-    if "index" in data:
-        values["index_path"] = Path(str(data["index"])).expanduser()
-    for key in TEXTS:
-        if key in data:
-            values[key] = str(data[key])
-    if "default_operator" in values:
-        values["default_operator"] = values["default_operator"].upper()
-    if "backend" in values:
-        values["backend"] = values["backend"].strip().lower()
-    for key in LISTS:
-        if key in data:
-            raw = data[key]
-            values[key] = _names(raw) if isinstance(raw, str) else tuple(str(x) for x in raw)
-    if "directories" in data:
-        raw = data["directories"] or []
-        if not isinstance(raw, list):
-            raise ConfigError(f"{named('directories')} must be a list of folders")
-        values["directories"] = _directories(raw)
-    for key, kind in NUMBERS.items():
-        if key in data:
-            try:
-                values[key] = kind(data[key])
-            except (TypeError, ValueError) as exc:
-                raise ConfigError(f"{named(key)} must be a number, not {data[key]!r}") from exc
-    for key in FLAGS:
-        if key in data:
-            values[key] = _flag(data[key], named(key))
-    return values
-
-
 def _system_folder(shown: str) -> InvalidRequestError:
     return InvalidRequestError(
         f"{shown} is a system or shared folder and is not crawled; add the folder that holds "
@@ -467,11 +483,11 @@ def reread_directories(settings: Settings) -> Settings:
     if settings.directories_from_env or not settings.config_file.is_file():
         return settings
     try:
-        found = _from_mapping(read_mapping(settings.config_file), str(settings.config_file))
-    except ConfigError as exc:
+        found = _folders(read_mapping(settings.config_file).get("directories"))
+    except (ConfigError, ValueError) as exc:
         log.warning("the folders of %s not reread: %s", settings.config_file, exc)
         return settings
-    return replace(settings, directories=tuple(found.get("directories", ())))
+    return settings.model_copy(update={"directories": found})
 
 
 def save_directories(settings: Settings, directories: tuple[str, ...]) -> Settings:
@@ -492,4 +508,4 @@ def save_directories(settings: Settings, directories: tuple[str, ...]) -> Settin
         portable.write_private(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     except OSError as exc:
         raise ConfigError(f"cannot write {path}: {exc}") from exc
-    return replace(settings, directories=directories)
+    return settings.model_copy(update={"directories": directories})
