@@ -143,7 +143,7 @@ def document_details(
         parsed = parse_query(query, default_operator, word_forms=word_forms)
         language = str(fields.get("language") or "unknown")
         with jvm.java_errors():
-            spans = context().matchesIn(
+            spans = context().pages().matchesIn(
                 parsed.java, content, ",".join(schema.lemma_fields_of(language)), MAX_MATCHES
             )
         bounds = [int(v) for v in spans]  # start, end, start, end …

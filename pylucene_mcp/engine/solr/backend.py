@@ -16,7 +16,7 @@ What runs where:
   collection ranks as one index does; ties go by the file path.
 - Passages come from the hits' stored text, highlighted here by the embedded index's own
   highlighter over an index in memory of the page's documents
-  (``SearchContext.storedPage``): the same passages, with the page's statistics instead of the
+  (``Pages.storedPage``): the same passages, with the page's statistics instead of the
   collection's.
 - Writes are buffered for a block and sent when it ends, then committed: a block that raises
   sends nothing (Solr's cloud mode has no rollback; a block cut short between two of its

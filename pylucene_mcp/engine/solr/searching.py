@@ -228,7 +228,7 @@ class Searching(Part):
         scores = [float(doc.get("score", 0.0)) for doc in docs]
         with jvm.java_errors():
             return str(
-                context().storedPage(
+                context().pages().storedPage(
                     parsed.java if max_passages else None,
                     schema.FILE_PATH,
                     jvm.jarray("String", documents.STRING_SLOTS),

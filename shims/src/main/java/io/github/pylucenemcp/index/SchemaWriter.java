@@ -275,10 +275,10 @@ public final class SchemaWriter implements AutoCloseable {
   }
 
   /**
-   * Writes the documents of a page whose passages are to be found ({@code
-   * SearchContext.storedPage}): the content without its reversed and translit twins (the
-   * highlighter marks their matches on the content), and only the lemma fields of {@code lemmas}
-   * (those a query has clauses on). Returns this writer.
+   * Writes the documents of a page whose passages are to be found ({@code Pages#storedPage}): the
+   * content without its reversed and translit twins (the highlighter marks their matches on the
+   * content), and only the lemma fields of {@code lemmas} (those a query has clauses on). Returns
+   * this writer.
    */
   public SchemaWriter forPassages(Set<String> lemmas) {
     this.pageLemmas = Set.copyOf(lemmas);

@@ -1,14 +1,11 @@
 package io.github.pylucenemcp.search;
 
-import io.github.pylucenemcp.highlight.Highlighting;
-import io.github.pylucenemcp.index.SchemaWriter;
 import io.github.pylucenemcp.queryparser.ContentQueryParser;
 import io.github.pylucenemcp.schema.FieldSchema;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -36,25 +33,19 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.ExitableDirectoryReader;
 import org.apache.lucene.index.FieldInfos;
 import org.apache.lucene.index.IndexReader;
-import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.NoMergePolicy;
 import org.apache.lucene.queryparser.classic.ParseException;
-import org.apache.lucene.queryparser.classic.QueryParser;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.ReferenceManager;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.SearcherLifetimeManager;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TotalHits;
-import org.apache.lucene.store.ByteBuffersDirectory;
 
 /**
  * What every search of one index shares (schema, analyzer, facets), so that a search from Python is
@@ -62,31 +53,6 @@ import org.apache.lucene.store.ByteBuffersDirectory;
  * parse, nothing mutable.
  */
 public final class SearchContext {
-  /**
-   * A query parsed for searching and for highlighting, with the highlight's units. {@code query} is
-   * the query on the content (its rewrites, what profileQuery and explainMiss take apart); {@code
-   * matchQuery} is what a search matches and scores: the content query, or the same query on each
-   * field the schema also searches (title, file name), weighted.
-   */
-  public static final class Parsed {
-    public final Query query;
-    public final Query matchQuery;
-    public final Query highlightQuery;
-    public final List<Query> units;
-
-    /** {@code *} or {@code *:*}: every document, nothing to highlight. */
-    public final boolean matchAll;
-
-    Parsed(
-        Query query, Query matchQuery, Query highlightQuery, List<Query> units, boolean matchAll) {
-      this.query = query;
-      this.matchQuery = matchQuery;
-      this.highlightQuery = highlightQuery;
-      this.units = units;
-      this.matchAll = matchAll;
-    }
-  }
-
   /** A {@link SearchRequest} made ready to run: its queries built. */
   record Prepared(
       DrillDownQuery drillDown,
@@ -134,26 +100,11 @@ public final class SearchContext {
 
   private final FieldSchema schema;
   private final Analyzer analyzer;
-  private final Analyzer queryAnalyzer;
   private final FacetsConfig facetsConfig;
   private final Set<String> matchFields;
   private final Map<IndexReader, ReaderState> readers = new WeakHashMap<>();
-  // the texts parsed last, by operator, word forms and text: a search parses its text (for
-  // searching, highlighting and each field also searched, each a run of the parser) only the
-  // first time; paging, filtering, counting and profiling it again
-  // take the queries as they are (immutable, so shared by threads)
-  private final Map<String, Parsed> parsedTexts =
-      Collections.synchronizedMap(
-          new LinkedHashMap<>(64, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Parsed> eldest) {
-              return size() > PARSED_KEPT;
-            }
-          });
-
-  /** How many parsed texts are kept (see {@code parsedTexts}). */
-  static final int PARSED_KEPT = 256;
-
+  private final QueryParsing parsing;
+  private final Pages pages;
   // each reader's facet counts over all its documents (see browse)
   private final Map<SortedSetDocValuesReaderState, Facets> allCounts = new WeakHashMap<>();
 
@@ -170,85 +121,49 @@ public final class SearchContext {
       FieldSchema schema, Analyzer analyzer, Analyzer queryAnalyzer, FacetsConfig facetsConfig) {
     this.schema = schema;
     this.analyzer = analyzer;
-    this.queryAnalyzer = queryAnalyzer;
     this.facetsConfig = facetsConfig;
+    this.parsing = new QueryParsing(schema, queryAnalyzer);
     Set<String> fields = new HashSet<>(schema.lemmaFields.keySet());
     fields.add(schema.content);
     fields.add(schema.translit);
     this.matchFields = Set.copyOf(fields);
+    this.pages = new Pages(schema, analyzer, facetsConfig, matchFields);
   }
 
   public FieldSchema schema() {
     return schema;
   }
 
-  public ContentQueryParser parser(boolean and, boolean highlight) {
-    return parser(and, highlight, true);
-  }
-
-  /** A parser; {@code wordForms}: words and phrases also match their lemmas (see there). */
-  public ContentQueryParser parser(boolean and, boolean highlight, boolean wordForms) {
-    // unfielded words in every field the schema searches, clause by clause (see there)
-    ContentQueryParser parser = new ContentQueryParser(schema, queryAnalyzer, highlight, true);
-    parser.setDefaultOperator(and ? QueryParser.Operator.AND : QueryParser.Operator.OR);
-    parser.setWordForms(wordForms);
-    return parser;
+  /** The pages of hits, with their passages, of this index's schema and analyzer. */
+  public Pages pages() {
+    return pages;
   }
 
   /**
-   * Parses for searching and for highlighting.
+   * A parser of this index's queries; {@code highlight}: one that records the highlight's units.
+   */
+  public ContentQueryParser parser(boolean and, boolean highlight) {
+    return parsing.parser(and, highlight, true);
+  }
+
+  /**
+   * Parses for searching and for highlighting ({@link QueryParsing#parse}), kept for the next
+   * search of the same text.
    *
    * @throws ParseException for a malformed query or an unknown field
    */
   public Parsed parse(String text, boolean and) throws ParseException {
-    return parse(text, and, true);
+    return parsing.parse(text, and, true);
   }
 
   /**
-   * Parses for searching and for highlighting; with {@code wordForms}, words and phrases also match
-   * other forms of their words (the lemma fields).
+   * {@link #parse(String, boolean)}; with {@code wordForms}, words and phrases also match other
+   * forms of their words (the lemma fields).
    *
    * @throws ParseException for a malformed query or an unknown field
    */
   public Parsed parse(String text, boolean and, boolean wordForms) throws ParseException {
-    String key = (and ? "A" : "O") + (wordForms ? "F" : "X") + text;
-    Parsed known = parsedTexts.get(key);
-    if (known == null) {
-      known = parseAnew(text, and, wordForms);
-      parsedTexts.put(key, known);
-    }
-    return known;
-  }
-
-  private Parsed parseAnew(String text, boolean and, boolean wordForms) throws ParseException {
-    if (matchAll(text)) {
-      Query all = MatchAllDocsQuery.INSTANCE;
-      return new Parsed(all, all, all, List.of(), true);
-    }
-    Query query = parser(and, false, wordForms).parse(text);
-    ContentQueryParser highlighter = parser(and, true, wordForms);
-    Query highlight = highlighter.parse(text);
-    return new Parsed(query, query, highlight, highlighter.getUnits(), false);
-  }
-
-  private static boolean matchAll(String text) {
-    String trimmed = text.strip();
-    return trimmed.equals("*") || trimmed.equals("*:*");
-  }
-
-  /** What a search of {@code text} matches and scores ({@link Parsed#matchQuery}) alone. */
-  private Query matchQuery(String text, boolean and, boolean wordForms) throws ParseException {
-    if (matchAll(text)) {
-      return MatchAllDocsQuery.INSTANCE;
-    }
-    String key = (and ? "a" : "o") + (wordForms ? "F" : "X") + text;
-    Parsed known = parsedTexts.get(key);
-    if (known == null) {
-      Query match = parser(and, false, wordForms).parse(text);
-      known = new Parsed(match, match, null, List.of(), false);
-      parsedTexts.put(key, known);
-    }
-    return known.matchQuery;
+    return parsing.parse(text, and, wordForms);
   }
 
   /**
@@ -302,14 +217,14 @@ public final class SearchContext {
       SearcherLifetimeManager snapshots,
       SearchRequest request)
       throws IOException, ParseException {
-    Parsed parsed = parseText(request.queryText, request.and, request.wordForms);
+    Parsed parsed = parsing.parseChecked(request.queryText, request.and, request.wordForms);
     if (parsed.query == null) {
       throw new ParseException("the query has no searchable words");
     }
     Query[] counted = new Query[request.countedQueries.size()];
     for (int i = 0; i < counted.length; i++) {
       String text = request.countedQueries.get(i);
-      counted[i] = countedQuery(text, request.and, request.wordForms);
+      counted[i] = parsing.countedQuery(text, request.and, request.wordForms);
       if (counted[i] == null) {
         throw new ParseException("the counted query " + text + " has no searchable words");
       }
@@ -354,36 +269,6 @@ public final class SearchContext {
     } catch (IllegalArgumentException e) {
       return -1;
     }
-  }
-
-  /** {@link #parse}, with the errors of {@link #syntaxError}. */
-  private Parsed parseText(String text, boolean and, boolean wordForms) throws ParseException {
-    try {
-      return parse(text, and, wordForms);
-    } catch (ParseException | IllegalArgumentException e) {
-      throw syntaxError(e);
-    }
-  }
-
-  /** A counted query: its {@link #matchQuery}, with the errors of {@link #syntaxError}. */
-  private Query countedQuery(String text, boolean and, boolean wordForms) throws ParseException {
-    try {
-      return matchQuery(text, and, wordForms);
-    } catch (ParseException | IllegalArgumentException e) {
-      throw syntaxError(e);
-    }
-  }
-
-  /**
-   * What the text can cause, as the ParseException that the caller answers as a syntax error. Only
-   * that counts: a regular expression that does not parse is an IllegalArgumentException; too many
-   * clauses and a too complex automaton keep their own types (each has its message); any other
-   * RuntimeException is a bug of this code, and must not reach the user as "bad syntax".
-   */
-  private static ParseException syntaxError(Exception e) {
-    ParseException failed = new ParseException("cannot parse the query: " + e.getMessage());
-    failed.initCause(e);
-    return failed;
   }
 
   /**
@@ -669,117 +554,6 @@ public final class SearchContext {
     }
   }
 
-  /**
-   * The hits' JSON (see {@link PageResults#hits}) of documents that another engine found (the
-   * SolrCloud backend), from their stored fields: {@code strings} and {@code numbers} are rows as
-   * {@link SchemaWriter} takes them, written into an index in memory with the schema's own fields,
-   * so that the hit fields read as the embedded index's do and the passages of {@code parsed} (none
-   * when null, or for {@code maxPassages} 0) come from the same highlighter. The passages'
-   * statistics are those of the page's documents, not of the whole collection.
-   */
-  public String storedPage(
-      Parsed parsed,
-      String keyField,
-      String[] stringFields,
-      String[] longFields,
-      String[] strings,
-      long[] numbers,
-      float[] scores,
-      int maxPassages,
-      int maxChars)
-      throws IOException {
-    try (ByteBuffersDirectory directory = new ByteBuffersDirectory()) {
-      IndexWriterConfig config =
-          new IndexWriterConfig(analyzer).setRAMBufferSizeMB(256).setUseCompoundFile(false);
-      config.setMergePolicy(NoMergePolicy.INSTANCE);
-      boolean passages = parsed != null && !parsed.matchAll && maxPassages > 0;
-      try (IndexWriter writer = new IndexWriter(directory, config)) {
-        new SchemaWriter(writer, schema, facetsConfig, keyField, stringFields, longFields, null, 1)
-            .forPassages(passages ? fieldsOf(parsed.highlightQuery) : Set.of())
-            .add(strings, numbers);
-      }
-      try (DirectoryReader reader = DirectoryReader.open(directory)) {
-        if (reader.leaves().size() != 1 || reader.maxDoc() != scores.length) {
-          throw new IllegalStateException("a page's documents must be one segment in order");
-        }
-        int[] docIds = new int[scores.length];
-        Arrays.setAll(docIds, i -> i);
-        Json hits = new Json();
-        PageResults.hits(
-            hits,
-            new IndexSearcher(reader),
-            docIds,
-            scores,
-            schema,
-            analyzer,
-            matchFields,
-            passages ? parsed.highlightQuery : null,
-            passages ? parsed.units : List.of(),
-            maxPassages,
-            maxChars);
-        return hits.toString();
-      }
-    }
-  }
-
-  /**
-   * The matches of {@code parsed} in {@code text}, a document's stored content whose lemma fields
-   * are {@code lemmaFields} (comma-separated), as its passages mark them: {@code [start, end …]},
-   * at most {@code max} (see {@link Highlighting#matchesIn}); none for a query of every document.
-   */
-  public int[] matchesIn(Parsed parsed, String text, String lemmaFields, int max)
-      throws IOException {
-    if (parsed.matchAll || text.isEmpty()) {
-      return new int[0];
-    }
-    return Highlighting.matchesIn(
-        schema, analyzer, matchFields, parsed.highlightQuery, parsed.units, text, lemmaFields, max);
-  }
-
-  /** The fields that {@code query}'s terms and patterns are on. */
-  private static Set<String> fieldsOf(Query query) {
-    Set<String> fields = new HashSet<>();
-    query.visit(
-        new QueryVisitor() {
-          @Override
-          public boolean acceptField(String field) {
-            fields.add(field);
-            return true;
-          }
-
-          @Override
-          public QueryVisitor getSubVisitor(Occur occur, Query parent) {
-            return this;
-          }
-        });
-    return fields;
-  }
-
-  /** The hits' JSON (see {@link PageResults#hits}) with passages of {@code highlight}. */
-  private String page(
-      IndexSearcher searcher,
-      int[] docIds,
-      float[] scores,
-      Prepared r,
-      Query highlight,
-      List<Query> units)
-      throws IOException {
-    Json hits = new Json();
-    PageResults.hits(
-        hits,
-        searcher,
-        docIds,
-        scores,
-        schema,
-        analyzer,
-        matchFields,
-        highlight,
-        units,
-        r.maxPassages,
-        r.maxChars);
-    return hits.toString();
-  }
-
   /** The facet counts of all documents of {@code state}'s reader, counted once. */
   private Facets countAll(SortedSetDocValuesReaderState state) throws IOException {
     synchronized (allCounts) {
@@ -856,12 +630,14 @@ public final class SearchContext {
     }
     String hits;
     try {
-      hits = page(searcher, docIds, scores, r, r.highlightQuery, r.units);
+      hits =
+          pages.hits(
+              searcher, docIds, scores, r.highlightQuery, r.units, r.maxPassages, r.maxChars);
     } catch (ExitableDirectoryReader.ExitingReaderException e) {
       // out of time while highlighting: the hits with their leading passages, marked partial
       Deadline.clear();
       partial = true;
-      hits = page(searcher, docIds, scores, r, null, List.of());
+      hits = pages.hits(searcher, docIds, scores, null, List.of(), r.maxPassages, r.maxChars);
     }
     Json json = new Json().object().name("totalHits").number(total).name("counts").array();
     for (Query counted : r.filterCounts) {

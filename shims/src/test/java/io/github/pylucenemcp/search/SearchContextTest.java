@@ -125,7 +125,7 @@ public class SearchContextTest {
       writer.commit();
       try (DirectoryReader reader = DirectoryReader.open(dir)) {
         SearchContext context = context(analyzer, config);
-        SearchContext.Parsed parsed = context.parse("alpha", true);
+        Parsed parsed = context.parse("alpha", true);
         IndexSearcher expired = new IndexSearcher(reader);
         expired.setTimeout(() -> true); // out of time before the first document
         SearchContext.Prepared request =
@@ -145,7 +145,7 @@ public class SearchContextTest {
     Analyzer analyzer =
         Analyzers.perField("content_reversed", "content_translit_de", Set.of("file_path"));
     SearchContext context = context(analyzer, new FacetsConfig());
-    SearchContext.Parsed first = context.parse("*vertrag AND sign*", true, true);
+    Parsed first = context.parse("*vertrag AND sign*", true, true);
     assertSame(first, context.parse("*vertrag AND sign*", true, true));
     assertNotSame(first, context.parse("*vertrag AND sign*", false, true));
     assertNotSame(first, context.parse("*vertrag AND sign*", true, false));
@@ -155,7 +155,7 @@ public class SearchContextTest {
         new SearchContext(context.schema(), analyzer, new FacetsConfig())
             .parse("*vertrag AND sign*", true, true)
             .query);
-    for (int i = 0; i < SearchContext.PARSED_KEPT; i++) {
+    for (int i = 0; i < QueryParsing.PARSED_KEPT; i++) {
       context.parse("word" + i, true, true);
     }
     assertNotSame(first, context.parse("*vertrag AND sign*", true, true)); // pushed out
