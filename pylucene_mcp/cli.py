@@ -140,6 +140,23 @@ def _parser() -> argparse.ArgumentParser:
     solr_commands.add_parser(
         "plugin", help="print the jars every Solr node needs on its class path (its lib folder)"
     )
+
+    token = commands.add_parser(
+        "token",
+        help="make a static token for the HTTP server (printed once; the tokens file keeps its "
+        "SHA-256 with the subject, scopes and groups)",
+    )
+    token.add_argument("--subject", required=True, help="who the token is for, e.g. dora")
+    token.add_argument(
+        "--scopes", required=True, help="comma-separated: search, crawl, admin (docs/team.md)"
+    )
+    token.add_argument("--groups", default="", help="comma-separated groups of the subject")
+    token.add_argument(
+        "--file",
+        type=Path,
+        help="the tokens file (default: tokens_file, PYLUCENE_MCP_TOKENS_FILE, else "
+        "~/.pylucene-mcp/tokens.yaml)",
+    )
     return parser
 
 
@@ -173,10 +190,13 @@ def _serve(args: argparse.Namespace) -> int:
         settings = _settings(args)
         if args.http:
             settings = settings.model_copy(update={"http": args.http})
+        access = None
         if settings.http:
+            from pylucene_mcp.server.auth import access as http_access
             from pylucene_mcp.server.http import address
 
             host, port = address(settings.http)
+            access = http_access(settings, host, port)
     except errors.PyLuceneMcpError as exc:  # before anything starts: said, not logged
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -189,7 +209,7 @@ def _serve(args: argparse.Namespace) -> int:
     # which the protocol's fd 1 keeps (serve_stdio takes it) but no one else may write to
     portable.rebind_std_output()
     service = Service(settings)
-    server = build_server(settings, service)
+    server = build_server(settings, service, access)
     service.warm_up(args.warm_up_delay, then_crawl=True)
     if settings.http:
         log.info("serving %s over HTTP on %s", settings.index_path, settings.http)
@@ -213,7 +233,10 @@ def _serve(args: argparse.Namespace) -> int:
             from pylucene_mcp.server.http import serve_http
 
             hosts, origins = settings.http_hosts, settings.http_origins
-            anyio.run(partial(serve_http, server, host, port, hosts=hosts, origins=origins))
+            run = partial(
+                serve_http, server, host, port, hosts=hosts, origins=origins, access=access
+            )
+            anyio.run(run)
         else:
             from pylucene_mcp.server.protocol import serve_stdio
 
@@ -523,6 +546,23 @@ def _solr(args: argparse.Namespace) -> int:
     return 0
 
 
+def _token(args: argparse.Namespace) -> int:
+    from pylucene_mcp.basics.config import home_dir
+    from pylucene_mcp.server.auth import add_static_token
+
+    path = args.file or Settings.load().tokens_file or home_dir() / "tokens.yaml"
+    names = [s.strip() for s in args.scopes.split(",") if s.strip()]
+    groups = [g.strip() for g in args.groups.split(",") if g.strip()]
+    made = add_static_token(path, args.subject, names, groups)
+    print(made)
+    print(
+        f"a token for {args.subject} ({', '.join(names)}): give it to them now, it is not "
+        f"kept (its SHA-256 is in {path}); serve with tokens_file set to that file",
+        file=sys.stderr,
+    )
+    return 0
+
+
 def _unlock(args: argparse.Namespace) -> int:
     from pylucene_mcp.service.places import place
 
@@ -548,6 +588,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "purge": _purge,
         "rebuild": _rebuild,
         "solr": _solr,
+        "token": _token,
     }
     try:
         return commands[args.command](args)

@@ -65,6 +65,10 @@ EVERY_KEY = {
     "http_hosts": ("search.example, 10.0.0.5", ("http_hosts", ("search.example", "10.0.0.5"))),
     "http_origins": ("https://app.example", ("http_origins", ("https://app.example",))),
     "solr_timeout_s": ("12", ("solr_timeout_s", 12.0)),
+    "oauth_issuer": ("https://login.example", ("oauth_issuer", "https://login.example")),
+    "oauth_audience": ("https://s.example/mcp", ("oauth_audience", "https://s.example/mcp")),
+    "oauth_jwks_url": ("https://login.example/k", ("oauth_jwks_url", "https://login.example/k")),
+    "tokens_file": ("/srv/tokens.yaml", ("tokens_file", Path("/srv/tokens.yaml"))),
 }
 
 

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,63 +18,17 @@ from mcp import Client
 
 from pylucene_mcp.basics.errors import ConfigError
 from pylucene_mcp.server.http import MAX_BODY_BYTES, address
+from tests.http_server import WORDS, HttpServer, holding, write_notes
 from tests.mcp_client import call
 
 pytestmark = pytest.mark.anyio
-
-WORDS = ["kingfisher", "heron", "otter"]
-
-
-class HttpServer:
-    """``pylucene-mcp serve --http 127.0.0.1:0`` in a process of its own, its stderr read as it
-    comes (the address it listens on is said there)."""
-
-    def __init__(self, home: Path, folder: Path, origins: str = "") -> None:
-        env = {
-            **os.environ,
-            "PYLUCENE_MCP_HOME": str(home),
-            "PYLUCENE_MCP_DIRECTORIES": str(folder),
-            "PYLUCENE_MCP_CRAWL_ON_START": "false",
-            "PYLUCENE_MCP_HTTP_ORIGINS": origins,
-        }
-        command = [sys.executable, "-m", "pylucene_mcp", "serve", "--http", "127.0.0.1:0"]
-        self.process = subprocess.Popen(
-            command,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-        )
-        self.said: list[str] = []
-        self.listening = threading.Event()
-        threading.Thread(target=self._read, daemon=True).start()
-        assert self.listening.wait(120), "".join(self.said)
-        found = re.search(r"http://\S+/mcp", "".join(self.said))
-        assert found is not None
-        self.url = found.group(0)
-
-    def _read(self) -> None:
-        assert self.process.stderr is not None
-        for line in iter(self.process.stderr.readline, b""):
-            self.said.append(line.decode("utf-8", "replace"))
-            if "serving MCP over HTTP at" in self.said[-1]:
-                self.listening.set()
-
-    def stop(self) -> bytes:
-        """Ends the server (as Ctrl-C does); returns what it wrote to stdout."""
-        self.process.terminate()
-        out, _ = self.process.communicate(timeout=60)
-        return out
 
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Text files, each with some of the words: the oracle counts them in Python."""
     docs = tmp_path_factory.mktemp("docs")
-    for n in range(12):
-        chosen = [w for k, w in enumerate(WORDS) if (n >> k) & 1] or ["nothing"]
-        (docs / f"note{n:02}.txt").write_text(f"note {n}: " + " ".join(chosen), encoding="utf-8")
-    return docs
+    return write_notes(docs, 12)
 
 
 @pytest.fixture(scope="module")
@@ -85,10 +37,6 @@ def server(tmp_path_factory: pytest.TempPathFactory, folder: Path) -> Iterator[H
     yield running
     out = running.stop()
     assert out == b"", out[:200]  # stdout belongs to no one over HTTP either
-
-
-def holding(folder: Path, word: str) -> set[str]:
-    return {str(p) for p in folder.iterdir() if word in p.read_text(encoding="utf-8").split()}
 
 
 async def test_the_tools_answer_over_http_with_progress_and_in_two_sessions(

@@ -145,6 +145,15 @@ class Settings(BaseSettings):
     http_hosts: Names = ()
     #: the Origin headers it takes besides the loopback origins (a browser's page elsewhere)
     http_origins: Names = ()
+    # who may call over HTTP (server/auth.py, docs/team.md): an issuer's JWTs, static tokens
+    #: the authorization server whose JWT access tokens are taken (its ``iss``, exactly)
+    oauth_issuer: Text | None = None
+    #: this server's resource URL as clients reach it: the tokens' ``aud``
+    oauth_audience: Text | None = None
+    #: the issuer's keys (JWKS), where its metadata does not name them
+    oauth_jwks_url: Text | None = None
+    #: a file of static tokens' SHA-256 with their subjects, scopes and groups
+    tokens_file: Path | None = None
 
     @classmethod
     def settings_customise_sources(

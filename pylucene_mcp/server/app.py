@@ -17,7 +17,7 @@ import re
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import pydantic
@@ -40,6 +40,9 @@ from pylucene_mcp.server.protocol import (
 from pylucene_mcp.server.tools.apps import register_apps, ui_meta
 from pylucene_mcp.server.tools.registry import Registry, Tool
 from pylucene_mcp.service.service import Service
+
+if TYPE_CHECKING:
+    from pylucene_mcp.server.auth import Access
 
 log = logging.getLogger(__name__)
 
@@ -164,6 +167,8 @@ class SearchServer(MCPServer):
             if entry.group in WRITER_GROUPS
         }
         self._arguments = {name: _argument_names(entry.fn) for name, entry in tools.items()}
+        #: each tool's group (over HTTP, the group says the scope a call needs: server/auth.py)
+        self.groups = {name: entry.group for name, entry in tools.items()}
         self._descriptions = config.cache_dir() / f"tools-{fingerprint}.json"
         self._listed: list[MCPTool] | None = None
         self._expensive: anyio.CapacityLimiter | None = None  # made in the event loop
@@ -294,8 +299,11 @@ def fingerprint(settings: Settings, enabled: Iterable[str]) -> str:
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
 
 
-def build_server(settings: Settings, service: Service | None = None) -> SearchServer:
-    """The MCP server for ``settings``: every enabled tool, the server instructions."""
+def build_server(
+    settings: Settings, service: Service | None = None, access: Access | None = None
+) -> SearchServer:
+    """The MCP server for ``settings``: every enabled tool, the server instructions; over
+    HTTP with ``access``, a resource server that takes the tokens it checks."""
     svc = service or Service(settings)
     tools = all_tools(settings, svc)
     enabled = enabled_tools(settings, tools)
@@ -307,6 +315,7 @@ def build_server(settings: Settings, service: Service | None = None) -> SearchSe
         title="Lucene full-text search",
         version=__version__,
         instructions=INSTRUCTIONS,
+        **(access.server_options() if access is not None else {}),
     )
     server.service = svc  # type: ignore[attr-defined]
     svc.sharing.answer(server.answer_peer)

@@ -9,21 +9,28 @@ page elsewhere cannot reach the server through its visitor's browser (DNS rebind
 body is at most :data:`MAX_BODY_BYTES`, as a line on stdio. Nothing is written to stdout: the
 server's address goes to stderr, uvicorn's messages into the product's log.
 
-There is no authentication yet: anyone who can open the port can call every tool. Keep the
-default loopback bind on a machine others use, or put the server behind an authenticating proxy.
+With ``access`` (``oauth_issuer``, ``tokens_file``: :mod:`pylucene_mcp.server.auth`) every
+request needs a bearer token and each tool its scope; without it, only a loopback bind is
+allowed, and anyone who can open the port there can call every tool (docs/team.md).
 """
 
 from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 
 from pylucene_mcp.basics import errors
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+    from pylucene_mcp.server.auth import Access
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +89,44 @@ def security(
     )
 
 
+def protect(app: Starlette, access: Access, groups: Mapping[str, str]) -> None:
+    """Completes the SDK's resource server in ``app`` (built with ``access.server_options()``):
+    each tool's scope checked before the transport (:class:`~pylucene_mcp.server.auth.ScopeGuard`),
+    and the RFC 9728 metadata naming every scope this server knows; with static tokens alone,
+    no metadata (no issuer to point to) and no pointer to it in a 401."""
+    from mcp.server.auth.middleware.bearer_auth import RequireAuthMiddleware
+    from mcp.server.auth.routes import build_resource_metadata_url, create_protected_resource_routes
+    from starlette.routing import Route
+
+    from pylucene_mcp.server.auth import ALL_SCOPES, ScopeGuard
+
+    # the SDK's settings keep a URL as written (an issuer without a path gets no "/" added: RFC
+    # 8414 compares issuers as strings)
+    auth = access.server_options()["auth"]
+    metadata = str(build_resource_metadata_url(auth.resource_server_url))
+    routes: list[Any] = []
+    for route in app.router.routes:
+        path = getattr(route, "path", "")
+        if path.startswith("/.well-known/oauth-protected-resource"):
+            continue  # the SDK's, without the scopes
+        if isinstance(route, Route) and path == PATH:
+            required = route.app
+            if isinstance(required, RequireAuthMiddleware) and access.issuer is None:
+                required.resource_metadata_url = None
+            route.app = ScopeGuard(
+                required, groups, metadata if access.issuer else None, MAX_BODY_BYTES
+            )
+        routes.append(route)
+    if access.issuer is not None:
+        routes += create_protected_resource_routes(
+            resource_url=auth.resource_server_url,
+            authorization_servers=[auth.issuer_url],
+            scopes_supported=list(ALL_SCOPES),
+            resource_name="pylucene-mcp",
+        )
+    app.router.routes[:] = routes
+
+
 async def serve_http(
     server: MCPServer,
     host: str,
@@ -89,9 +134,11 @@ async def serve_http(
     *,
     hosts: Sequence[str] = (),
     origins: Sequence[str] = (),
+    access: Access | None = None,
 ) -> None:
     """Runs ``server`` over Streamable HTTP at ``http://host:port/mcp`` until cancelled; says
-    the address it listens on (the port chosen when ``port`` is 0) on stderr once it does."""
+    the address it listens on (the port chosen when ``port`` is 0) on stderr once it does.
+    With ``access``, ``server`` must have been built with it (``build_server``)."""
     import uvicorn
 
     app = server.streamable_http_app(
@@ -100,6 +147,8 @@ async def serve_http(
         transport_security=security(host, hosts, origins),
         host=host,
     )
+    if access is not None:
+        protect(app, access, getattr(server, "groups", {}))
     # log_config=None: uvicorn's loggers go to the product's log and stderr, never to stdout
     config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False)
     web = uvicorn.Server(config)

@@ -143,8 +143,12 @@ def document_details(
         parsed = parse_query(query, default_operator, word_forms=word_forms)
         language = str(fields.get("language") or "unknown")
         with jvm.java_errors():
-            spans = context().pages().matchesIn(
-                parsed.java, content, ",".join(schema.lemma_fields_of(language)), MAX_MATCHES
+            spans = (
+                context()
+                .pages()
+                .matchesIn(
+                    parsed.java, content, ",".join(schema.lemma_fields_of(language)), MAX_MATCHES
+                )
             )
         bounds = [int(v) for v in spans]  # start, end, start, end …
         matches = [[bounds[k], bounds[k + 1] - bounds[k]] for k in range(0, len(bounds), 2)]

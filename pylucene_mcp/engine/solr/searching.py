@@ -228,7 +228,9 @@ class Searching(Part):
         scores = [float(doc.get("score", 0.0)) for doc in docs]
         with jvm.java_errors():
             return str(
-                context().pages().storedPage(
+                context()
+                .pages()
+                .storedPage(
                     parsed.java if max_passages else None,
                     schema.FILE_PATH,
                     jvm.jarray("String", documents.STRING_SLOTS),

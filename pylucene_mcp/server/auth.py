@@ -1,0 +1,500 @@
+"""OAuth 2.1 for MCP over HTTP: this server is a resource server, as the MCP authorization
+specification says (docs/team.md).
+
+- Every request to ``/mcp`` carries a bearer token; without a valid one the answer is ``401``
+  with ``WWW-Authenticate: Bearer … resource_metadata="…"``, which points the client to this
+  server's RFC 9728 metadata (``/.well-known/oauth-protected-resource/mcp``) and from there to
+  the authorization server.
+- An access token from the authorization server is a JWT (:class:`JwtVerifier`): its signature
+  checked with the issuer's keys (the JWKS the issuer's RFC 8414 or OpenID metadata names, or
+  ``oauth_jwks_url``), its ``iss``, its ``aud`` (this server's resource URL, RFC 8707), ``exp``
+  and ``nbf``.
+- A small team without an identity provider gives each person a static token
+  (:class:`StaticTokens`): the file keeps only each token's SHA-256, with its subject, scopes
+  and groups (``pylucene-mcp token`` makes one).
+- A tool needs its group's scope (:data:`SCOPES`): ``search`` for the tools that read,
+  ``crawl`` for the crawler's, ``admin`` for the admin tools; a call without it is answered
+  ``403`` with ``error="insufficient_scope"`` and the scope it needs (:class:`ScopeGuard`).
+
+A token is never logged, nor put into an error or doctor's output: a refusal says why (expired,
+wrong audience, bad signature) and nothing of the token.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.auth.provider import AccessToken
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from pylucene_mcp.basics import portable
+from pylucene_mcp.basics.errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+#: the scope each group of tools needs (a group not named here needs ``search``)
+SCOPES: dict[str, str] = {
+    "search": "search",
+    "info": "search",
+    "debug": "search",
+    "observability": "search",
+    "crawler": "crawl",
+    "admin": "admin",
+}
+#: every scope this server knows, as its metadata lists them
+ALL_SCOPES = ("search", "crawl", "admin")
+#: the signing algorithms a token may use (asymmetric only: the server holds no shared secret)
+ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "EdDSA"]
+#: how far the clocks of this server and the issuer may differ, in seconds
+LEEWAY_S = 30
+
+
+def scope_of(group: str) -> str:
+    """The scope a tool of ``group`` needs."""
+    return SCOPES.get(group, "search")
+
+
+def _scopes(claims: Mapping[str, Any]) -> list[str]:
+    """A token's scopes: ``scope`` (RFC 9068, space-separated) or ``scp`` (a list)."""
+    value = claims.get("scope", claims.get("scp", ""))
+    if isinstance(value, str):
+        return value.split()
+    return [str(item) for item in value] if isinstance(value, list) else []
+
+
+def _groups(claims: Mapping[str, Any]) -> list[str]:
+    value = claims.get("groups", [])
+    if isinstance(value, str):
+        return [value]
+    return [str(item) for item in value] if isinstance(value, list) else []
+
+
+def _get_json(url: str, timeout_s: float) -> dict[str, Any]:
+    """The JSON object at ``url``, HTTPS checked as every download of the product is
+    (:func:`~pylucene_mcp.crawler.tika_jar.ssl_context`: the system's trust store)."""
+    import urllib.request
+
+    from pylucene_mcp.crawler.tika_jar import ssl_context
+
+    request = urllib.request.Request(url, headers={"Accept": "application/json"})
+    handlers: list[Any] = [urllib.request.ProxyHandler()]
+    if url.startswith("https://"):
+        handlers.append(urllib.request.HTTPSHandler(context=ssl_context()))
+    with urllib.request.build_opener(*handlers).open(request, timeout=timeout_s) as answer:
+        data = json.loads(answer.read())
+    if not isinstance(data, dict):
+        raise ValueError(f"{url} did not answer a JSON object")
+    return data
+
+
+def metadata_urls(issuer: str) -> list[str]:
+    """Where an issuer's metadata may be: RFC 8414's well-known URL (its path after the
+    well-known part), then OpenID Connect's (appended to the issuer)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(issuer)
+    path = parts.path.rstrip("/")
+    origin = f"{parts.scheme}://{parts.netloc}"
+    return [
+        f"{origin}/.well-known/oauth-authorization-server{path}",
+        f"{issuer.rstrip('/')}/.well-known/openid-configuration",
+    ]
+
+
+def discover_jwks(issuer: str, timeout_s: float = 10.0) -> str:
+    """The ``jwks_uri`` of ``issuer``'s metadata, whose ``issuer`` must be ``issuer``.
+
+    Raises:
+        ConfigError: when no metadata names one; says to set ``oauth_jwks_url``.
+    """
+    problems = []
+    for url in metadata_urls(issuer):
+        try:
+            data = _get_json(url, timeout_s)
+        except Exception as exc:  # the next place, then one error for all
+            problems.append(f"{url}: {type(exc).__name__}")
+            continue
+        if data.get("issuer") != issuer:
+            problems.append(f"{url}: names the issuer {data.get('issuer')!r}")
+            continue
+        if isinstance(data.get("jwks_uri"), str):
+            return str(data["jwks_uri"])
+        problems.append(f"{url}: names no jwks_uri")
+    raise ConfigError(
+        f"the keys of the issuer {issuer} could not be found ({'; '.join(problems)}); check "
+        "oauth_issuer (PYLUCENE_MCP_OAUTH_ISSUER), or give the keys' URL in oauth_jwks_url "
+        "(PYLUCENE_MCP_OAUTH_JWKS_URL)"
+    )
+
+
+class JwtVerifier:
+    """Checks a JWT access token: signature (the issuer's keys, fetched and kept, fetched again
+    for a key it does not know), ``iss``, ``aud``, ``exp`` and ``nbf``. Its scopes, subject and
+    ``groups`` claim go into the SDK's ``AccessToken``."""
+
+    def __init__(self, issuer: str, audience: str, jwks_url: str | None = None) -> None:
+        self.issuer = issuer
+        self.audience = audience
+        self._jwks_url = jwks_url
+        self._keys: Any = None  # a jwt.PyJWKClient, made on first use
+        self._making = anyio.Lock()
+
+    async def _client(self) -> Any:
+        async with self._making:
+            if self._keys is None:
+                import jwt
+
+                from pylucene_mcp.crawler.tika_jar import ssl_context
+
+                url: str = self._jwks_url or ""
+                if not url:
+                    url = await anyio.to_thread.run_sync(discover_jwks, self.issuer)
+                self._keys = jwt.PyJWKClient(
+                    url, lifespan=300, timeout=10, cooldown_duration=30, ssl_context=ssl_context()
+                )
+            return self._keys
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        import jwt
+
+        try:
+            keys = await self._client()
+            key = await anyio.to_thread.run_sync(keys.get_signing_key_from_jwt, token)
+            claims = jwt.decode(
+                token,
+                key.key,
+                algorithms=ALGORITHMS,
+                audience=self.audience,
+                issuer=self.issuer,
+                leeway=LEEWAY_S,
+                options={"require": ["exp", "iss", "aud"]},
+            )
+        except ConfigError as exc:
+            log.warning("a bearer token could not be checked: %s", exc)
+            return None
+        except jwt.PyJWTError as exc:
+            # the reason only ("Signature has expired", "Audience doesn't match"): never the token
+            log.info("a bearer token was refused: %s", type(exc).__name__)
+            return None
+        audience = claims.get("aud")
+        audiences = audience if isinstance(audience, list) else [audience]
+        return AccessToken(
+            token=token,
+            client_id=str(claims.get("client_id", claims.get("azp", claims.get("sub", "")))),
+            scopes=_scopes(claims),
+            expires_at=int(claims["exp"]),
+            resource=self.audience if self.audience in audiences else None,
+            subject=str(claims["sub"]) if "sub" in claims else None,
+            claims={"iss": claims.get("iss"), "groups": _groups(claims)},
+        )
+
+
+@dataclass(frozen=True)
+class StaticToken:
+    """One entry of the static tokens file: the SHA-256 of a token, never the token."""
+
+    sha256: str
+    subject: str
+    scopes: tuple[str, ...]
+    groups: tuple[str, ...] = ()
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def read_static_tokens(path: Path) -> list[StaticToken]:
+    """The entries of the static tokens file (YAML: a list of ``sha256``, ``subject``,
+    ``scopes``, ``groups``).
+
+    Raises:
+        ConfigError: when the file cannot be read or an entry lacks what it needs.
+    """
+    from pylucene_mcp.basics.config import read_mapping
+
+    try:
+        data = read_mapping(path) if path.is_file() else {"tokens": []}
+    except OSError as exc:
+        raise ConfigError(f"cannot read the tokens file {path}: {exc}") from exc
+    entries = data.get("tokens", [])
+    if not isinstance(entries, list):
+        raise ConfigError(f"{path}: tokens must be a list of entries")
+    found = []
+    for n, entry in enumerate(entries, 1):
+        digest = str(entry.get("sha256", "")) if isinstance(entry, dict) else ""
+        if len(digest) != 64 or not all(c in "0123456789abcdef" for c in digest):
+            raise ConfigError(
+                f"{path}: entry {n} needs sha256, the token's SHA-256 in hex (make entries "
+                "with `pylucene-mcp token`)"
+            )
+        assert isinstance(entry, dict)
+        found.append(
+            StaticToken(
+                sha256=digest,
+                subject=str(entry.get("subject", "")),
+                scopes=tuple(str(s) for s in entry.get("scopes", ()) or ()),
+                groups=tuple(str(g) for g in entry.get("groups", ()) or ()),
+            )
+        )
+    return found
+
+
+def add_static_token(
+    path: Path, subject: str, scopes: Sequence[str], groups: Sequence[str] = ()
+) -> str:
+    """Makes a new token for ``subject``, writes its digest into ``path`` (this user's alone,
+    0600) and returns the token: the one time it is seen.
+
+    Raises:
+        ConfigError: for an unknown scope, or a file that cannot be written.
+    """
+    import yaml
+
+    unknown = sorted(set(scopes) - set(ALL_SCOPES))
+    if unknown or not scopes:
+        raise ConfigError(
+            f"scopes are some of {', '.join(ALL_SCOPES)}, not {', '.join(unknown) or 'none'}"
+        )
+    entries = read_static_tokens(path)
+    token = "plm_" + secrets.token_urlsafe(32)
+    entries.append(StaticToken(token_digest(token), subject, tuple(scopes), tuple(groups)))
+    rows = [
+        {
+            "sha256": e.sha256,
+            "subject": e.subject,
+            "scopes": list(e.scopes),
+            "groups": list(e.groups),
+        }
+        for e in entries
+    ]
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        portable.write_private(path, yaml.safe_dump({"tokens": rows}, sort_keys=False))
+    except OSError as exc:
+        raise ConfigError(f"cannot write the tokens file {path}: {exc}") from exc
+    return token
+
+
+class StaticTokens:
+    """Checks a token against the static tokens file, read again when it changes. A token
+    lives until its entry is removed from the file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._seen: tuple[int, int] | None = None
+        self._entries: list[StaticToken] = []
+
+    def _current(self) -> list[StaticToken]:
+        try:
+            status = self.path.stat()
+            seen = (status.st_mtime_ns, status.st_size)
+        except OSError:
+            seen = (0, 0)
+        if seen != self._seen:
+            self._entries = read_static_tokens(self.path)
+            self._seen = seen
+        return self._entries
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        digest = token_digest(token)
+        try:
+            entries = self._current()
+        except ConfigError as exc:
+            log.warning("the static tokens are not usable: %s", exc)
+            return None
+        for entry in entries:
+            if hmac.compare_digest(entry.sha256, digest):
+                return AccessToken(
+                    token=token,
+                    client_id=entry.subject,
+                    scopes=list(entry.scopes),
+                    subject=entry.subject,
+                    claims={"iss": None, "groups": list(entry.groups)},
+                )
+        return None
+
+
+class Verifiers:
+    """The first of ``verifiers`` that takes a token (static tokens, then the issuer's)."""
+
+    def __init__(self, verifiers: Iterable[Any]) -> None:
+        self.verifiers = list(verifiers)
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        for verifier in self.verifiers:
+            found: AccessToken | None = await verifier.verify_token(token)
+            if found is not None:
+                return found
+        return None
+
+
+def needed_scopes(body: bytes, groups: Mapping[str, str]) -> set[str]:
+    """The scopes a request body's messages need: a ``tools/call``'s tool needs its group's
+    (:data:`SCOPES`); anything else (initialize, the tool list, the apps) needs none beyond a
+    valid token. A body that is not JSON needs none here: the SDK refuses it."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return set()
+    messages = data if isinstance(data, list) else [data]
+    needed = set()
+    for message in messages:
+        if isinstance(message, dict) and message.get("method") == "tools/call":
+            params = message.get("params")
+            name = params.get("name") if isinstance(params, dict) else None
+            if isinstance(name, str):
+                needed.add(scope_of(groups.get(name, "search")))
+    return needed
+
+
+class ScopeGuard:
+    """ASGI: a ``tools/call`` whose token lacks the tool's scope is answered ``403`` with
+    ``WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`` (the token's scopes and
+    the missing one: what the client asks for when it authorizes again). Runs after the SDK's
+    authentication, before its transport; the body it reads is handed on unchanged."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        groups: Mapping[str, str],
+        metadata_url: str | None,
+        max_body_bytes: int,
+    ) -> None:
+        self.app = app
+        self.groups = dict(groups)
+        self.metadata_url = metadata_url
+        self.max_body_bytes = max_body_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        user = scope.get("user")
+        if scope["type"] != "http" or scope.get("method") != "POST":
+            await self.app(scope, receive, send)
+            return
+        if not isinstance(user, AuthenticatedUser):
+            await self.app(scope, receive, send)  # the SDK answers 401
+            return
+        chunks: list[bytes] = []
+        size, more = 0, True
+        while more and size <= self.max_body_bytes:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        missing = sorted(needed_scopes(body, self.groups) - set(user.scopes))
+        if missing:
+            await self._refuse(send, [*user.scopes, *missing], missing)
+            return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": more}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, send: Send, wanted: list[str], missing: list[str]) -> None:
+        description = f"this call needs the scope {' '.join(missing)}"
+        parts = [
+            'error="insufficient_scope"',
+            f'scope="{" ".join(dict.fromkeys(wanted))}"',
+            f'error_description="{description}"',
+        ]
+        if self.metadata_url:
+            parts.append(f'resource_metadata="{self.metadata_url}"')
+        body = json.dumps({"error": "insufficient_scope", "error_description": description})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 403,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"www-authenticate", ("Bearer " + ", ".join(parts)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body.encode()})
+
+
+LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
+
+
+@dataclass(frozen=True)
+class Access:
+    """Who may call an HTTP server: the token check, this server's resource URL (the tokens'
+    audience, and what its metadata names) and the issuer (None with static tokens alone)."""
+
+    verifier: Verifiers
+    resource: str
+    issuer: str | None
+
+    def server_options(self) -> dict[str, Any]:
+        """The SDK server's options for it: the token verifier, and the authorization settings
+        that put the SDK's bearer check (401 with the metadata's URL) before ``/mcp``. The
+        token's audience is checked by the verifier; the metadata is :func:`metadata_routes`."""
+        from mcp.server.auth.settings import AuthSettings
+
+        auth = AuthSettings(
+            issuer_url=self.issuer or self.resource,  # type: ignore[arg-type]
+            resource_server_url=self.resource,  # type: ignore[arg-type]
+            validate_token_resource=False,
+        )
+        return {"auth": auth, "token_verifier": self.verifier}
+
+
+def access(settings: Any, host: str, port: int) -> Access | None:
+    """The access of an HTTP server on ``host``:``port`` from ``settings`` (``oauth_*``,
+    ``tokens_file``); None when neither is set and ``host`` is loopback.
+
+    Raises:
+        ConfigError: for a server beyond loopback without either (it would serve every
+            document to whoever reaches the port), or an issuer without a resource URL that
+            clients can use.
+    """
+    issuer: str | None = settings.oauth_issuer
+    tokens: Path | None = settings.tokens_file
+    if issuer is None and tokens is None:
+        if host not in LOOPBACK_HOSTS:
+            raise ConfigError(
+                f"serving MCP over HTTP on {host} without authentication would let whoever "
+                "reaches the port call every tool and read every document; set oauth_issuer "
+                "(PYLUCENE_MCP_OAUTH_ISSUER) with oauth_audience, or tokens_file "
+                "(PYLUCENE_MCP_TOKENS_FILE; `pylucene-mcp token` makes tokens), or serve on "
+                "127.0.0.1 (docs/team.md)"
+            )
+        return None
+    named = f"[{host}]" if ":" in host else host
+    resource = settings.oauth_audience or f"http://{named}:{port}/mcp"
+    if (
+        issuer is not None
+        and settings.oauth_audience is None
+        and (port == 0 or host in ("0.0.0.0", "::"))
+    ):
+        raise ConfigError(
+            "with oauth_issuer, set oauth_audience (PYLUCENE_MCP_OAUTH_AUDIENCE) to this "
+            "server's URL as clients reach it, e.g. https://search.example/mcp: the tokens "
+            f"must be issued for it, and http://{named}:{port}/mcp is no such URL"
+        )
+    verifiers: list[Any] = []
+    if tokens is not None:
+        read_static_tokens(tokens)  # a broken file is said before the server starts
+        verifiers.append(StaticTokens(tokens))
+    if issuer is not None:
+        verifiers.append(JwtVerifier(issuer, resource, settings.oauth_jwks_url))
+    return Access(Verifiers(verifiers), resource, issuer)

@@ -1,0 +1,342 @@
+"""MCP over HTTP as an OAuth 2.1 resource server: a real server process, a real authorization
+server (tests/oauth_server.py: RFC 8414 metadata, dynamic registration, PKCE, resource
+indicators, RS256 JWTs), and the SDK's own OAuth clients.
+
+Checked: the 401 and the RFC 9728 metadata it points to; a token refused for each of its parts
+(expiry, audience, signature, issuer, not-before); each tool group behind its scope (403
+``insufficient_scope`` naming the scope); the authorization code flow with PKCE and the client
+credentials flow end to end; static tokens made by ``pylucene-mcp token``; no token in any log."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import urllib.parse
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from joserfc.jwk import RSAKey
+from mcp import Client
+from mcp.client.auth import OAuthClientProvider, TokenStorage
+from mcp.client.auth.extensions.client_credentials import ClientCredentialsOAuthProvider
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared.auth import (
+    AuthorizationCodeResult,
+    OAuthClientInformationFull,
+    OAuthClientMetadata,
+    OAuthToken,
+)
+from mcp.shared.exceptions import MCPError
+
+from tests.http_server import WORDS, HttpServer, holding, write_notes
+from tests.oauth_server import AuthorizationServer, User, free_port
+
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
+
+USERS = {
+    "alice": User(scopes=("search",), groups=("team-a",)),
+    "bob": User(scopes=("search", "crawl", "admin"), groups=("team-b",)),
+    "carol": User(scopes=("profile",)),
+}
+JSON_HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+
+
+def rpc(method: str, params: dict[str, Any] | None = None) -> str:
+    return json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params or {}})
+
+
+INITIALIZE = rpc(
+    "initialize",
+    {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"},
+    },
+)
+
+
+@pytest.fixture(scope="module")
+def issuer() -> Iterator[AuthorizationServer]:
+    server = AuthorizationServer(USERS).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    docs = tmp_path_factory.mktemp("docs")
+    return write_notes(docs, 8)
+
+
+class Protected:
+    def __init__(self, server: HttpServer, home: Path) -> None:
+        self.server, self.home, self.url = server, home, server.url
+        origin = self.url.rsplit("/mcp", 1)[0]
+        self.metadata_url = f"{origin}/.well-known/oauth-protected-resource/mcp"
+
+
+@pytest.fixture(scope="module")
+def protected(
+    tmp_path_factory: pytest.TempPathFactory, issuer: AuthorizationServer, folder: Path
+) -> Iterator[Protected]:
+    port = free_port()
+    home = tmp_path_factory.mktemp("home")
+    running = HttpServer(
+        home,
+        folder,
+        at=f"127.0.0.1:{port}",
+        env={
+            "PYLUCENE_MCP_OAUTH_ISSUER": issuer.issuer,
+            "PYLUCENE_MCP_OAUTH_AUDIENCE": f"http://127.0.0.1:{port}/mcp",
+        },
+    )
+    yield Protected(running, home)
+    out = running.stop()
+    assert out == b"", out[:200]
+
+
+def post(url: str, body: str, token: str | None = None) -> requests.Response:
+    headers = dict(JSON_HEADERS)
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    return requests.post(url, data=body, headers=headers, timeout=60)
+
+
+def test_without_a_token_the_answer_points_to_the_metadata(
+    protected: Protected, issuer: AuthorizationServer
+) -> None:
+    refused = post(protected.url, INITIALIZE)
+    assert refused.status_code == 401
+    challenge = refused.headers["WWW-Authenticate"]
+    assert challenge.startswith("Bearer ")
+    assert f'resource_metadata="{protected.metadata_url}"' in challenge
+    metadata = requests.get(protected.metadata_url, timeout=30).json()
+    assert metadata["resource"] == protected.url
+    assert [s.rstrip("/") for s in metadata["authorization_servers"]] == [issuer.issuer]
+    assert set(metadata["scopes_supported"]) == {"search", "crawl", "admin"}
+
+
+def test_a_token_is_refused_for_each_wrong_part(
+    protected: Protected, issuer: AuthorizationServer
+) -> None:
+    audience = protected.url
+    stranger = RSAKey.generate_key(2048, parameters={"kid": "test-1"})  # the same kid, not the key
+    wrong = {
+        "expired": issuer.token("bob", audience, lifetime_s=-120),
+        "for another server": issuer.token("bob", "http://127.0.0.1:1/mcp"),
+        "without an audience": issuer.token("bob", None),
+        "signed by another key": issuer.token("bob", audience, key=stranger),
+        "from another issuer": issuer.token("bob", audience, issuer="http://127.0.0.1:2"),
+        "not yet valid": issuer.token("bob", audience, not_before_s=600),
+        "not a JWT": "plm_notatoken",
+    }
+    for why, token in wrong.items():
+        refused = post(protected.url, INITIALIZE, token)
+        assert refused.status_code == 401, why
+        assert 'error="invalid_token"' in refused.headers["WWW-Authenticate"], why
+    good = post(protected.url, INITIALIZE, issuer.token("bob", audience))
+    assert good.status_code == 200, good.text
+
+
+def test_each_tool_group_needs_its_scope(protected: Protected, issuer: AuthorizationServer) -> None:
+    alice = issuer.token("alice", protected.url)  # search only
+    crawl = rpc("tools/call", {"name": "startCrawl", "arguments": {}})
+    refused = post(protected.url, crawl, alice)
+    assert refused.status_code == 403
+    challenge = refused.headers["WWW-Authenticate"]
+    assert 'error="insufficient_scope"' in challenge
+    assert 'scope="search crawl"' in challenge
+    admin = rpc("tools/call", {"name": "indexAdmin", "arguments": {"action": "optimize"}})
+    assert 'scope="search admin"' in post(protected.url, admin, alice).headers["WWW-Authenticate"]
+    carol = issuer.token("carol", protected.url)  # a valid token without this server's scopes
+    search = rpc("tools/call", {"name": "search", "arguments": {"query": "heron"}})
+    assert post(protected.url, search, carol).status_code == 403
+    assert post(protected.url, INITIALIZE, carol).status_code == 200  # no tool: no scope needed
+
+
+class Memory(TokenStorage):
+    def __init__(self) -> None:
+        self.tokens: OAuthToken | None = None
+        self.client: OAuthClientInformationFull | None = None
+
+    async def get_tokens(self) -> OAuthToken | None:
+        return self.tokens
+
+    async def set_tokens(self, tokens: OAuthToken) -> None:
+        self.tokens = tokens
+
+    async def get_client_info(self) -> OAuthClientInformationFull | None:
+        return self.client
+
+    async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
+        self.client = client_info
+
+
+def browser_flow(issuer: AuthorizationServer, person: str, url: str) -> OAuthClientProvider:
+    """The SDK's authorization code client; ``person`` signs in at the authorization server
+    (the redirect followed as a browser would, the code handed back as the callback would)."""
+    redirected: dict[str, str] = {}
+
+    async def redirect(authorization_url: str) -> None:
+        issuer.approver = person
+        answer = requests.get(authorization_url, allow_redirects=False, timeout=30)
+        assert answer.status_code == 302, answer.text
+        query = urllib.parse.urlparse(answer.headers["Location"]).query
+        redirected.update(urllib.parse.parse_qsl(query))
+
+    async def callback() -> AuthorizationCodeResult:
+        return AuthorizationCodeResult(code=redirected["code"], state=redirected.get("state"))
+
+    return OAuthClientProvider(
+        server_url=url,
+        client_metadata=OAuthClientMetadata(
+            client_name="pylucene-mcp tests",
+            redirect_uris=["http://127.0.0.1:9/callback"],
+            grant_types=["authorization_code", "refresh_token"],
+            response_types=["code"],
+        ),
+        storage=Memory(),
+        redirect_handler=redirect,
+        callback_handler=callback,
+    )
+
+
+@contextlib.asynccontextmanager
+async def authorized(url: str, **options: Any) -> AsyncIterator[Client]:
+    """The SDK's client over its HTTP transport, on an HTTP client of ``options`` (``auth``,
+    ``headers``) that the caller owns, so closes."""
+    async with create_mcp_http_client(**options) as http:
+        async with Client(streamable_http_client(url, http_client=http)) as client:
+            yield client
+
+
+async def test_a_person_signs_in_with_pkce_and_searches_but_cannot_crawl(
+    protected: Protected, issuer: AuthorizationServer, folder: Path
+) -> None:
+    flow = browser_flow(issuer, "alice", protected.url)
+    async with authorized(protected.url, auth=flow) as client:
+        tools = {t.name for t in (await client.list_tools()).tools}
+        assert {"search", "startCrawl"} <= tools
+        found = await client.call_tool("search", {"query": "*"})
+        assert not found.is_error, found.content
+        signed_in = issuer.token_requests
+        # 403 insufficient_scope: the SDK signs alice in again asking for crawl too; she has
+        # no crawl, the new token has none, and the call fails for good
+        with pytest.raises(MCPError):
+            await client.call_tool("startCrawl", {"wait": True})
+        assert issuer.token_requests == signed_in + 1
+        assert "crawl" in issuer.asked[-1] and "crawl" not in issuer.granted[-1]
+
+
+async def test_a_service_with_client_credentials_crawls_and_finds(
+    protected: Protected, issuer: AuthorizationServer, folder: Path
+) -> None:
+    client_id, secret = issuer.add_client("bob")
+    auth = ClientCredentialsOAuthProvider(
+        server_url=protected.url,
+        storage=Memory(),
+        client_id=client_id,
+        client_secret=secret,
+        scope="search crawl",
+        issuer=issuer.issuer,
+    )
+    async with authorized(protected.url, auth=auth) as client:
+        crawled = await client.call_tool("startCrawl", {"wait": True})
+        assert not crawled.is_error, crawled.content
+        for word in WORDS:
+            found = await client.call_tool("search", {"query": word, "pageSize": 50})
+            assert found.structured_content is not None
+            paths = {hit["filePath"] for hit in found.structured_content["documents"]}
+            assert paths == holding(folder, word)
+
+
+def test_no_token_reaches_a_log(protected: Protected, issuer: AuthorizationServer) -> None:
+    token = issuer.token("bob", protected.url)
+    expired = issuer.token("bob", protected.url, lifetime_s=-120)
+    assert post(protected.url, INITIALIZE, token).status_code == 200
+    assert post(protected.url, INITIALIZE, expired).status_code == 401
+    written = "".join(protected.server.said)
+    for path in (protected.home / "logs").rglob("*"):
+        if path.is_file():
+            written += path.read_text(encoding="utf-8", errors="replace")
+    for secret in (token, expired):
+        assert secret not in written and secret.split(".")[2] not in written
+
+
+def make_token(home: Path, *arguments: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "pylucene_mcp", "token", *arguments],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYLUCENE_MCP_HOME": str(home)},
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+async def test_static_tokens_from_the_file_and_only_while_they_are_in_it(
+    tmp_path: Path, folder: Path
+) -> None:
+    home = tmp_path / "home"
+    searcher = make_token(home, "--subject", "dora", "--scopes", "search", "--groups", "g1")
+    keeper = make_token(home, "--subject", "erik", "--scopes", "search,crawl,admin")
+    tokens = home / "tokens.yaml"
+    assert searcher not in tokens.read_text() and searcher.startswith("plm_")
+    assert oct(tokens.stat().st_mode & 0o777) == "0o600"
+    running = HttpServer(home, folder, env={"PYLUCENE_MCP_TOKENS_FILE": str(tokens)})
+    try:
+        url = running.url
+        assert post(url, INITIALIZE).status_code == 401
+        assert post(url, INITIALIZE, "plm_" + "x" * 43).status_code == 401
+        assert post(url, INITIALIZE, searcher).status_code == 200
+        crawl = rpc("tools/call", {"name": "startCrawl", "arguments": {}})
+        assert post(url, crawl, searcher).status_code == 403
+        headers = {"Authorization": f"Bearer {keeper}"}
+        async with authorized(url, headers=headers) as client:
+            crawled = await client.call_tool("startCrawl", {"wait": True})
+            assert not crawled.is_error, crawled.content
+        # a token taken out of the file is refused from then on
+        kept = [e for e in _entries(tokens) if e["subject"] != "dora"]
+        tokens.write_text(json.dumps({"tokens": kept}))
+        assert post(url, INITIALIZE, searcher).status_code == 401
+        assert post(url, INITIALIZE, keeper).status_code == 200
+    finally:
+        assert running.stop() == b""
+
+
+def _entries(path: Path) -> list[dict[str, Any]]:
+    import yaml
+
+    return list(yaml.safe_load(path.read_text())["tokens"])
+
+
+def test_a_token_needs_known_scopes(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "pylucene_mcp", "token", "--subject", "x", "--scopes", "write"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYLUCENE_MCP_HOME": str(tmp_path)},
+        timeout=60,
+    )
+    assert done.returncode != 0 and done.stdout == ""
+    assert "search, crawl, admin" in done.stderr
+
+
+def test_serving_beyond_loopback_needs_authentication(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "pylucene_mcp", "serve", "--http", "0.0.0.0:0"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYLUCENE_MCP_HOME": str(tmp_path)},
+        timeout=60,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert "oauth_issuer" in done.stderr and "tokens_file" in done.stderr
