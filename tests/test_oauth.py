@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import urllib.parse
@@ -340,3 +341,32 @@ def test_serving_beyond_loopback_needs_authentication(tmp_path: Path) -> None:
     )
     assert done.returncode == 2 and done.stdout == ""
     assert "oauth_issuer" in done.stderr and "tokens_file" in done.stderr
+
+
+APPS_HOST = Path(__file__).with_name("apps_host")
+
+
+async def test_the_typescript_sdk_client_signs_in_and_searches(
+    protected: Protected, issuer: AuthorizationServer, folder: Path
+) -> None:
+    node = shutil.which("node")
+    if node is None or not (APPS_HOST / "node_modules/@modelcontextprotocol/client").is_dir():
+        pytest.skip("Node.js and tests/apps_host's packages (scripts/ensure-apps-host) needed")
+    bob = {"Authorization": f"Bearer {issuer.token('bob', protected.url)}"}
+    async with authorized(protected.url, headers=bob) as client:  # crawled by one who may
+        crawled = await client.call_tool("startCrawl", {"wait": True})
+        assert not crawled.is_error, crawled.content
+    issuer.approver = "alice"
+    done = subprocess.run(
+        [node, "oauth_client.mjs", protected.url, "heron"],
+        cwd=APPS_HOST,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    said = json.loads(done.stdout.strip().splitlines()[-1])
+    assert said["redirected"] and said["scope"] == "search"
+    assert {"search", "startCrawl"} <= set(said["tools"])
+    assert set(said["paths"]) == holding(folder, "heron")
+    assert said["crawl"].startswith("refused"), said["crawl"]
