@@ -148,6 +148,33 @@ def check_crash_reports() -> Check:
     )
 
 
+def check_http(settings: Settings) -> Check | None:
+    """Where MCP over HTTP would listen and who may call it (the issuer, whose keys must be
+    found; the static tokens file, by its count of entries: never a token or a digest); None
+    when the settings serve over stdio alone."""
+    if settings.http is None and settings.oauth_issuer is None and settings.tokens_file is None:
+        return None
+    from pylucene_mcp.server import auth
+    from pylucene_mcp.server.http import address
+
+    try:
+        host, port = address(settings.http or "127.0.0.1:0")
+        found = auth.access(settings, host, port)
+        parts = [f"http {settings.http}" if settings.http else "stdio (no http set)"]
+        if found is None:
+            parts.append("no authentication: loopback clients only")
+        if settings.tokens_file is not None:
+            count = len(auth.read_static_tokens(settings.tokens_file))
+            parts.append(f"{count} static token(s) in {settings.tokens_file}")
+        if settings.oauth_issuer is not None:
+            keys = settings.oauth_jwks_url or auth.discover_jwks(settings.oauth_issuer)
+            audience = found.resource if found is not None else settings.oauth_audience
+            parts.append(f"tokens of {settings.oauth_issuer} for {audience}, keys at {keys}")
+    except errors.PyLuceneMcpError as exc:
+        return Check("http", FAIL, str(exc))
+    return Check("http", OK, "; ".join(parts))
+
+
 def run_checks(fetch_tika: bool = False) -> list[Check]:
     """Every check, in the order a server needs them (a URL's credentials redacted)."""
     return [Check(c.name, c.status, redact(c.detail)) for c in _checks(fetch_tika)]
@@ -158,6 +185,8 @@ def _checks(fetch_tika: bool) -> list[Check]:
     checks = [check_java(), check_jars(), config]
     if settings is not None:
         checks += [check_index(settings), check_logs(settings)]
+        http = check_http(settings)
+        checks += [http] if http is not None else []
     checks.append(check_tika(fetch_tika))
     checks.append(check_crash_reports())
     return checks

@@ -370,3 +370,29 @@ async def test_the_typescript_sdk_client_signs_in_and_searches(
     assert {"search", "startCrawl"} <= set(said["tools"])
     assert set(said["paths"]) == holding(folder, "heron")
     assert said["crawl"].startswith("refused"), said["crawl"]
+
+
+def test_doctor_says_who_may_call_and_never_a_token(
+    tmp_path: Path, issuer: AuthorizationServer
+) -> None:
+    from pylucene_mcp.basics.config import Settings
+    from pylucene_mcp.doctor import FAIL, OK, check_http
+    from pylucene_mcp.server.auth import add_static_token, read_static_tokens
+
+    tokens = tmp_path / "tokens.yaml"
+    made = add_static_token(tokens, "dora", ["search"], ["g1"])
+    digest = read_static_tokens(tokens)[0].sha256
+    settings = Settings(
+        http="127.0.0.1:8080",
+        tokens_file=tokens,
+        oauth_issuer=issuer.issuer,
+        oauth_audience="http://127.0.0.1:8080/mcp",
+    )
+    check = check_http(settings)
+    assert check is not None and check.status == OK, check
+    assert "1 static token(s)" in check.detail and f"{issuer.issuer}/jwks" in check.detail
+    assert made not in check.detail and digest not in check.detail
+    wide_open = check_http(Settings(http="0.0.0.0:8080"))
+    assert wide_open is not None and wide_open.status == FAIL
+    assert "without authentication" in wide_open.detail
+    assert check_http(Settings()) is None
