@@ -169,6 +169,49 @@ def test_facet_counts_are_the_counts_of_the_match(
     }
 
 
+@pytest.mark.parametrize("readable", [("letters",), ("reports", "letters-old"), ()])
+def test_a_search_within_readable_folders_answers_as_if_nothing_else_existed(
+    backend: Backend, docs: list[dict[str, Any]], tmp_path: Path, readable: tuple[str, ...]
+) -> None:
+    """``within``: the hits, total, facets, each filter's count, the facet queries and the
+    pages of a reader who may read only some folders are those of an index holding only their
+    documents (``letters`` is no prefix of ``letters-old``)."""
+    folders = [str(tmp_path / "files" / name) for name in readable]
+    seen = [d for d in docs if any(d["file_path"].startswith(f + "/") for f in folders)]
+    paths = {d["file_path"] for d in seen}
+    german = {d["file_path"] for d in seen if d["language"] == "de"}
+    request = SearchRequest(
+        "harbour OR meadow OR tundra",
+        default_operator="OR",
+        word_forms=False,
+        page_size=100,
+        max_passages=1,
+        filters=[{"field": "language", "value": "de"}],
+        facet_queries={"canyon": "canyon"},
+        within=folders,
+    )
+    result = backend.search(request)
+    matching = holding(seen, "harbour") | holding(seen, "meadow") | holding(seen, "tundra")
+    assert {hit.file_path for hit in result.documents} == matching & german
+    assert result.total_hits == len(matching & german)
+    assert {f.value: f.count for f in result.facets["language"]} == dict(
+        Counter(d["language"] for d in seen if d["file_path"] in matching)
+    )
+    assert [f.match_count for f in result.active_filters] == [len(matching & german)]
+    assert result.facet_queries == {"canyon": len(holding(seen, "canyon") & matching & german)}
+    everything = backend.search(SearchRequest("*", page_size=100, max_passages=0, within=folders))
+    assert {hit.file_path for hit in everything.documents} == paths
+    walked: list[str] = []
+    cursor: str | None = "*"
+    while cursor is not None:
+        page = backend.search(
+            SearchRequest("*", page_size=7, cursor=cursor, max_passages=0, within=folders)
+        )
+        walked += [hit.file_path for hit in page.documents]
+        cursor = page.next_cursor
+    assert sorted(walked) == sorted(paths)
+
+
 def test_pages_cover_the_match_once(backend: Backend, docs: list[dict[str, Any]]) -> None:
     seen: list[str] = []
     for page in range(1, 8):

@@ -71,6 +71,9 @@ class SearchRequest:
     word_forms: bool = True
     facet_queries: Mapping[str, str] | None = None
     range_facets: Sequence[RangeFacet | Mapping[str, Any]] = ()
+    #: the folders whose documents the asker may read (None: every document): the search, its
+    #: totals, facets, counts and passages answer as if no other document existed
+    within: Sequence[str] | None = None
     # worked out once from the above
     parsed_filters: tuple[Filter, ...] = dataclasses.field(init=False, repr=False, compare=False)
     named: dict[str, str] = dataclasses.field(init=False, repr=False, compare=False)
@@ -87,6 +90,7 @@ class SearchRequest:
             "named": named,
             "ranges": ranges,
             "text": query_text(self.query, self.default_operator),
+            "within": None if self.within is None else tuple(self.within),
         }
         for name, value in derived.items():
             object.__setattr__(self, name, value)
@@ -166,10 +170,14 @@ class SearchRequest:
 
     def owner(self, identity: str) -> str:
         """What a cursor of this search on the index ``identity`` belongs to: the index, the
-        query, its operator (and whether word forms count), the filters and the sort."""
+        query, its operator (and whether word forms count), the filters, the sort and the
+        folders it is trimmed to."""
         operator = self.default_operator if self.word_forms else f"{self.default_operator}/exact"
         filters = [to_dict(f) for f in self.parsed_filters]
-        return cursors.owner(identity, self.text, operator, filters, self.sort, self.sort_order)
+        search = (self.text, operator, filters, self.sort, self.sort_order)
+        if self.within is not None:  # a cursor of one reader's view is no other's
+            search += (sorted(self.within),)
+        return cursors.owner(identity, *search)
 
 
 #: the options :meth:`SearchRequest.of` takes beside the query

@@ -124,11 +124,11 @@ class Writer:
     def delete_under(self, folder: str, keep: Sequence[str] = ()) -> None:
         """Deletes every document whose file_path lies below ``folder``, but for those below
         one of the folders ``keep``."""
-        self._delete(_below([folder]), _below(keep) if keep else None)
+        self._delete(below([folder]), below(keep) if keep else None)
 
     def delete_outside(self, folders: Sequence[str]) -> None:
         """Deletes every document whose file_path lies below none of ``folders``."""
-        self._delete(jvm.jclass("org.apache.lucene.search.MatchAllDocsQuery")(), _below(folders))
+        self._delete(jvm.jclass("org.apache.lucene.search.MatchAllDocsQuery")(), below(folders))
 
     def _delete(self, chosen: Any, kept: Any | None) -> None:
         occur = jvm.jclass("org.apache.lucene.search.BooleanClause$Occur")
@@ -510,7 +510,7 @@ class LuceneIndex:
         self.close()
 
 
-def _below(folders: Sequence[str]) -> Any:
+def below(folders: Sequence[str]) -> Any:
     """The query for the documents whose file_path lies below one of ``folders``."""
     occur = jvm.jclass("org.apache.lucene.search.BooleanClause$Occur")
     query = jvm.jclass("org.apache.lucene.search.BooleanQuery$Builder")()

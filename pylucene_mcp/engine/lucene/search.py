@@ -57,6 +57,10 @@ def search(index: LuceneIndex, request: SearchRequest | str, **options: Any) -> 
     try:
         with jvm.java_errors():
             shim = _request(r.text, r.default_operator == "AND", r.word_forms, r.parsed_filters)
+            if r.within is not None:
+                from pylucene_mcp.engine.lucene.index import below
+
+                shim.within(below(r.within))
             shim.sort(_sort(r.sort, r.sort_order, by_key=fingerprint is not None))
             shim.page(r.page, r.page_size, after).passages(r.max_passages, r.passage_length)
             if fingerprint is not None:

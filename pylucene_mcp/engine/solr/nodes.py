@@ -13,6 +13,8 @@ from pylucene_mcp import jvm
 from pylucene_mcp.basics import schema
 
 ALL: dict[str, Any] = {"t": "all"}
+#: no document (a reader who may read none)
+NOTHING: dict[str, Any] = {"t": "bool", "msm": 0, "c": [{"o": "MUST_NOT", "q": ALL}]}
 #: the Solr field that counts a facet dimension: the keyword field itself, or for the analysed
 #: author its exact values' twin
 FACET_FIELD = {"author": "author_facet"}

@@ -11,7 +11,7 @@ from typing import Any
 
 import pylucene_mcp.engine.solr.nodes as nodes
 from pylucene_mcp import jvm
-from pylucene_mcp.basics import errors, schema
+from pylucene_mcp.basics import errors, portable, schema
 from pylucene_mcp.basics.shapes import Encoded
 from pylucene_mcp.engine.core import cursors, documents
 from pylucene_mcp.engine.core.filters import Filter, filter_query
@@ -101,6 +101,9 @@ class Searching(Part):
             fingerprint = r.owner(self.identity)
             mark, seen = _position(r.cursor, fingerprint)
         filter_strings, facets = self._facet_request(r.parsed_filters, r.facet_limit)
+        if r.within is not None:  # untagged: no facet's or filter count's domain drops it
+            readable = [nodes.prefix(schema.FILE_PATH, portable.folder_prefix(f)) for f in r.within]
+            filter_strings.append(nodes.local(nodes.any_of(readable) if readable else nodes.NOTHING))
         for n, parsed_count in enumerate(counted):
             facets[f"q{n}"] = {
                 "type": "query",

@@ -399,9 +399,17 @@ public final class SearchContext {
    * queries.
    */
   Prepared prepare(Parsed parsed, SearchRequest request, Query[] counted) {
-    BooleanQuery.Builder base = new BooleanQuery.Builder().add(parsed.matchQuery, Occur.MUST);
+    // what may be read is part of what matches: the hits, their totals, counts and facets
+    Query match =
+        request.within == null
+            ? parsed.matchQuery
+            : new BooleanQuery.Builder()
+                .add(parsed.matchQuery, Occur.MUST)
+                .add(request.within, Occur.FILTER)
+                .build();
+    BooleanQuery.Builder base = new BooleanQuery.Builder().add(match, Occur.MUST);
     Query[] counts = new Query[request.filters.size()];
-    boolean onlyDrilled = true;
+    boolean onlyDrilled = request.within == null; // browse counts every document
     for (int i = 0; i < counts.length; i++) {
       FilterKind kind = request.kinds.get(i);
       Occur occur = kind == FilterKind.EXCLUDE ? Occur.MUST_NOT : Occur.FILTER;
@@ -411,7 +419,7 @@ public final class SearchContext {
       }
       counts[i] =
           new BooleanQuery.Builder()
-              .add(parsed.matchQuery, Occur.MUST)
+              .add(match, Occur.MUST)
               .add(request.filters.get(i), occur)
               .build();
     }

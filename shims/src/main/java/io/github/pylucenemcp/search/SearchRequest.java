@@ -37,6 +37,7 @@ public final class SearchRequest {
   final List<String> countedQueries = new ArrayList<>();
   final List<String> rangeFields = new ArrayList<>();
   final List<long[]> rangeEdges = new ArrayList<>();
+  Query within;
 
   public SearchRequest(String queryText) {
     this.queryText = queryText;
@@ -53,6 +54,16 @@ public final class SearchRequest {
   public SearchRequest filter(Query query, FilterKind kind) {
     filters.add(query);
     kinds.add(kind);
+    return this;
+  }
+
+  /**
+   * The documents the asker may read ({@code null}: all): a filter clause of the search, of each
+   * filter's count and of the facets, not an active filter itself; the answer is as if no other
+   * document existed.
+   */
+  public SearchRequest within(Query readable) {
+    this.within = readable;
     return this;
   }
 
