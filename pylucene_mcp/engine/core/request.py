@@ -174,9 +174,9 @@ class SearchRequest:
         folders it is trimmed to."""
         operator = self.default_operator if self.word_forms else f"{self.default_operator}/exact"
         filters = [to_dict(f) for f in self.parsed_filters]
-        search = (self.text, operator, filters, self.sort, self.sort_order)
+        search: list[Any] = [self.text, operator, filters, self.sort, self.sort_order]
         if self.within is not None:  # a cursor of one reader's view is no other's
-            search += (sorted(self.within),)
+            search.append(sorted(self.within))
         return cursors.owner(identity, *search)
 
 

@@ -103,7 +103,8 @@ class Searching(Part):
         filter_strings, facets = self._facet_request(r.parsed_filters, r.facet_limit)
         if r.within is not None:  # untagged: no facet's or filter count's domain drops it
             readable = [nodes.prefix(schema.FILE_PATH, portable.folder_prefix(f)) for f in r.within]
-            filter_strings.append(nodes.local(nodes.any_of(readable) if readable else nodes.NOTHING))
+            within = nodes.any_of(readable) if readable else nodes.NOTHING
+            filter_strings.append(nodes.local(within))
         for n, parsed_count in enumerate(counted):
             facets[f"q{n}"] = {
                 "type": "query",
