@@ -69,6 +69,10 @@ EVERY_KEY = {
     "oauth_audience": ("https://s.example/mcp", ("oauth_audience", "https://s.example/mcp")),
     "oauth_jwks_url": ("https://login.example/k", ("oauth_jwks_url", "https://login.example/k")),
     "tokens_file": ("/srv/tokens.yaml", ("tokens_file", Path("/srv/tokens.yaml"))),
+    "readers": (
+        '{"/srv/sales": ["group:sales", "user:dora"], "/srv/pub/": "*"}',
+        ("readers", {"/srv/sales": ("group:sales", "user:dora"), "/srv/pub": ("*",)}),
+    ),
 }
 
 
@@ -125,6 +129,9 @@ def test_directories_from_the_environment_are_marked(
         ("default_operator: XOR\n", "AND or OR"),
         ("directories: /one/folder\n", "list of folders"),
         ("watch: maybe\n", "watch must be true or false"),
+        ("readers: {/srv/a: [sales]}\n", "readers of /srv/a: 'sales' is not user:NAME"),
+        ("readers: {/srv/a: ['*'], /srv/a/b: ['user:x']}\n", "names /srv/a/b inside /srv/a"),
+        ("readers: [/srv/a]\n", "readers must be a mapping of folders"),
     ],
 )
 def test_bad_config_files_say_what_is_wrong(tmp_path: Path, text: str, message: str) -> None:

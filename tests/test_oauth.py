@@ -96,6 +96,7 @@ def protected(
         env={
             "PYLUCENE_MCP_OAUTH_ISSUER": issuer.issuer,
             "PYLUCENE_MCP_OAUTH_AUDIENCE": f"http://127.0.0.1:{port}/mcp",
+            "PYLUCENE_MCP_READERS": json.dumps({str(folder): ["*"]}),  # every person reads all
         },
     )
     yield Protected(running, home)
@@ -292,7 +293,10 @@ async def test_static_tokens_from_the_file_and_only_while_they_are_in_it(
     tokens = home / "tokens.yaml"
     assert searcher not in tokens.read_text() and searcher.startswith("plm_")
     assert oct(tokens.stat().st_mode & 0o777) == "0o600"
-    running = HttpServer(home, folder, env={"PYLUCENE_MCP_TOKENS_FILE": str(tokens)})
+    readers = json.dumps({str(folder): ["*"]})
+    running = HttpServer(
+        home, folder, env={"PYLUCENE_MCP_TOKENS_FILE": str(tokens), "PYLUCENE_MCP_READERS": readers}
+    )
     try:
         url = running.url
         assert post(url, INITIALIZE).status_code == 401

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import secrets
 import tempfile
 import threading
 import time
+from collections.abc import Mapping
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
@@ -85,6 +87,36 @@ def _folders(value: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(directory_path(item) for item in value if str(item)))
 
 
+def _readers(value: Any) -> dict[str, tuple[str, ...]]:
+    """Folder → who may read its documents over authenticated HTTP (docs/team.md): a YAML
+    mapping, or its JSON in the variable; each reader ``user:NAME``, ``group:NAME`` or ``*``."""
+    if value is None:
+        return {}
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise ValueError("must be a JSON object of folders and their readers") from None
+    if not isinstance(value, Mapping):
+        raise ValueError("must be a mapping of folders to their readers")
+    found: dict[str, tuple[str, ...]] = {}
+    for folder, who in value.items():
+        names = _names(who) if isinstance(who, str | list | tuple) else ()
+        for name in names:
+            kind, _, named = name.partition(":")
+            if name != "*" and not (kind in ("user", "group") and named):
+                raise ValueError(f"of {folder}: {name!r} is not user:NAME, group:NAME or *")
+        found[directory_path(str(folder))] = tuple(names)
+    for inner in found:
+        for outer in found:
+            if inner != outer and portable.is_under(inner, outer):
+                raise ValueError(
+                    f"names {inner} inside {outer}: give the readers of folders that do not "
+                    "lie in one another"
+                )
+    return found
+
+
 Text = Annotated[str, BeforeValidator(_text)]
 Names = Annotated[tuple[str, ...], BeforeValidator(_names)]
 
@@ -154,6 +186,11 @@ class Settings(BaseSettings):
     oauth_jwks_url: Text | None = None
     #: a file of static tokens' SHA-256 with their subjects, scopes and groups
     tokens_file: Path | None = None
+    #: folder → who may read its documents over authenticated HTTP (``user:NAME``,
+    #: ``group:NAME``, ``*``); a document below no such folder is read by no one there
+    readers: Annotated[dict[str, tuple[str, ...]], BeforeValidator(_readers)] = Field(
+        default_factory=dict
+    )
 
     @classmethod
     def settings_customise_sources(
@@ -192,6 +229,9 @@ class Settings(BaseSettings):
         if settings.backend == "solr" and not settings.solr_urls:
             raise ConfigError(f"backend solr {NEEDS_SOLR_URLS}")
         return settings
+
+    def __hash__(self) -> int:  # the readers are a mapping: hashed as their items
+        return hash(tuple((k, tuple(v.items()) if isinstance(v, dict) else v) for k, v in self))
 
     def with_index(self, path: Path | str) -> Settings:
         return self.model_copy(update={"index_path": Path(path).expanduser()})

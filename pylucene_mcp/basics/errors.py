@@ -152,3 +152,12 @@ class AdminBusyError(TryLaterError):
 
 class DocumentNotFoundError(PyLuceneMcpError):
     """No indexed document has the given file path."""
+
+    @classmethod
+    def of(cls, path: str) -> DocumentNotFoundError:
+        """The one answer for a path the index has no document of (or one the asker may not
+        read: the same words, so that the answer does not tell the two apart)."""
+        return cls(
+            f"no indexed document has file_path {path!r}; search for it first "
+            "(filePath values come from search results)"
+        )

@@ -31,6 +31,7 @@ from pydantic import ValidationError
 from pylucene_mcp import __version__
 from pylucene_mcp.basics import config, errors
 from pylucene_mcp.basics.config import Settings
+from pylucene_mcp.server import caller
 from pylucene_mcp.server.protocol import (
     UnicodeGuard,
     invalid_arguments,
@@ -200,6 +201,9 @@ class SearchServer(MCPServer):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Any = None
     ) -> CallToolResult | InputRequiredResult:
+        refused = caller.refusal(name, self.groups.get(name, ""))
+        if refused is not None:
+            return tool_error(refused)
         if name in self._at_writer:
             service: Service = self.service  # type: ignore[attr-defined]
             hand_over = functools.partial(

@@ -559,8 +559,5 @@ def document_id(searcher: Any, path: str) -> int:
     with jvm.java_errors():
         top = searcher.search(path_query(path), 1)
         if int(top.totalHits.value()) == 0:
-            raise errors.DocumentNotFoundError(
-                f"no indexed document has file_path {path!r}; search for it first "
-                "(filePath values come from search results)"
-            )
+            raise errors.DocumentNotFoundError.of(path)
         return int(top.scoreDocs[0].doc)

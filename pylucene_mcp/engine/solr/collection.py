@@ -67,10 +67,7 @@ class Collection:
         )
         docs = answer["response"]["docs"]
         if not docs:
-            raise errors.DocumentNotFoundError(
-                f"no indexed document has file_path {path!r}; search for it first "
-                "(filePath values come from search results)"
-            )
+            raise errors.DocumentNotFoundError.of(path)
         found: dict[str, Any] = docs[0]
         return found
 

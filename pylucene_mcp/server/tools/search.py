@@ -13,6 +13,7 @@ from pylucene_mcp.basics import schema
 from pylucene_mcp.basics.config import Settings
 from pylucene_mcp.basics.shapes import compact_size
 from pylucene_mcp.engine.core.backend import FacetValue, SearchRequest, SearchResult
+from pylucene_mcp.server import caller
 from pylucene_mcp.server.tools.actions import search_actions
 from pylucene_mcp.server.tools.models import RangeFacetIn, SearchFilter, filter_specs
 from pylucene_mcp.server.tools.output import (
@@ -147,6 +148,7 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
                 word_forms=wordForms,
                 facet_queries=facetQueries,
                 range_facets=[r.model_dump() for r in rangeFacets or ()],
+                within=caller.within(settings.readers),
             )
         )
         data = select(result.to_dict(), fields, facets, facetMinCount)
@@ -207,6 +209,7 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         is shortened to fit 10 KB at the default length, 64 KB at any length. With query (as the
         search had it), matches lists where the query matches the whole text ([offset, length],
         at most 300) and pageOffsets where each page starts."""
+        caller.check_readable(filePath, settings.readers)
         details = svc.index().document_details(
             filePath,
             offset=offset,

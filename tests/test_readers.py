@@ -1,0 +1,189 @@
+"""Each person sees only their documents: a real server over HTTP with static tokens, folders
+whose ``readers`` differ, and every answer of the search tool (hits, total, facets, filter and
+facet-query counts) and of getDocumentDetails checked, person by person, against a plain-Python
+oracle of what that person may read. The read tools that cannot trim their answers yet refuse a
+restricted caller."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+
+from tests.http_server import HttpServer
+from tests.test_oauth import authorized
+
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
+
+#: folder → who may read it (the setting), and the test's own view of it
+READERS = {
+    "sales": ["group:sales"],
+    "eng": ["group:eng", "user:dora"],
+    "public": ["*"],
+    "erik-only": ["user:erik"],
+}
+#: person → (groups, scopes)
+PEOPLE = {
+    "dora": (["sales"], "search"),
+    "erik": (["eng"], "search,crawl"),
+    "finn": ([], "search"),
+}
+WORDS = ["heron", "otter", "kingfisher"]
+FOLDERS = [*READERS, "unlisted"]
+
+
+def principals(person: str) -> set[str]:
+    return {f"user:{person}", *(f"group:{g}" for g in PEOPLE[person][0]), "*"}
+
+
+def readable(root: Path, person: str) -> set[str]:
+    """The oracle: the files below a folder whose readers name one of the person's
+    principals (``unlisted`` has no readers: no one restricted reads it)."""
+    mine = principals(person)
+    return {
+        str(path)
+        for name, who in READERS.items()
+        if mine & set(who)
+        for path in (root / name).iterdir()
+    }
+
+
+def holding(paths: set[str], word: str) -> set[str]:
+    return {p for p in paths if word in Path(p).read_text(encoding="utf-8").split()}
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    docs = tmp_path_factory.mktemp("shared")
+    n = 0
+    for folder in FOLDERS:
+        (docs / folder).mkdir()
+        for k in range(5):
+            chosen = [w for b, w in enumerate(WORDS) if ((n + k) >> b) & 1] or ["nothing"]
+            suffix = ".md" if (n + k) % 3 == 0 else ".txt"
+            text = f"{folder} note {k}: " + " ".join(chosen)
+            (docs / folder / f"note{k}{suffix}").write_text(text, encoding="utf-8")
+        n += 3
+    return docs
+
+
+def make_token(home: Path, person: str) -> str:
+    groups, scopes = PEOPLE[person]
+    done = subprocess.run(
+        [sys.executable, "-m", "pylucene_mcp", "token", "--subject", person, "--scopes", scopes]
+        + ["--groups", ",".join(groups)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYLUCENE_MCP_HOME": str(home)},
+        timeout=60,
+        check=True,
+    )
+    return done.stdout.strip()
+
+
+class Team:
+    def __init__(self, server: HttpServer, tokens: dict[str, str]) -> None:
+        self.server, self.tokens = server, tokens
+
+    def client(self, person: str) -> Any:
+        return authorized(
+            self.server.url, headers={"Authorization": f"Bearer {self.tokens[person]}"}
+        )
+
+
+@pytest.fixture(scope="module")
+def team(tmp_path_factory: pytest.TempPathFactory, root: Path) -> Iterator[Team]:
+    home = tmp_path_factory.mktemp("home")
+    tokens = {person: make_token(home, person) for person in PEOPLE}
+    readers = {str(root / name): who for name, who in READERS.items()}
+    env = {
+        "PYLUCENE_MCP_TOKENS_FILE": str(home / "tokens.yaml"),
+        "PYLUCENE_MCP_READERS": json.dumps(readers),
+    }
+    server = HttpServer(home, root, env=env)
+    yield Team(server, tokens)
+    assert server.stop() == b""
+
+
+async def search(client: Client, **arguments: Any) -> dict[str, Any]:
+    result = await client.call_tool("search", {"pageSize": 100, **arguments})
+    assert not result.is_error, result.content
+    assert result.structured_content is not None
+    return result.structured_content
+
+
+async def test_each_person_s_search_is_exactly_what_they_may_read(team: Team, root: Path) -> None:
+    async with team.client("erik") as operator:
+        crawled = await operator.call_tool("startCrawl", {"wait": True})
+        assert not crawled.is_error, crawled.content
+    for person in PEOPLE:
+        mine = readable(root, person)
+        async with team.client(person) as client:
+            everything = await search(client, query="*", maxPassages=0)
+            assert {h["filePath"] for h in everything["documents"]} == mine, person
+            assert everything["totalHits"] == len(mine)
+            for query, expected in (
+                ("heron", holding(mine, "heron")),
+                ("otter OR kingfisher", holding(mine, "otter") | holding(mine, "kingfisher")),
+            ):
+                found = await search(
+                    client,
+                    query=query,
+                    defaultOperator="OR",
+                    facetQueries={"heron": "heron"},
+                    filters=[{"field": "file_extension", "operator": "in", "values": ["md"]}],
+                )
+                md = {p for p in expected if p.endswith(".md")}
+                assert {h["filePath"] for h in found["documents"]} == md, (person, query)
+                assert found["totalHits"] == len(md)
+                extensions = Counter(Path(p).suffix.lstrip(".") for p in expected)
+                counted = {f["value"]: f["count"] for f in found["facets"]["file_extension"]}
+                assert counted == dict(extensions), (person, query)
+                assert found["facetQueries"] == {"heron": len(holding(md, "heron"))}
+                for hit in found["documents"]:  # passages only of what may be read
+                    assert hit["filePath"] in mine
+
+
+async def test_a_document_one_may_not_read_is_answered_as_missing(team: Team, root: Path) -> None:
+    async with team.client("erik") as operator:
+        assert not (await operator.call_tool("startCrawl", {"wait": True})).is_error
+    hidden = str(root / "sales" / "note0.md")
+    absent = str(root / "sales" / "never-there.md")
+    async with team.client("dora") as dora, team.client("finn") as finn:
+        seen = await dora.call_tool("getDocumentDetails", {"filePath": hidden})
+        assert not seen.is_error and seen.structured_content is not None
+        assert seen.structured_content["filePath"] == hidden
+        refused = await finn.call_tool("getDocumentDetails", {"filePath": hidden})
+        missing = await finn.call_tool("getDocumentDetails", {"filePath": absent})
+        assert refused.is_error and missing.is_error
+        said = [c.text for c in refused.content]  # type: ignore[union-attr]
+        assert said == [c.text.replace(absent, hidden) for c in missing.content]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("getTopTerms", {}),
+        ("suggestTerms", {"prefix": "her"}),
+        ("findDuplicates", {}),
+        ("getIndexStats", {}),
+        ("profileQuery", {"query": "heron"}),
+        ("explainMiss", {"query": "heron", "filePath": "/x"}),
+    ],
+)
+async def test_a_tool_that_cannot_trim_its_answer_refuses_a_restricted_caller(
+    team: Team, tool: str, arguments: dict[str, Any]
+) -> None:
+    async with team.client("dora") as client:
+        answer = await client.call_tool(tool, arguments)
+    assert answer.is_error
+    said = answer.content[0].text  # type: ignore[union-attr]
+    assert f"{tool} is not available to a caller whose answers are trimmed" in said
