@@ -174,3 +174,45 @@ async def test_the_diagnostic_tools_work_on_the_collection(
         str(folder / "readme.txt"),
         str(folder / "readme-copy.txt"),
     }
+
+
+async def test_a_restricted_caller_on_solr_gets_a_trimmed_search_and_no_counts(
+    clients: tuple[Client, Client],
+    folder: Path,
+    solr_settings: SolrSettings,
+    tmp_path: Path,
+) -> None:
+    """A caller with an access token (set as the SDK's HTTP transport sets it) on a collection:
+    its search holds only the documents below the folders it may read; a read tool that would
+    count the others refuses it (a collection has no view of some folders yet)."""
+    from mcp.server.auth.middleware.auth_context import auth_context_var
+    from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+    from mcp.server.auth.provider import AccessToken
+
+    expected = expected_keys(make_corpus_files(folder))
+    token = AccessToken(
+        token="t", client_id="dora", scopes=["search"], subject="dora", claims={"groups": ["team"]}
+    )
+    seen = {}
+    for name, readers in (("all", {str(folder): ["group:team"]}), ("none", {"/elsewhere": ["*"]})):
+        svc = _service(
+            tmp_path / name,
+            backend="solr",
+            solr_urls=solr_settings.urls,
+            solr_collection="mcp",
+            readers=readers,
+        )
+        entered = auth_context_var.set(AuthenticatedUser(token))
+        try:
+            async with Client(build_server(svc.settings, svc)) as dora:
+                found = await call(dora, "search", query="*", pageSize=100, maxPassages=0)
+                seen[name] = {d["filePath"] for d in found["documents"]}
+                assert found["totalHits"] == len(seen[name])
+                refused = await dora.call_tool("getTopTerms", {"field": "content"})
+                assert refused.is_error
+                said = refused.content[0].text  # type: ignore[union-attr]
+                assert "getTopTerms is not available to a caller whose answers are trimmed" in said
+        finally:
+            auth_context_var.reset(entered)
+            svc.close()
+    assert seen == {"all": expected, "none": set()}

@@ -201,7 +201,8 @@ class SearchServer(MCPServer):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Any = None
     ) -> CallToolResult | InputRequiredResult:
-        refused = caller.refusal(name, self.groups.get(name, ""))
+        svc: Service = self.service  # type: ignore[attr-defined]
+        refused = caller.refusal(name, self.groups.get(name, ""), svc.index, svc.settings.readers)
         if refused is not None:
             return tool_error(refused)
         if name in self._at_writer:

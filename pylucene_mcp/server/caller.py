@@ -3,19 +3,26 @@
 A call that comes with an access token (:mod:`pylucene_mcp.server.auth`) is a *restricted*
 caller: its principals are ``user:<subject>``, ``group:<g>`` for each of its groups, and ``*``;
 it may read the documents below the folders whose ``readers`` (a setting: folder → principals)
-name one of them, and nothing else. Its search and document details answer as if no other
-document existed; the read tools that cannot trim their answers yet refuse it. A call without a
-token (stdio, loopback HTTP without authentication) is the index's owner and reads everything.
+name one of them, and nothing else. On the embedded index every read tool answers it from a
+view of those folders (``Backend.viewed``): counts, facets, terms, scores and explanations as an
+index of those documents alone would give them. On a backend without views (Solr) its search is
+trimmed (``SearchRequest.within``) and the other read tools refuse it. A call without a token
+(stdio, loopback HTTP without authentication) is the index's owner and reads everything.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pylucene_mcp.basics import errors, portable
 
-#: the tools whose answers are trimmed to what a restricted caller may read
+if TYPE_CHECKING:
+    from pylucene_mcp.engine.core.backend import Backend
+    from pylucene_mcp.service.service import Service
+
+#: the tools whose answers are trimmed to what a restricted caller may read without a view
 TRIMMED = frozenset({"search", "getDocumentDetails"})
 #: the groups of tools that read documents (the crawler's and admin's are for the operators
 #: that hold the crawl and admin scopes: they answer about the whole index)
@@ -68,12 +75,34 @@ def check_readable(path: str, readers: Mapping[str, Sequence[str]]) -> None:
         raise errors.DocumentNotFoundError.of(path)
 
 
-def refusal(name: str, group: str) -> str | None:
-    """Why the current caller may not call the tool ``name`` of ``group`` (None: it may)."""
-    if group not in READING_GROUPS or name in TRIMMED or current() is None:
+def reading(index: Backend, readers: Mapping[str, Sequence[str]]) -> tuple[Backend, bool]:
+    """The index as the current caller may read it, and whether a search of it must still be
+    trimmed by its request's ``within`` (a backend without views)."""
+    folders = within(readers)
+    if folders is None:
+        return index, False
+    view = index.viewed(folders)
+    return (index, True) if view is None else (view, False)
+
+
+def readable(svc: Service) -> Backend:
+    """``svc``'s index as the current caller may read it (see :func:`reading`)."""
+    return reading(svc.index(), svc.settings.readers)[0]
+
+
+def refusal(
+    name: str, group: str, index: Callable[[], Backend], readers: Mapping[str, Sequence[str]]
+) -> str | None:
+    """Why the current caller may not call the tool ``name`` of ``group`` (None: it may): a
+    read tool that neither a view of ``index()`` (opened only for a restricted caller) nor a
+    trimmed search answers."""
+    if group not in READING_GROUPS or name in TRIMMED:
+        return None
+    folders = within(readers)
+    if folders is None or index().viewed(folders) is not None:
         return None
     return (
         f"{name} is not available to a caller whose answers are trimmed to the documents they "
-        "may read: its answer would count documents they cannot read. search and "
-        "getDocumentDetails answer within what you may read"
+        "may read on this backend: its answer would count documents they cannot read. search "
+        "and getDocumentDetails answer within what you may read"
     )

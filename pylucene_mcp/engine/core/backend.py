@@ -123,6 +123,12 @@ class Backend(Protocol):
     def close(self) -> None:
         """Commits what is pending and releases the index."""
 
+    def viewed(self, folders: Sequence[str]) -> Backend | None:
+        """The index as a reader of the documents below ``folders`` alone sees it, for every
+        read question (counts, terms, scores and explanations as an index of those documents
+        alone would give them); None where the backend has no such view (then only a search
+        is trimmed, by ``SearchRequest.within``)."""
+
     # -- searching --------------------------------------------------------------------------
 
     def search(self, request: SearchRequest) -> SearchResult:

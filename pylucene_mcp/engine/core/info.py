@@ -38,7 +38,8 @@ class IndexStats:
     schema_version: int
     needs_reindex: bool
     lucene_version: str
-    size_bytes: int
+    #: the index's size on disk (None for a reader of some folders: it would tell the rest)
+    size_bytes: int | None
     fields: tuple[str, ...]
     date_ranges: dict[str, DateRange]
     #: the cluster of a SolrCloud collection (None for the embedded index)

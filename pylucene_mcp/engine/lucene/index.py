@@ -20,6 +20,7 @@ can take the writer over when the writer has let go (:meth:`LuceneIndex.become_w
 from __future__ import annotations
 
 import contextlib
+import copy
 import functools
 import json
 import logging
@@ -37,6 +38,8 @@ from pylucene_mcp.engine.core.documents import FileState
 from pylucene_mcp.engine.lucene import index_lock
 
 log = logging.getLogger(__name__)
+#: the views of the index (one per set of readable folders) kept at once
+MAX_VIEWS = 32
 
 #: the threads a batch of documents is analysed and indexed on (``Writer.add_many``)
 INDEXING_THREADS = min(os.cpu_count() or 1, 8)
@@ -167,6 +170,9 @@ class LuceneIndex:
         self._following: threading.Event | None = None  # set: stop following the commits
         self._commit_schema_version = schema.SCHEMA_VERSION
         self._write_lock = threading.RLock()
+        self._views: dict[tuple[str, ...], Self] = {}
+        #: the folders a view shows (None: the whole index)
+        self.visible_to: tuple[str, ...] | None = None
         jvm.start()
         with jvm.java_errors():
             self.directory = jvm.jclass("org.apache.lucene.store.FSDirectory").open(
@@ -447,6 +453,44 @@ class LuceneIndex:
         """The ``SearcherManager`` (a Java object) that hands out the current searcher."""
         return self._manager
 
+    def viewed(self, folders: Sequence[str]) -> Self:
+        """This index as a reader of the documents below ``folders`` alone sees it: every
+        search, count, facet, score, explanation and term list of the view is the one an index
+        of those documents alone would give (the shim's ``VisibleReader``: the others hidden as
+        deleted ones are, and left out of every statistic). For reading only; one view per set
+        of folders is kept, refreshed when it is asked for again."""
+        key = tuple(sorted(set(folders)))
+        with self._write_lock:
+            known = self._views.get(key)
+            if known is not None:
+                with jvm.java_errors():
+                    known._manager.maybeRefresh()
+                return known
+            view = copy.copy(self)
+            with self.searcher() as searcher, jvm.java_errors():
+                reader = searcher.getIndexReader()
+                reader.incRef()  # the view's reader owns this reference: closing it gives it back
+                visible = jvm.jclass("io.github.pylucenemcp.index.VisibleReader")(
+                    reader, below(key)
+                )
+                view._manager = jvm.jclass("org.apache.lucene.search.SearcherManager")(
+                    visible, None
+                )
+            view.snapshots = _snapshots()
+            view.visible_to = key
+            view._views = {}
+            view._reopener = view._following = view._writer = None
+            if len(self._views) >= MAX_VIEWS:  # the oldest goes
+                oldest = next(iter(self._views))
+                self._views.pop(oldest)._close_view()
+            self._views[key] = view
+            return view
+
+    def _close_view(self) -> None:
+        with jvm.java_errors():
+            self._manager.close()
+            self.snapshots.close()
+
     @contextlib.contextmanager
     def searcher(self) -> Iterator[Any]:
         """The current ``IndexSearcher`` (a Java object), released when the block ends."""
@@ -497,6 +541,9 @@ class LuceneIndex:
     def close(self) -> None:
         """Stops the refresh thread and closes the writer (uncommitted changes are dropped)."""
         with self._write_lock, jvm.java_errors():
+            for view in self._views.values():
+                view._close_view()
+            self._views.clear()
             self._close_searching()
             self.snapshots.close()
             self.directory.close()

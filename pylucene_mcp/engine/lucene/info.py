@@ -52,10 +52,11 @@ def index_stats(index: LuceneIndex) -> IndexStats:
                 schema.iso(int(long_point.decodeDimension(low, 0))) if low is not None else None,
                 schema.iso(int(long_point.decodeDimension(high, 0))) if high is not None else None,
             )
-        size = folder_size(Path(index.path))
+        whole = index.visible_to is None  # a view's hidden documents look deleted: not said
+        size = folder_size(Path(index.path)) if whole else None
         return IndexStats(
             document_count=int(reader.numDocs()),
-            deleted_documents=int(reader.numDeletedDocs()),
+            deleted_documents=int(reader.numDeletedDocs()) if whole else 0,
             index_path=str(index.path),
             schema_version=index.schema_version or schema.SCHEMA_VERSION,
             needs_reindex=index.needs_reindex,

@@ -26,7 +26,7 @@ What runs where:
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pylucene_mcp.engine.solr.configset as configset
@@ -109,6 +109,11 @@ class SolrBackend(Searching, Writing, Statistics):
 
     def close(self) -> None:
         self.client.close()
+
+    def viewed(self, folders: Sequence[str]) -> None:
+        """None: a collection has no view of some folders yet (Solr's statistics are the
+        whole collection's); a search is trimmed by its request's ``within``."""
+        return None
 
     # -- searching (the search itself: searching.py) ---------------------------------------
 

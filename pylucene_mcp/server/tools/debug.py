@@ -9,6 +9,7 @@ from pydantic import Field
 
 from pylucene_mcp.basics.shapes import to_dict
 from pylucene_mcp.engine.core.backend import MissExplanation, QueryProfile
+from pylucene_mcp.server import caller
 from pylucene_mcp.server.tools.models import SearchFilter, filter_specs
 from pylucene_mcp.server.tools.output import ANSWER_BUDGET_BYTES, answers, fit_counted
 from pylucene_mcp.server.tools.registry import Registry
@@ -65,7 +66,7 @@ def register_debug(tools: Registry, svc: Service) -> None:
         documents and idf, the totals, warnings and recommendations; optionally what each filter
         removes, the BM25 breakdown of the top documents and the time faceting adds. Use it
         when results surprise you."""
-        profile = svc.index().profile_query(
+        profile = caller.readable(svc).profile_query(
             query,
             filters=filter_specs(filters),
             default_operator=defaultOperator,
@@ -88,7 +89,7 @@ def register_debug(tools: Registry, svc: Service) -> None:
         excludes it (and its value), a required word it does not contain (with the closest
         words it has), a phrase whose words are too far apart (their distance), a pattern that
         reaches none of its words, or its rank and score against the first page."""
-        explained = svc.index().explain_miss(
+        explained = caller.readable(svc).explain_miss(
             query,
             filePath,
             filters=filter_specs(filters),

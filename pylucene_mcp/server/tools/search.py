@@ -131,7 +131,8 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         limit returns what it found with partialResults: true."""
         specs = filter_specs(filters)
         limit_s = min(settings.search_timeout_s, (timeAllowedMs or 10**9) / 1000)
-        result = svc.index().search(
+        index, trimmed = caller.reading(svc.index(), svc.settings.readers)
+        result = index.search(
             SearchRequest(
                 query,
                 filters=specs,
@@ -148,7 +149,7 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
                 word_forms=wordForms,
                 facet_queries=facetQueries,
                 range_facets=[r.model_dump() for r in rangeFacets or ()],
-                within=caller.within(settings.readers),
+                within=caller.within(svc.settings.readers) if trimmed else None,
             )
         )
         data = select(result.to_dict(), fields, facets, facetMinCount)
@@ -165,7 +166,7 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         of its facets with their counts. Hosts with MCP Apps show it as a form that writes the
         query text, counts its hits as it changes and explains it with profileQuery; the model
         needs none of it (it writes queries itself)."""
-        index = svc.index()
+        index = caller.readable(svc)
         everything = index.search(
             SearchRequest("*", page_size=1, max_passages=0, facet_limit=BUILDER_FACET_VALUES)
         )
@@ -181,7 +182,7 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
     def getIndexStats() -> info.IndexStats:
         """Document count, index path and size, schema and Lucene version, indexed fields and
         the date ranges of the documents. Use it first to see what is searchable."""
-        return svc.index().index_stats()
+        return caller.readable(svc).index_stats()
 
     @tools.tool("info", "List indexed fields", read_only=True)
     @answers(FieldsOut)
@@ -189,7 +190,8 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         """Every field: its kind, whether it is stored, a facet or sortable, which filter
         operators it takes and how many documents have it. Use it to write field queries and
         filters."""
-        return {"fields": to_dict(svc.index().field_infos())}
+        index = caller.readable(svc)
+        return {"fields": to_dict(index.field_infos())}
 
     @tools.tool("info", "Document details", read_only=True, app="document-preview")
     @answers(info.DocumentDetails)
@@ -209,8 +211,8 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         is shortened to fit 10 KB at the default length, 64 KB at any length. With query (as the
         search had it), matches lists where the query matches the whole text ([offset, length],
         at most 300) and pageOffsets where each page starts."""
-        caller.check_readable(filePath, settings.readers)
-        details = svc.index().document_details(
+        caller.check_readable(filePath, svc.settings.readers)
+        details = caller.readable(svc).document_details(
             filePath,
             offset=offset,
             length=length,

@@ -8,6 +8,7 @@ from pydantic import Field
 
 from pylucene_mcp.basics.shapes import to_dict
 from pylucene_mcp.engine.core.backend import Duplicates, TermList
+from pylucene_mcp.server import caller
 from pylucene_mcp.server.tools.output import ANSWER_BUDGET_BYTES, answers, fit_counted
 from pylucene_mcp.server.tools.registry import Registry
 from pylucene_mcp.service.service import Service
@@ -36,7 +37,7 @@ def register_vocabulary(tools: Registry, svc: Service) -> None:
         """Terms of a field that start with a prefix, most documents first: to see how the
         index spells a word (Mü finds muller and mueller) before writing a query or wildcard.
         The prefix is normalized like the field (lowercased, accents folded)."""
-        return svc.index().suggest_terms(field, prefix, limit)
+        return caller.readable(svc).suggest_terms(field, prefix, limit)
 
     @tools.tool("observability", "Top terms", read_only=True)
     @answers(TermList)
@@ -52,7 +53,7 @@ def register_vocabulary(tools: Registry, svc: Service) -> None:
         collection is about. By default without the words every text has (the, und, 1, a);
         skipCommon: false lists those too, to see which words are too common to narrow a
         search."""
-        return svc.index().top_terms(field, limit, skip_common=skipCommon)
+        return caller.readable(svc).top_terms(field, limit, skip_common=skipCommon)
 
     @tools.tool("observability", "Find duplicates", read_only=True)
     @answers(Duplicates)
@@ -65,5 +66,5 @@ def register_vocabulary(tools: Registry, svc: Service) -> None:
         """Groups of indexed documents whose text is the same (one content hash), largest
         first: each with its size and up to 20 of its documents (path, size, modified date);
         directory limits it to documents below that folder."""
-        found = svc.index().find_duplicates(minGroupSize, directory, page, pageSize)
+        found = caller.readable(svc).find_duplicates(minGroupSize, directory, page, pageSize)
         return fit_groups(to_dict(found), ANSWER_BUDGET_BYTES)
