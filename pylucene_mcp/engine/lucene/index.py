@@ -171,6 +171,7 @@ class LuceneIndex:
         self._commit_schema_version = schema.SCHEMA_VERSION
         self._write_lock = threading.RLock()
         self._views: dict[tuple[str, ...], Self] = {}
+        self._views_lock = threading.Lock()  # not the write lock: a crawl's writes hold that
         #: the folders a view shows (None: the whole index)
         self.visible_to: tuple[str, ...] | None = None
         jvm.start()
@@ -460,7 +461,7 @@ class LuceneIndex:
         deleted ones are, and left out of every statistic). For reading only; one view per set
         of folders is kept, refreshed when it is asked for again."""
         key = tuple(sorted(set(folders)))
-        with self._write_lock:
+        with self._views_lock:
             known = self._views.get(key)
             if known is not None:
                 with jvm.java_errors():
@@ -541,9 +542,10 @@ class LuceneIndex:
     def close(self) -> None:
         """Stops the refresh thread and closes the writer (uncommitted changes are dropped)."""
         with self._write_lock, jvm.java_errors():
-            for view in self._views.values():
-                view._close_view()
-            self._views.clear()
+            with self._views_lock:
+                for view in self._views.values():
+                    view._close_view()
+                self._views.clear()
             self._close_searching()
             self.snapshots.close()
             self.directory.close()
