@@ -166,3 +166,21 @@ def uncosted(answer: Any) -> Any:
     if isinstance(answer, list):
         return [uncosted(v) for v in answer]
     return answer
+
+
+def test_a_view_outlives_a_new_writer(tmp_path: Path) -> None:
+    """After a rollback (what a failed commit does: the writer closed, a new one opened) a
+    view asked for again is of the new writer's documents."""
+    index = EmbeddedBackend.open(tmp_path / "index", refresh_interval_s=0.05)
+    with index.writer() as writer:
+        writer.add({"file_path": "/a/x.txt", "content": "heron"})
+        writer.add({"file_path": "/b/y.txt", "content": "heron"})
+    index.refresh()
+    assert len(index.viewed(["/a"])) == 1
+    index._rollback()
+    with index.writer() as writer:
+        writer.add({"file_path": "/a/z.txt", "content": "heron"})
+    index.refresh()
+    found = index.viewed(["/a"]).search(SearchRequest("heron", max_passages=0))
+    assert {hit.file_path for hit in found.documents} == {"/a/x.txt", "/a/z.txt"}
+    index.close()

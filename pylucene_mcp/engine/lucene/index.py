@@ -172,6 +172,7 @@ class LuceneIndex:
         self._write_lock = threading.RLock()
         self._views: dict[tuple[str, ...], Self] = {}
         self._views_lock = threading.Lock()  # not the write lock: a crawl's writes hold that
+        self._generation = 0  # how many writers this index has opened (a view is of one)
         #: the folders a view shows (None: the whole index)
         self.visible_to: tuple[str, ...] | None = None
         jvm.start()
@@ -244,6 +245,7 @@ class LuceneIndex:
         config.setRAMBufferSizeMB(max(16.0, min(INDEXING_BUFFER_MB, heap_mb / 4)))
         self._writer = jvm.jclass("org.apache.lucene.index.IndexWriter")(self.directory, config)
         self.java_writer = self._writer
+        self._generation += 1  # the views made before are of the writer closed
         self._schema_writer = jvm.jclass("io.github.pylucenemcp.index.SchemaWriter")(
             self._writer,
             query.field_schema(),
@@ -462,11 +464,17 @@ class LuceneIndex:
         of folders is kept, refreshed when it is asked for again."""
         key = tuple(sorted(set(folders)))
         with self._views_lock:
-            known = self._views.get(key)
-            if known is not None:
-                with jvm.java_errors():
-                    known._manager.maybeRefresh()
-                return known
+            known = self._views.pop(key, None)
+            if known is not None and known._generation == self._generation:
+                try:
+                    with jvm.java_errors():
+                        known._manager.maybeRefresh()
+                    self._views[key] = known
+                    return known
+                except errors.PyLuceneMcpError:
+                    log.warning("a view of %s could not be refreshed; made anew", self.path)
+            if known is not None:  # of a writer since closed (a rollback), or broken
+                known._close_view()
             view = copy.copy(self)
             with self.searcher() as searcher, jvm.java_errors():
                 reader = searcher.getIndexReader()
