@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from pylucene_mcp.basics.errors import DocumentNotFoundError
+from pylucene_mcp.basics.errors import DocumentNotFoundError, InvalidRequestError
 from pylucene_mcp.basics.shapes import to_dict
 from pylucene_mcp.engine.core.backend import SearchRequest
 from pylucene_mcp.engine.lucene.embedded import EmbeddedBackend
@@ -50,7 +50,8 @@ def documents(root: Path) -> list[dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def indexes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Any]]:
+def trio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Any, Any]]:
+    """The whole index, its view of the readable folders, and those documents alone."""
     base = tmp_path_factory.mktemp("views")
     root = base / "files"
     docs = documents(root)
@@ -67,9 +68,15 @@ def indexes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Any
                 writer.add(doc)
     full.refresh()
     alone.refresh()
-    yield full.viewed(readable), alone
+    yield full, full.viewed(readable), alone
     full.close()
     alone.close()
+
+
+@pytest.fixture(scope="module")
+def indexes(trio: tuple[Any, Any, Any]) -> tuple[Any, Any]:
+    """The view, and the index of its documents alone."""
+    return trio[1], trio[2]
 
 
 QUERIES = [
@@ -184,3 +191,17 @@ def test_a_view_outlives_a_new_writer(tmp_path: Path) -> None:
     found = index.viewed(["/a"]).search(SearchRequest("heron", max_passages=0))
     assert {hit.file_path for hit in found.documents} == {"/a/x.txt", "/a/z.txt"}
     index.close()
+
+
+def test_a_cursor_belongs_to_the_view_it_was_made_in(trio: tuple[Any, Any, Any]) -> None:
+    owner, view, _ = trio
+    walk = owner.search(SearchRequest("*", page_size=5, cursor="*", max_passages=0))
+    assert walk.next_cursor is not None
+    with pytest.raises(InvalidRequestError, match="cursor"):
+        view.search(SearchRequest("*", page_size=5, cursor=walk.next_cursor, max_passages=0))
+    mine = view.search(SearchRequest("*", page_size=5, cursor="*", max_passages=0))
+    assert mine.next_cursor is not None
+    following = view.search(
+        SearchRequest("*", page_size=5, cursor=mine.next_cursor, max_passages=0)
+    )
+    assert len(following.documents) == 5

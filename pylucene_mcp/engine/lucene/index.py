@@ -350,8 +350,10 @@ class LuceneIndex:
     @property
     def identity(self) -> str:
         """What this index is, as one text: its folder's real path (see
-        :attr:`pylucene_mcp.engine.core.backend.Backend.identity`)."""
-        return os.path.realpath(self.path)
+        :attr:`pylucene_mcp.engine.core.backend.Backend.identity`); a view's adds the folders
+        it shows (a cursor of one reader's view is no other's)."""
+        folder = os.path.realpath(self.path)
+        return folder if self.visible_to is None else f"{folder}|{'|'.join(self.visible_to)}"
 
     @property
     def schema_version(self) -> int | None:
