@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 import requests
 from joserfc.jwk import RSAKey
@@ -272,6 +273,18 @@ def test_no_token_reaches_a_log(protected: Protected, issuer: AuthorizationServe
         assert secret not in written and secret.split(".")[2] not in written
 
 
+async def settled(client: Client) -> None:
+    """Waits until no admin operation of the server runs."""
+    with anyio.fail_after(120):
+        while True:
+            status = await client.call_tool("getIndexAdminStatus", {})
+            assert status.structured_content is not None, status.content
+            operations = status.structured_content["operations"]
+            if not any(op["state"] == "running" for op in operations):
+                return
+            await anyio.sleep(0.05)
+
+
 def make_token(home: Path, *arguments: str) -> str:
     done = subprocess.run(
         [sys.executable, "-m", "pylucene_mcp", "token", *arguments],
@@ -348,6 +361,8 @@ def test_serving_beyond_loopback_needs_authentication(tmp_path: Path) -> None:
 
 
 APPS_HOST = Path(__file__).with_name("apps_host")
+#: the folder tools' own answer on a server whose folders come from its environment
+FROM_ENVIRONMENT = "the directories come from the environment variable PYLUCENE_MCP_DIRECTORIES"
 
 
 async def test_the_typescript_sdk_client_signs_in_and_searches(
@@ -400,3 +415,45 @@ def test_doctor_says_who_may_call_and_never_a_token(
     assert wide_open is not None and wide_open.status == FAIL
     assert "without authentication" in wide_open.detail
     assert check_http(Settings()) is None
+
+
+async def test_a_person_with_every_scope_uses_every_tool(
+    protected: Protected, issuer: AuthorizationServer, folder: Path, tmp_path: Path
+) -> None:
+    """Every tool the server lists, called over HTTP with a token of the issuer's that holds
+    search, crawl and admin: each answers (the folders, which this server takes from its
+    environment, with the tool's own refusal to change them; the index is crawled again at the
+    end, as the other tests of this server expect)."""
+    bob = {"Authorization": f"Bearer {issuer.token('bob', protected.url)}"}
+    extra = tmp_path / "more"
+    extra.mkdir()
+    (extra / "extra.txt").write_text("a heron elsewhere", encoding="utf-8")
+    some, other = sorted(holding(folder, "heron"))[0], sorted(holding(folder, "otter"))[0]
+    arguments: dict[str, dict[str, Any]] = {
+        "search": {"query": "heron"},
+        "getDocumentDetails": {"filePath": some},
+        "profileQuery": {"query": "heron"},
+        "explainMiss": {"query": "heron", "filePath": other},
+        "startCrawl": {"wait": True},
+        "addCrawlableDirectory": {"path": str(extra), "crawlNow": False},
+        "removeCrawlableDirectory": {"path": str(extra)},
+        "unlockIndex": {"confirm": True},
+    }
+    answered: dict[str, bool] = {}
+    async with authorized(protected.url, headers=bob) as client:
+        assert not (await client.call_tool("startCrawl", {"wait": True})).is_error
+        listed = [t.name for t in (await client.list_tools()).tools]
+        for name in listed:
+            if name == "purgeIndex":
+                continue  # last: it empties the index
+            result = await client.call_tool(name, arguments.get(name, {}))
+            said = result.content[0].text if result.content else ""  # type: ignore[union-attr]
+            answered[name] = not result.is_error or FROM_ENVIRONMENT in said
+            await settled(client)  # an admin operation runs in the background: one at a time
+        purged = await client.call_tool("purgeIndex", {"confirm": True})
+        answered["purgeIndex"] = not purged.is_error
+        await settled(client)
+        assert not (await client.call_tool("startCrawl", {"wait": True})).is_error
+    assert set(answered) == set(listed) and len(listed) >= 24
+    failed = sorted(name for name, ok in answered.items() if not ok)
+    assert failed == [], failed
