@@ -148,6 +148,18 @@ def test_a_token_is_refused_for_each_wrong_part(
     assert good.status_code == 200, good.text
 
 
+def test_a_foreign_origin_is_refused_even_with_a_good_token(
+    protected: Protected, issuer: AuthorizationServer
+) -> None:
+    token = issuer.token("bob", protected.url)
+    headers = {**JSON_HEADERS, "Authorization": f"Bearer {token}"}
+    evil = {**headers, "Origin": "http://evil.example"}
+    foreign = requests.post(protected.url, data=INITIALIZE, headers=evil, timeout=60)
+    assert foreign.status_code == 403
+    good = requests.post(protected.url, data=INITIALIZE, headers=headers, timeout=60)
+    assert good.status_code == 200
+
+
 def test_each_tool_group_needs_its_scope(protected: Protected, issuer: AuthorizationServer) -> None:
     alice = issuer.token("alice", protected.url)  # search only
     crawl = rpc("tools/call", {"name": "startCrawl", "arguments": {}})
