@@ -469,3 +469,28 @@ async def test_a_person_with_every_scope_uses_every_tool(
     assert set(answered) == set(listed) and len(listed) >= 24
     failed = sorted(name for name, ok in answered.items() if not ok)
     assert failed == [], failed
+
+
+def test_keys_out_of_reach_refuse_the_token_and_say_so(
+    tmp_path: Path, issuer: AuthorizationServer, folder: Path
+) -> None:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    running = HttpServer(
+        tmp_path / "home",
+        folder,
+        at=f"127.0.0.1:{port}",
+        env={
+            "PYLUCENE_MCP_OAUTH_ISSUER": issuer.issuer,
+            "PYLUCENE_MCP_OAUTH_AUDIENCE": url,
+            "PYLUCENE_MCP_OAUTH_JWKS_URL": f"http://127.0.0.1:{free_port()}/jwks",  # no one
+        },
+    )
+    try:
+        assert post(url, INITIALIZE, issuer.token("bob", url)).status_code == 401
+    finally:
+        assert running.stop() == b""
+    logged = "".join(running.said) + "".join(
+        p.read_text(encoding="utf-8") for p in (tmp_path / "home" / "logs").glob("*.log")
+    )
+    assert "the issuer's keys could not be fetched" in logged

@@ -182,6 +182,9 @@ class JwtVerifier:
         except ConfigError as exc:
             log.warning("a bearer token could not be checked: %s", exc)
             return None
+        except jwt.PyJWKClientConnectionError as exc:  # the issuer's keys out of reach
+            log.warning("the issuer's keys could not be fetched: %s", type(exc).__name__)
+            return None
         except jwt.PyJWTError as exc:
             # the reason only ("Signature has expired", "Audience doesn't match"): never the token
             log.info("a bearer token was refused: %s", type(exc).__name__)
