@@ -547,12 +547,11 @@ def _solr(args: argparse.Namespace) -> int:
 
 
 def _token(args: argparse.Namespace) -> int:
-    from pylucene_mcp.basics.config import home_dir
+    from pylucene_mcp.basics.config import comma_list, home_dir
     from pylucene_mcp.server.auth import add_static_token
 
     path = args.file or Settings.load().tokens_file or home_dir() / "tokens.yaml"
-    names = [s.strip() for s in args.scopes.split(",") if s.strip()]
-    groups = [g.strip() for g in args.groups.split(",") if g.strip()]
+    names, groups = comma_list(args.scopes), comma_list(args.groups)
     made = add_static_token(path, args.subject, names, groups)
     print(made)
     print(

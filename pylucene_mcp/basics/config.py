@@ -70,10 +70,16 @@ def _text(value: Any) -> Any:
     return value if value is None or isinstance(value, str) else str(value)
 
 
+def comma_list(text: str) -> tuple[str, ...]:
+    """The names of ``text`` separated by commas, blanks around them and empty ones left out:
+    how a variable, or a command line option, writes a list."""
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
 def _names(value: Any) -> Any:
     """A list setting: a YAML list, or names separated by commas (as a variable writes them)."""
     if isinstance(value, str):
-        return tuple(part.strip() for part in value.split(",") if part.strip())
+        return comma_list(value)
     if isinstance(value, list | tuple):
         return tuple(str(item) for item in value)
     return value

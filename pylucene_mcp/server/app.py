@@ -201,12 +201,15 @@ class SearchServer(MCPServer):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Any = None
     ) -> CallToolResult | InputRequiredResult:
-        svc: Service = self.service  # type: ignore[attr-defined]
-        refused = caller.refusal(name, self.groups.get(name, ""), svc.index, svc.settings.readers)
-        if refused is not None:
-            return tool_error(refused)
+        service: Service = self.service  # type: ignore[attr-defined]
+        if caller.current() is not None:  # a restricted caller: a view may be made, off the loop
+            refusal = functools.partial(
+                caller.refusal, name, self.groups.get(name, ""), service.index
+            )
+            refused = await anyio.to_thread.run_sync(refusal, service.settings.readers)
+            if refused is not None:
+                return tool_error(refused)
         if name in self._at_writer:
-            service: Service = self.service  # type: ignore[attr-defined]
             hand_over = functools.partial(
                 service.forward, name, arguments, writes=self._at_writer[name]
             )

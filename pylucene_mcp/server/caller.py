@@ -75,14 +75,17 @@ def check_readable(path: str, readers: Mapping[str, Sequence[str]]) -> None:
         raise errors.DocumentNotFoundError.of(path)
 
 
-def reading(index: Backend, readers: Mapping[str, Sequence[str]]) -> tuple[Backend, bool]:
-    """The index as the current caller may read it, and whether a search of it must still be
-    trimmed by its request's ``within`` (a backend without views)."""
+def reading(
+    index: Backend, readers: Mapping[str, Sequence[str]]
+) -> tuple[Backend, tuple[str, ...] | None]:
+    """The index as the current caller may read it, and the folders a search of it must still
+    be trimmed to by its request's ``within`` (None: no trimming left; a backend without views
+    leaves it to the search)."""
     folders = within(readers)
     if folders is None:
-        return index, False
+        return index, None
     view = index.viewed(folders)
-    return (index, True) if view is None else (view, False)
+    return (index, folders) if view is None else (view, None)
 
 
 def readable(svc: Service) -> Backend:

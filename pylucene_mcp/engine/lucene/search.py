@@ -25,6 +25,7 @@ from pylucene_mcp.engine.core.filters import (
 from pylucene_mcp.engine.core.query import context, limit_ms, parse_query
 from pylucene_mcp.engine.core.request import SearchRequest
 from pylucene_mcp.engine.core.results import SearchResult
+from pylucene_mcp.engine.lucene.index import below
 
 if TYPE_CHECKING:
     from pylucene_mcp.engine.lucene.index import LuceneIndex
@@ -58,8 +59,6 @@ def search(index: LuceneIndex, request: SearchRequest | str, **options: Any) -> 
         with jvm.java_errors():
             shim = _request(r.text, r.default_operator == "AND", r.word_forms, r.parsed_filters)
             if r.within is not None:
-                from pylucene_mcp.engine.lucene.index import below
-
                 shim.within(below(r.within))
             shim.sort(_sort(r.sort, r.sort_order, by_key=fingerprint is not None))
             shim.page(r.page, r.page_size, after).passages(r.max_passages, r.passage_length)

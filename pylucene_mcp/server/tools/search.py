@@ -131,7 +131,7 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         limit returns what it found with partialResults: true."""
         specs = filter_specs(filters)
         limit_s = min(settings.search_timeout_s, (timeAllowedMs or 10**9) / 1000)
-        index, trimmed = caller.reading(svc.index(), svc.settings.readers)
+        index, trim = caller.reading(svc.index(), svc.settings.readers)
         result = index.search(
             SearchRequest(
                 query,
@@ -149,7 +149,7 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
                 word_forms=wordForms,
                 facet_queries=facetQueries,
                 range_facets=[r.model_dump() for r in rangeFacets or ()],
-                within=caller.within(svc.settings.readers) if trimmed else None,
+                within=trim,
             )
         )
         data = select(result.to_dict(), fields, facets, facetMinCount)
