@@ -120,8 +120,7 @@ def test_vocabulary_duplicates_and_statistics_are_those_of_the_documents_alone(
     indexes: tuple[Any, Any],
 ) -> None:
     view, alone = indexes
-    for index in (view, alone):
-        assert len(index) == len(alone)
+    assert len(view) == len(alone) > 0
     assert to_dict(view.suggest_terms("content", "h")) == to_dict(
         alone.suggest_terms("content", "h")
     )
