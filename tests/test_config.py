@@ -73,6 +73,7 @@ EVERY_KEY = {
         '{"/srv/sales": ["group:sales", "user:dora"], "/srv/pub/": "*"}',
         ("readers", {"/srv/sales": ("group:sales", "user:dora"), "/srv/pub": ("*",)}),
     ),
+    "file_readers": ("off", ("file_readers", False)),
 }
 
 

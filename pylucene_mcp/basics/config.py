@@ -193,10 +193,13 @@ class Settings(BaseSettings):
     #: a file of static tokens' SHA-256 with their subjects, scopes and groups
     tokens_file: Path | None = None
     #: folder → who may read its documents over authenticated HTTP (``user:NAME``,
-    #: ``group:NAME``, ``*``); a document below no such folder is read by no one there
+    #: ``group:NAME``, ``*``); a document below no such folder goes by ``file_readers``
     readers: Annotated[dict[str, tuple[str, ...]], BeforeValidator(_readers)] = Field(
         default_factory=dict
     )
+    #: below no ``readers`` folder, a file is read over authenticated HTTP by whom its owner,
+    #: group and mode let read it, as the crawler recorded them (off: by no one there)
+    file_readers: bool = True
 
     @classmethod
     def settings_customise_sources(

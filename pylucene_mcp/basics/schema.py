@@ -51,6 +51,10 @@ PAGE_OFFSETS = "page_offsets"
 #: updated in place when a file is touched (Lucene updates doc values only of fields that have
 #: no points), so a touched file is neither rewritten nor read again.
 SEEN_MTIME = "file_mtime_seen"
+#: Internal, doc values only: who may read the file, as the crawler recorded it from its owner,
+#: group and mode (principals: ``user:NAME``, ``group:NAME``, ``*``; docs/team.md). Updated in place
+#: when they change, as ``file_mtime_seen`` is; never shown, searched or filtered on.
+FILE_READERS = "file_readers"
 #: Internal, doc values only: the content's sentence boundaries, found by ICU when the document is
 #: indexed, so that the passages of a search need not find them again (docs/performance.md).
 CONTENT_SENTENCES = "content_sentences"

@@ -44,6 +44,7 @@ from pylucene_mcp.basics.errors import (
 )
 from pylucene_mcp.crawler.extract import Extracted, Extractor
 from pylucene_mcp.crawler.failures import NOT_AGAIN, FailureLog, lasting
+from pylucene_mcp.crawler.readers import Owned, above, principals
 from pylucene_mcp.crawler.report import CrawlReport
 from pylucene_mcp.crawler.walk import (
     FileEntry,
@@ -95,7 +96,9 @@ def to_document(entry: FileEntry, extracted: Extracted) -> dict[str, Any]:
     except OSError:
         born = None
     created_fallback = min(born, entry.mtime_ms) if born else entry.mtime_ms
+    recorded = {} if entry.readers is None else {schema.FILE_READERS: list(entry.readers)}
     return {
+        **recorded,
         schema.FILE_PATH: entry.key,
         "file_name": os.path.basename(entry.key),
         "file_size": entry.size,
@@ -154,7 +157,7 @@ def _gathered(known: dict[str, FileState]) -> None:
         state = known[keys[0]]
         for key in keys:
             del known[key]
-        known[parent] = FileState(state.size, state.mtime_ms, None)
+        known[parent] = FileState(state.size, state.mtime_ms, None, state.readers)
 
 
 def _delete_file(writer: BackendWriter, key: str) -> None:
@@ -312,6 +315,7 @@ class Crawler:
         _gathered(known)
         seen: set[str] = set()
         work: list[FileEntry] = []
+        regranted: list[FileEntry] = []  # unchanged but for who may read them
         for item in walk(roots, self.settings.patterns):
             report.count(item.root, "found")
             if isinstance(item, WalkProblem):
@@ -327,6 +331,11 @@ class Crawler:
                 and old.size == item.size
                 and old.mtime_ms == item.mtime_ms
             ):
+                if self.index.records_readers and _regranted(old, item):
+                    if old.content_hash is None:  # a mailbox's messages: written again
+                        work.append(item)
+                        continue
+                    regranted.append(item)
                 report.count(item.root, "skipped")
                 continue
             failed = (
@@ -340,10 +349,12 @@ class Crawler:
         orphans = [key for key in known if key not in seen]
         report.to_extract = len(work)
         log.info(
-            "crawl of %s: %d found, %d to extract, %d orphans, %d outside every folder",
+            "crawl of %s: %d found, %d to extract, %d with new readers, %d orphans, %d outside "
+            "every folder",
             ", ".join(roots),
             report.found,
             len(work),
+            len(regranted),
             len(orphans),
             outside,
         )
@@ -352,8 +363,10 @@ class Crawler:
         if bulk:
             self.index.set_refresh_interval(self.settings.bulk_refresh_interval_s)
         try:
-            if orphans or outside > 0:
+            if orphans or outside > 0 or regranted:
                 with self.index.writer() as writer:
+                    for item in regranted:
+                        writer.set_readers(item.key, item.readers or ())
                     for key in orphans:
                         _delete_file(writer, key)
                         report.count(_root_of(key, roots), "deleted")
@@ -561,6 +574,7 @@ class Crawler:
                     st.st_size,
                     st.st_mtime_ns // 1_000_000,
                     (st.st_dev, st.st_ino),
+                    principals(Owned.of(st, path), above(os.path.dirname(path))),
                 )
                 ready.append((entry, self.extractor.extract(Path(path), entry.identity, roots)))
             except (OSError, ExtractionError) as exc:
@@ -601,11 +615,18 @@ def _write(
     is (re)written whole (a mailbox: all its messages, those it no longer has deleted)."""
     if change == "skipped" and old is not None and old.size == entry.size:
         writer.touch(entry.key, entry.mtime_ms)
+        if _regranted(old, entry):
+            writer.set_readers(entry.key, entry.readers or ())
         return
     if extracted.messages is not None:  # a mailbox, which may have had other messages
         _delete_file(writer, entry.key)
     for doc in to_documents(entry, extracted):
         writer.add(doc)
+
+
+def _regranted(old: FileState, entry: FileEntry) -> bool:
+    """Whether who may read the file changed since the index recorded it."""
+    return entry.readers is not None and old.readers != entry.readers
 
 
 def _change(old: FileState | None, extracted: Extracted, full: bool) -> str:

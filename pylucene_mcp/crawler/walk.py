@@ -14,6 +14,7 @@ from typing import BinaryIO
 
 from pylucene_mcp.basics import portable
 from pylucene_mcp.basics.errors import ExtractionError, FileVanishedError
+from pylucene_mcp.crawler.readers import Owned, above, principals
 
 DEFAULT_EXTENSIONS = (
     "pdf",
@@ -72,6 +73,8 @@ class FileEntry:
     mtime_ms: int
     #: (st_dev, st_ino) of the file the walk checked; (0, 0) where the system did not say
     identity: tuple[int, int] = (0, 0)
+    #: who may read it, by its owner, group and mode (crawler/readers.py; None: not known)
+    readers: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -136,7 +139,7 @@ def walk(roots: Sequence[str | Path], patterns: Patterns) -> Iterator[FileEntry 
         if not os.path.isdir(base):
             yield WalkProblem(index_key(base), base, "the directory does not exist")
             continue
-        yield from _walk_dir(base, base, patterns, set(), allowed)
+        yield from _walk_dir(base, base, patterns, set(), allowed, above(os.path.dirname(base)))
 
 
 def _outside(path: str, allowed: tuple[str, ...]) -> bool:
@@ -159,7 +162,9 @@ def _walk_dir(
     patterns: Patterns,
     seen: set[tuple[int, int]],
     allowed: tuple[str, ...],
+    chain: tuple[Owned, ...],
 ) -> Iterator[FileEntry | WalkProblem]:
+    """The files below ``folder``; ``chain``: the owners and modes of the folders above it."""
     try:
         info = os.stat(folder)
     except OSError as exc:
@@ -172,6 +177,7 @@ def _walk_dir(
         )
         return
     seen = seen | {identity}
+    chain = (*chain, Owned.of(info, folder))
     try:
         with os.scandir(folder) as entries:
             listing = sorted(entries, key=lambda e: e.name)
@@ -196,7 +202,7 @@ def _walk_dir(
                 )
             continue
         if is_dir:
-            yield from _walk_dir(entry.path, root, patterns, seen, allowed)
+            yield from _walk_dir(entry.path, root, patterns, seen, allowed, chain)
             continue
         if not patterns.included(name):
             continue
@@ -227,6 +233,7 @@ def _walk_dir(
             st.st_size,
             st.st_mtime_ns // 1_000_000,
             (st.st_dev, st.st_ino),
+            principals(Owned.of(st, entry.path), chain),
         )
 
 

@@ -206,7 +206,7 @@ class SearchServer(MCPServer):
             refusal = functools.partial(
                 caller.refusal, name, self.groups.get(name, ""), service.index
             )
-            refused = await anyio.to_thread.run_sync(refusal, service.settings.readers)
+            refused = await anyio.to_thread.run_sync(refusal, service.settings)
             if refused is not None:
                 return tool_error(refused)
         if name in self._at_writer:

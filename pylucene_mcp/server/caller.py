@@ -1,24 +1,29 @@
 """Who asks, over HTTP with authentication, and what they may read (docs/team.md).
 
 A call that comes with an access token (:mod:`pylucene_mcp.server.auth`) is a *restricted*
-caller: its principals are ``user:<subject>``, ``group:<g>`` for each of its groups, and ``*``;
-it may read the documents below the folders whose ``readers`` (a setting: folder → principals)
-name one of them, and nothing else. On the embedded index every read tool answers it from a
-view of those folders (``Backend.viewed``): counts, facets, terms, scores and explanations as an
-index of those documents alone would give them. On a backend without views (Solr) its search is
-trimmed (``SearchRequest.within``) and the other read tools refuse it. A call without a token
-(stdio, loopback HTTP without authentication) is the index's owner and reads everything.
+caller: its principals are ``user:<subject>``, ``group:<g>`` for each of its groups, and ``*``.
+It may read the documents below the folders whose ``readers`` (a setting: folder → principals)
+name one of them; and, below none of those folders, the files whose owner, group and mode let
+one of its principals read them, as the crawler recorded them (``file_readers``, on by default;
+crawler/readers.py). Nothing else. On the embedded index every read tool answers it from a view
+of those documents (``Backend.viewed``): counts, facets, terms, scores and explanations as an
+index of those documents alone would give them. On a backend without views (Solr, which records
+no readers) its search is trimmed to its folders (``SearchRequest.within``) and the other read
+tools refuse it. A call without a token (stdio, loopback HTTP without authentication) is the
+index's owner and reads everything.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pylucene_mcp.basics import errors, portable
+from pylucene_mcp.engine.core.backend import Readable
 
 if TYPE_CHECKING:
+    from pylucene_mcp.basics.config import Settings
     from pylucene_mcp.engine.core.backend import Backend
     from pylucene_mcp.service.service import Service
 
@@ -40,10 +45,13 @@ class Caller:
     def principals(self) -> frozenset[str]:
         return frozenset({f"user:{self.subject}", *(f"group:{g}" for g in self.groups), "*"})
 
-    def folders(self, readers: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
-        """The folders of ``readers`` this caller may read."""
+    def readable(self, settings: Settings) -> Readable:
+        """What this caller may read under ``settings`` (``readers``, ``file_readers``)."""
         mine = self.principals
-        return tuple(folder for folder, who in readers.items() if mine & set(who))
+        folders = [folder for folder, who in settings.readers.items() if mine & set(who)]
+        if not settings.file_readers:
+            return Readable(tuple(folders))
+        return Readable(tuple(folders), tuple(mine), tuple(settings.readers))
 
 
 def current() -> Caller | None:
@@ -58,51 +66,47 @@ def current() -> Caller | None:
     return Caller(token.subject or token.client_id, tuple(str(g) for g in groups))
 
 
-def within(readers: Mapping[str, Sequence[str]]) -> tuple[str, ...] | None:
-    """The folders the current caller may read (None: everything)."""
+def within(settings: Settings) -> Readable | None:
+    """What the current caller may read (None: everything)."""
     caller = current()
-    return None if caller is None else caller.folders(readers)
+    return None if caller is None else caller.readable(settings)
 
 
-def check_readable(path: str, readers: Mapping[str, Sequence[str]]) -> None:
-    """Nothing when the current caller may read ``path``.
+def check_readable(path: str, trim: Readable | None) -> None:
+    """Nothing when a caller whose searches are trimmed to ``trim`` (None: not trimmed) may
+    read ``path``: below one of its folders (a backend without views records no readers).
 
     Raises:
         DocumentNotFoundError: as for a path the index does not hold, word for word.
     """
-    folders = within(readers)
-    if folders is not None and not any(portable.is_under(path, f) for f in folders):
+    if trim is not None and not any(portable.is_under(path, f) for f in trim.folders):
         raise errors.DocumentNotFoundError.of(path)
 
 
-def reading(
-    index: Backend, readers: Mapping[str, Sequence[str]]
-) -> tuple[Backend, tuple[str, ...] | None]:
-    """The index as the current caller may read it, and the folders a search of it must still
-    be trimmed to by its request's ``within`` (None: no trimming left; a backend without views
+def reading(index: Backend, settings: Settings) -> tuple[Backend, Readable | None]:
+    """The index as the current caller may read it, and what a search of it must still be
+    trimmed to by its request's ``within`` (None: no trimming left; a backend without views
     leaves it to the search)."""
-    folders = within(readers)
-    if folders is None:
+    chosen = within(settings)
+    if chosen is None:
         return index, None
-    view = index.viewed(folders)
-    return (index, folders) if view is None else (view, None)
+    view = index.viewed(chosen)
+    return (index, chosen) if view is None else (view, None)
 
 
 def readable(svc: Service) -> Backend:
     """``svc``'s index as the current caller may read it (see :func:`reading`)."""
-    return reading(svc.index(), svc.settings.readers)[0]
+    return reading(svc.index(), svc.settings)[0]
 
 
-def refusal(
-    name: str, group: str, index: Callable[[], Backend], readers: Mapping[str, Sequence[str]]
-) -> str | None:
+def refusal(name: str, group: str, index: Callable[[], Backend], settings: Settings) -> str | None:
     """Why the current caller may not call the tool ``name`` of ``group`` (None: it may): a
     read tool that neither a view of ``index()`` (opened only for a restricted caller) nor a
     trimmed search answers."""
     if group not in READING_GROUPS or name in TRIMMED:
         return None
-    folders = within(readers)
-    if folders is None or index().viewed(folders) is not None:
+    chosen = within(settings)
+    if chosen is None or index().viewed(chosen) is not None:
         return None
     return (
         f"{name} is not available to a caller whose answers are trimmed to the documents they "

@@ -29,6 +29,7 @@ from pylucene_mcp.engine.core.info import DocumentDetails, FieldInfo, IndexStats
 from pylucene_mcp.engine.core.miss import MissExplanation
 from pylucene_mcp.engine.core.probe import Probe
 from pylucene_mcp.engine.core.profile import QueryProfile
+from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.core.request import SearchRequest
 from pylucene_mcp.engine.core.results import (
     FacetValue,
@@ -53,6 +54,7 @@ __all__ = [
     "IndexStats",
     "MissExplanation",
     "QueryProfile",
+    "Readable",
     "RangeBucket",
     "RangeFacet",
     "SearchRequest",
@@ -86,6 +88,10 @@ class BackendWriter(Protocol):
 
     def touch(self, file_path: str | PurePath, mtime_ms: int) -> None:
         """Records that the file was seen unchanged at ``mtime_ms`` (no new analysis)."""
+
+    def set_readers(self, file_path: str | PurePath, readers: Sequence[str]) -> None:
+        """Records who may read the file ``file_path`` now (principals), without a new
+        analysis; only where the backend :attr:`~Backend.records_readers`."""
 
     def delete_all(self) -> None:
         """Deletes every document."""
@@ -123,11 +129,16 @@ class Backend(Protocol):
     def close(self) -> None:
         """Commits what is pending and releases the index."""
 
-    def viewed(self, folders: Sequence[str]) -> Backend | None:
-        """The index as a reader of the documents below ``folders`` alone sees it, for every
-        read question (counts, terms, scores and explanations as an index of those documents
-        alone would give them); None where the backend has no such view (then only a search
-        is trimmed, by ``SearchRequest.within``)."""
+    @property
+    def records_readers(self) -> bool:
+        """Whether the crawler records who may read a file (its owner, group and mode) in this
+        index, for the views of :meth:`viewed`."""
+
+    def viewed(self, readable: Readable | Sequence[str]) -> Backend | None:
+        """The index as a reader of the documents of ``readable`` (or below the folders
+        ``readable``) alone sees it, for every read question (counts, terms, scores and
+        explanations as an index of those documents alone would give them); None where the
+        backend has no such view (then only a search is trimmed, by ``SearchRequest.within``)."""
 
     # -- searching --------------------------------------------------------------------------
 

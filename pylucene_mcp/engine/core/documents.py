@@ -83,6 +83,7 @@ STRING_SLOTS = (
     *schema.KEYWORD_FIELDS[1:],
     schema.PAGE_OFFSETS,
     LEMMA_SLOT,
+    schema.FILE_READERS,
 )
 LONG_SLOTS = (*schema.LONG_FIELDS, *schema.DATE_FIELDS)
 SEPARATOR = "\x1f"
@@ -99,7 +100,7 @@ def to_row(doc: Mapping[str, Any]) -> tuple[list[str | None], list[int], str]:
     Raises:
         UnknownFieldError, InvalidRequestError: for a field or value the schema refuses.
     """
-    unknown = set(doc) - ALL_FIELDS
+    unknown = set(doc) - ALL_FIELDS - {schema.FILE_READERS}
     if unknown:
         name = sorted(unknown)[0]
         raise errors.UnknownFieldError(
@@ -172,9 +173,10 @@ def _as_list(value: Any) -> list[str]:
 @dataclass(frozen=True)
 class FileState:
     """What the index holds for a file, as a crawl compares it with the disk: size, the mtime
-    last seen (updated in place by :meth:`Writer.touch`) and content hash, each None when not
-    recorded."""
+    last seen (updated in place by :meth:`Writer.touch`), content hash and readers (updated in
+    place by :meth:`Writer.set_readers`), each None when not recorded."""
 
     size: int | None
     mtime_ms: int | None
     content_hash: str | None
+    readers: tuple[str, ...] | None = None

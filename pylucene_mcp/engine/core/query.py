@@ -37,6 +37,7 @@ def field_schema() -> Any:
     builder.content(schema.CONTENT, schema.CONTENT_REVERSED, schema.CONTENT_TRANSLIT_DE)
     builder.pageOffsets(schema.PAGE_OFFSETS)
     builder.sentences(schema.CONTENT_SENTENCES)
+    builder.readers(schema.FILE_READERS)
     builder.text(jvm.jset(schema.TEXT_FIELDS))
     builder.keyword(jvm.jset(schema.KEYWORD_FIELDS))
     builder.longs(jvm.jset(schema.LONG_FIELDS))

@@ -17,6 +17,7 @@ from pylucene_mcp.engine.core import cursors
 from pylucene_mcp.engine.core.counts import RangeFacet, buckets, plan
 from pylucene_mcp.engine.core.filters import Filter, parse_filters
 from pylucene_mcp.engine.core.query import query_text
+from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.core.results import RangeBucket, SearchResult
 
 MAX_PAGE_SIZE = 100
@@ -71,9 +72,9 @@ class SearchRequest:
     word_forms: bool = True
     facet_queries: Mapping[str, str] | None = None
     range_facets: Sequence[RangeFacet | Mapping[str, Any]] = ()
-    #: the folders whose documents the asker may read (None: every document): the search, its
-    #: totals, facets, counts and passages answer as if no other document existed
-    within: Sequence[str] | None = None
+    #: the documents the asker may read (None: every document), or the folders of them: the
+    #: search, its totals, facets, counts and passages answer as if no other document existed
+    within: Readable | Sequence[str] | None = None
     # worked out once from the above
     parsed_filters: tuple[Filter, ...] = dataclasses.field(init=False, repr=False, compare=False)
     named: dict[str, str] = dataclasses.field(init=False, repr=False, compare=False)
@@ -90,7 +91,7 @@ class SearchRequest:
             "named": named,
             "ranges": ranges,
             "text": query_text(self.query, self.default_operator),
-            "within": None if self.within is None else tuple(self.within),
+            "within": None if self.within is None else Readable.of(self.within),
         }
         for name, value in derived.items():
             object.__setattr__(self, name, value)
@@ -175,8 +176,8 @@ class SearchRequest:
         operator = self.default_operator if self.word_forms else f"{self.default_operator}/exact"
         filters = [to_dict(f) for f in self.parsed_filters]
         search: list[Any] = [self.text, operator, filters, self.sort, self.sort_order]
-        if self.within is not None:  # a cursor of one reader's view is no other's
-            search.append(sorted(self.within))
+        if isinstance(self.within, Readable):  # a cursor of one reader's view is no other's
+            search.append(list(self.within.key))
         return cursors.owner(identity, *search)
 
 

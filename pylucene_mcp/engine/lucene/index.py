@@ -35,6 +35,7 @@ from pylucene_mcp.basics import errors, portable, schema
 from pylucene_mcp.basics.config import private_dir
 from pylucene_mcp.engine.core import analysis, documents, query
 from pylucene_mcp.engine.core.documents import FileState
+from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.lucene import index_lock
 
 log = logging.getLogger(__name__)
@@ -53,13 +54,21 @@ INDEXING_BUFFER_MB = 128.0
 @functools.cache
 def _file_states() -> Any:
     return jvm.jclass("io.github.pylucenemcp.index.FileStates")(
-        schema.FILE_PATH, "file_size", "content_hash", schema.SEEN_MTIME
+        schema.FILE_PATH, "file_size", "content_hash", schema.SEEN_MTIME, schema.FILE_READERS
     )
 
 
 def _states(answer: Any) -> dict[str, FileState]:
     rows = json.loads(memoryview(answer).tobytes())
-    return {path: FileState(size, mtime, digest) for path, size, mtime, digest in rows}
+    return {
+        path: FileState(size, mtime, digest, _readers(readers))
+        for path, size, mtime, digest, readers in rows
+    }
+
+
+def _readers(recorded: str | None) -> tuple[str, ...] | None:
+    """Readers as :func:`documents.to_row` joins them (None: not recorded)."""
+    return None if recorded is None else tuple(p for p in recorded.split(documents.SEPARATOR) if p)
 
 
 def _java_path(path: Path) -> Any:
@@ -124,6 +133,16 @@ class Writer:
         with jvm.java_errors():
             self._index._writer.updateNumericDocValue(term, schema.SEEN_MTIME, jvm.jlong(mtime_ms))
 
+    def set_readers(self, file_path: str | PurePath, readers: Sequence[str]) -> None:
+        """Records in place who may read the file ``file_path`` (its owner or mode changed): a
+        doc values update of ``file_readers``, no new analysis."""
+        term = jvm.jclass("org.apache.lucene.index.Term")(
+            schema.FILE_PATH, documents.normalize_path(file_path)
+        )
+        value = jvm.jclass("org.apache.lucene.util.BytesRef")(documents.SEPARATOR.join(readers))
+        with jvm.java_errors():
+            self._index._writer.updateBinaryDocValue(term, schema.FILE_READERS, value)
+
     def delete_under(self, folder: str, keep: Sequence[str] = ()) -> None:
         """Deletes every document whose file_path lies below ``folder``, but for those below
         one of the folders ``keep``."""
@@ -170,7 +189,7 @@ class LuceneIndex:
         self._following: threading.Event | None = None  # set: stop following the commits
         self._commit_schema_version = schema.SCHEMA_VERSION
         self._write_lock = threading.RLock()
-        self._views: dict[tuple[str, ...], Self] = {}
+        self._views: dict[Readable, Self] = {}
         self._views_lock = threading.Lock()  # not the write lock: a crawl's writes hold that
         self._generation = 0  # how many writers this index has opened (a view is of one)
         #: the folders a view shows (None: the whole index)
@@ -346,6 +365,8 @@ class LuceneIndex:
     #: an index folder is this configuration's own: a crawl of all its folders removes what
     #: none of them covers (see :attr:`pylucene_mcp.engine.core.backend.Backend.shared`)
     shared = False
+    #: the crawler records who may read a file (``file_readers``), for the views of readers
+    records_readers = True
 
     @property
     def identity(self) -> str:
@@ -458,20 +479,21 @@ class LuceneIndex:
         """The ``SearcherManager`` (a Java object) that hands out the current searcher."""
         return self._manager
 
-    def viewed(self, folders: Sequence[str]) -> Self:
-        """This index as a reader of the documents below ``folders`` alone sees it: every
+    def viewed(self, readable: Readable | Sequence[str]) -> Self:
+        """This index as a reader of the documents of ``readable`` (or below the folders
+        ``readable``) alone sees it: every
         search, count, facet, score, explanation and term list of the view is the one an index
         of those documents alone would give (the shim's ``VisibleReader``: the others hidden as
         deleted ones are, and left out of every statistic). For reading only; one view per set
         of folders is kept, refreshed when it is asked for again."""
-        key = tuple(sorted(set(folders)))
+        chosen = Readable.of(readable)
         with self._views_lock:
-            known = self._views.pop(key, None)
+            known = self._views.pop(chosen, None)
             if known is not None and known._generation == self._generation:
                 try:
                     with jvm.java_errors():
                         known._manager.maybeRefresh()
-                    self._views[key] = known
+                    self._views[chosen] = known
                     return known
                 except errors.PyLuceneMcpError:
                     log.warning("a view of %s could not be refreshed; made anew", self.path)
@@ -481,20 +503,18 @@ class LuceneIndex:
             with self.searcher() as searcher, jvm.java_errors():
                 reader = searcher.getIndexReader()
                 reader.incRef()  # the view's reader owns this reference: closing it gives it back
-                visible = jvm.jclass("io.github.pylucenemcp.index.VisibleReader")(
-                    reader, below(key)
+                shown = jvm.jclass("io.github.pylucenemcp.index.VisibleReader")(
+                    reader, visible(chosen)
                 )
-                view._manager = jvm.jclass("org.apache.lucene.search.SearcherManager")(
-                    visible, None
-                )
+                view._manager = jvm.jclass("org.apache.lucene.search.SearcherManager")(shown, None)
             view.snapshots = _snapshots()
-            view.visible_to = key
+            view.visible_to = chosen.key
             view._views = {}
             view._reopener = view._following = view._writer = None
             if len(self._views) >= MAX_VIEWS:  # the oldest goes
                 oldest = next(iter(self._views))
                 self._views.pop(oldest)._close_view()
-            self._views[key] = view
+            self._views[chosen] = view
             return view
 
     def _close_view(self) -> None:
@@ -567,6 +587,27 @@ class LuceneIndex:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def visible(readable: Readable) -> Any:
+    """The query for the documents of ``readable``: below its folders, or recorded as readable
+    by one of its principals and below none of its assigned folders."""
+    if not readable.principals:
+        return below(readable.folders)
+    occur = jvm.jclass("org.apache.lucene.search.BooleanClause$Occur")
+    recorded = jvm.jclass("org.apache.lucene.search.BooleanQuery$Builder")()
+    recorded.add(
+        jvm.jclass("io.github.pylucenemcp.index.ReadersQuery")(
+            schema.FILE_READERS, jvm.jarray("String", list(readable.principals))
+        ),
+        occur.FILTER,
+    )
+    if readable.assigned:
+        recorded.add(below(readable.assigned), occur.MUST_NOT)
+    query = jvm.jclass("org.apache.lucene.search.BooleanQuery$Builder")()
+    query.add(below(readable.folders), occur.SHOULD)
+    query.add(recorded.build(), occur.SHOULD)
+    return query.build()
 
 
 def below(folders: Sequence[str]) -> Any:

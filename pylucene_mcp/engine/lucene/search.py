@@ -23,9 +23,10 @@ from pylucene_mcp.engine.core.filters import (
     filter_query,
 )
 from pylucene_mcp.engine.core.query import context, limit_ms, parse_query
+from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.core.request import SearchRequest
 from pylucene_mcp.engine.core.results import SearchResult
-from pylucene_mcp.engine.lucene.index import below
+from pylucene_mcp.engine.lucene.index import visible
 
 if TYPE_CHECKING:
     from pylucene_mcp.engine.lucene.index import LuceneIndex
@@ -59,7 +60,7 @@ def search(index: LuceneIndex, request: SearchRequest | str, **options: Any) -> 
         with jvm.java_errors():
             shim = _request(r.text, r.default_operator == "AND", r.word_forms, r.parsed_filters)
             if r.within is not None:
-                shim.within(below(r.within))
+                shim.within(visible(Readable.of(r.within)))
             shim.sort(_sort(r.sort, r.sort_order, by_key=fingerprint is not None))
             shim.page(r.page, r.page_size, after).passages(r.max_passages, r.passage_length)
             if fingerprint is not None:

@@ -37,6 +37,7 @@ from pylucene_mcp.engine.core.explain import DocumentExplanation, explanation_of
 from pylucene_mcp.engine.core.info import StoredDocument
 from pylucene_mcp.engine.core.probe import Probe
 from pylucene_mcp.engine.core.query import parse_query
+from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.solr.client import SolrClient, SolrSettings
 from pylucene_mcp.engine.solr.collection import Collection
 from pylucene_mcp.engine.solr.probe import SolrProbe
@@ -110,10 +111,16 @@ class SolrBackend(Searching, Writing, Statistics):
     def close(self) -> None:
         self.client.close()
 
-    def viewed(self, folders: Sequence[str]) -> None:
+    def viewed(self, readable: Readable | Sequence[str]) -> None:
         """None: a collection has no view of some folders yet (Solr's statistics are the
         whole collection's); a search is trimmed by its request's ``within``."""
         return None
+
+    @property
+    def records_readers(self) -> bool:
+        """False: a collection does not record who may read a file; a restricted caller reads
+        the folders the configuration's ``readers`` gives it."""
+        return False
 
     # -- searching (the search itself: searching.py) ---------------------------------------
 

@@ -16,6 +16,7 @@ from pylucene_mcp.basics.shapes import Encoded
 from pylucene_mcp.engine.core import cursors, documents
 from pylucene_mcp.engine.core.filters import Filter, filter_query
 from pylucene_mcp.engine.core.query import context, limit_ms, parse_query
+from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.core.request import SearchRequest
 from pylucene_mcp.engine.core.results import SearchResult
 from pylucene_mcp.engine.solr.part import Part
@@ -102,7 +103,9 @@ class Searching(Part):
             mark, seen = _position(r.cursor, fingerprint)
         filter_strings, facets = self._facet_request(r.parsed_filters, r.facet_limit)
         if r.within is not None:  # untagged: no facet's or filter count's domain drops it
-            readable = [nodes.prefix(schema.FILE_PATH, portable.folder_prefix(f)) for f in r.within]
+            # by folders alone: the collection does not record a file's readers (docs/team.md)
+            folders = Readable.of(r.within).folders
+            readable = [nodes.prefix(schema.FILE_PATH, portable.folder_prefix(f)) for f in folders]
             within = nodes.any_of(readable) if readable else nodes.NOTHING
             filter_strings.append(nodes.local(within))
         for n, parsed_count in enumerate(counted):

@@ -75,6 +75,10 @@ class SolrWriter:
             )
         )
 
+    def set_readers(self, file_path: str | PurePath, readers: Sequence[str]) -> None:
+        """Nothing: a collection does not record who may read a file (its backend's
+        ``records_readers`` is False, so a crawl does not ask this)."""
+
 
 def solr_document(doc: Mapping[str, Any]) -> dict[str, Any]:
     """``doc`` (a mapping of schema fields) as the Solr document the configset takes: derived
@@ -88,7 +92,7 @@ def solr_document(doc: Mapping[str, Any]) -> dict[str, Any]:
     strings, numbers, path = documents.to_row(doc)
     out: dict[str, Any] = {SCHEMA_VERSION_FIELD: schema.SCHEMA_VERSION}
     for name, value in zip(documents.STRING_SLOTS, strings, strict=True):
-        if value is None:
+        if value is None or name == schema.FILE_READERS:  # not recorded in a collection
             continue
         if name == documents.LEMMA_SLOT:
             for lemma_field in filter(None, value.split(",")):

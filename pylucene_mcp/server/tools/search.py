@@ -131,7 +131,7 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         limit returns what it found with partialResults: true."""
         specs = filter_specs(filters)
         limit_s = min(settings.search_timeout_s, (timeAllowedMs or 10**9) / 1000)
-        index, trim = caller.reading(svc.index(), svc.settings.readers)
+        index, trim = caller.reading(svc.index(), svc.settings)
         result = index.search(
             SearchRequest(
                 query,
@@ -211,8 +211,9 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         is shortened to fit 10 KB at the default length, 64 KB at any length. With query (as the
         search had it), matches lists where the query matches the whole text ([offset, length],
         at most 300) and pageOffsets where each page starts."""
-        caller.check_readable(filePath, svc.settings.readers)
-        details = caller.readable(svc).document_details(
+        index, trim = caller.reading(svc.index(), svc.settings)
+        caller.check_readable(filePath, trim)
+        details = index.document_details(
             filePath,
             offset=offset,
             length=length,

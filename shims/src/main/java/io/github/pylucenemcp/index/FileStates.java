@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import org.apache.lucene.document.Document;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.index.MultiBits;
@@ -22,23 +23,32 @@ import org.apache.lucene.util.Bits;
  * last seen and the content hash of each document, in one call for a whole folder tree (a crawl) or
  * a list of paths (live updates) instead of several calls per document.
  *
- * <p>The answer is UTF-8 JSON: {@code [[path, size or null, mtime or null, hash or null], ...]}.
+ * <p>The answer is UTF-8 JSON: {@code [[path, size or null, mtime or null, hash or null, readers or
+ * null], ...]}, the readers as the crawler recorded them (principals joined by the row separator).
  */
 public final class FileStates {
   private final String pathField;
   private final String sizeField;
   private final String hashField;
   private final String mtimeField;
+  private final String readersField;
   private final Set<String> stored;
 
   /**
    * @param mtimeField a numeric doc-values field (updated in place when a file is touched)
+   * @param readersField a binary doc-values field (updated in place when a file's mode changes)
    */
-  public FileStates(String pathField, String sizeField, String hashField, String mtimeField) {
+  public FileStates(
+      String pathField,
+      String sizeField,
+      String hashField,
+      String mtimeField,
+      String readersField) {
     this.pathField = pathField;
     this.sizeField = sizeField;
     this.hashField = hashField;
     this.mtimeField = mtimeField;
+    this.readersField = readersField;
     this.stored = Set.of(pathField, sizeField, hashField);
   }
 
@@ -47,6 +57,7 @@ public final class FileStates {
     Bits live = MultiBits.getLiveDocs(reader);
     StoredFields fields = reader.storedFields();
     NumericDocValues mtimes = MultiDocValues.getNumericValues(reader, mtimeField);
+    BinaryDocValues readers = MultiDocValues.getBinaryValues(reader, readersField);
     Json json = new Json().array();
     for (int doc = 0; doc < reader.maxDoc(); doc++) {
       if (live != null && !live.get(doc)) {
@@ -58,7 +69,12 @@ public final class FileStates {
         continue;
       }
       // doc values advance forward only: documents are visited in order
-      write(json, path, document, mtimes != null && mtimes.advanceExact(doc) ? mtimes : null);
+      write(
+          json,
+          path,
+          document,
+          mtimes != null && mtimes.advanceExact(doc) ? mtimes : null,
+          readers != null && readers.advanceExact(doc) ? readers : null);
     }
     return json.end().toString().getBytes(StandardCharsets.UTF_8);
   }
@@ -73,18 +89,21 @@ public final class FileStates {
         continue;
       }
       int doc = top.scoreDocs[0].doc;
-      NumericDocValues mtimes =
-          MultiDocValues.getNumericValues(searcher.getIndexReader(), mtimeField);
+      IndexReader reader = searcher.getIndexReader();
+      NumericDocValues mtimes = MultiDocValues.getNumericValues(reader, mtimeField);
+      BinaryDocValues readers = MultiDocValues.getBinaryValues(reader, readersField);
       write(
           json,
           path,
           fields.document(doc, stored),
-          mtimes != null && mtimes.advanceExact(doc) ? mtimes : null);
+          mtimes != null && mtimes.advanceExact(doc) ? mtimes : null,
+          readers != null && readers.advanceExact(doc) ? readers : null);
     }
     return json.end().toString().getBytes(StandardCharsets.UTF_8);
   }
 
-  private void write(Json json, String path, Document document, NumericDocValues mtime)
+  private void write(
+      Json json, String path, Document document, NumericDocValues mtime, BinaryDocValues readers)
       throws IOException {
     json.array().string(path);
     IndexableField size = document.getField(sizeField);
@@ -98,7 +117,8 @@ public final class FileStates {
     } else {
       json.string(null);
     }
-    json.string(document.get(hashField)).end();
+    json.string(document.get(hashField));
+    json.string(readers == null ? null : readers.binaryValue().utf8ToString()).end();
   }
 
   private static boolean startsWithAny(String path, String[] prefixes) {

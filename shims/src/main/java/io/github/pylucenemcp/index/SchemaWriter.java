@@ -198,6 +198,10 @@ public final class SchemaWriter implements AutoCloseable {
     if (name.equals(LEMMA_FIELDS) || name.equals(schema.content)) {
       return; // the content and its twins: contentFields
     }
+    if (name.equals(schema.readers)) { // doc values alone: a new owner or mode updates them
+      document.add(new BinaryDocValuesField(name, new BytesRef(value)));
+      return;
+    }
     if (name.equals(schema.pageOffsets)) {
       document.add(new StoredField(name, value));
       document.add(new LongPoint(name, value.isEmpty() ? 0 : value.split(",").length));

@@ -22,6 +22,12 @@ public final class FieldSchema {
   /** The content's sentence boundaries, as doc values (null: none; passages find them). */
   public final String sentences;
 
+  /**
+   * Who may read a document, as the crawler recorded it: binary doc values of principals joined by
+   * the row separator, updated in place when a file's owner or mode changes (null: none).
+   */
+  public final String readers;
+
   public final Set<String> text;
   public final Set<String> keyword;
   public final Set<String> longs;
@@ -49,6 +55,7 @@ public final class FieldSchema {
     translit = require(b.translit, "translit");
     pageOffsets = b.pageOffsets;
     sentences = b.sentences;
+    readers = b.readers;
     text = Set.copyOf(b.text);
     keyword = Set.copyOf(b.keyword);
     longs = Set.copyOf(b.longs);
@@ -89,6 +96,7 @@ public final class FieldSchema {
     private String translit;
     private String pageOffsets;
     private String sentences;
+    private String readers;
     private final Set<String> text = new HashSet<>();
     private final Set<String> keyword = new HashSet<>();
     private final Set<String> longs = new HashSet<>();
@@ -142,6 +150,12 @@ public final class FieldSchema {
      */
     public Builder sentences(String field) {
       this.sentences = field;
+      return this;
+    }
+
+    /** The binary doc values field of a document's recorded readers ({@link #readers}). */
+    public Builder readers(String field) {
+      this.readers = field;
       return this;
     }
 

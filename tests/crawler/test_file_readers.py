@@ -1,0 +1,272 @@
+"""Who may read a crawled file, by its owner, group and mode (crawler/readers.py): recorded by a
+real crawl with real Tika, and each caller's view checked against the system itself, a ``cat``
+of every file run as that caller's user and groups. A new mode or owner is recorded in place,
+without reading the file again."""
+
+from __future__ import annotations
+
+import grp
+import os
+import pwd
+import shutil
+import stat
+import struct
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pylucene_mcp.basics.config import Settings
+from pylucene_mcp.crawler import readers
+from pylucene_mcp.crawler.pipeline import Crawler
+from pylucene_mcp.crawler.readers import Owned
+from pylucene_mcp.crawler.walk import Patterns
+from pylucene_mcp.engine.core.readable import Readable
+from pylucene_mcp.engine.core.request import SearchRequest
+from pylucene_mcp.server.caller import Caller
+
+ROOT_ONLY = pytest.mark.skipif(
+    os.geteuid() != 0, reason="files of other owners are made with chown, which needs root"
+)
+
+# -- the rule on its own ----------------------------------------------------------------------
+
+OPEN = Owned(0, 0, 0o755)
+
+
+def test_each_class_that_may_read_is_recorded_by_name() -> None:
+    # uid 0 and gid 0 are named on every system this runs on
+    assert readers.principals(Owned(0, 0, 0o644), [OPEN]) == ("*", "group:root", "user:root")
+    assert readers.principals(Owned(0, 0, 0o640), [OPEN]) == ("group:root", "user:root")
+    assert readers.principals(Owned(0, 0, 0o600), [OPEN]) == ("user:root",)
+    assert readers.principals(Owned(0, 0, 0o200), [OPEN]) == ()
+
+
+def test_a_folder_above_must_let_each_through() -> None:
+    mine = Owned(0, 0, 0o700)  # only its owner passes
+    theirs = Owned(4242, 0, 0o710)  # its owner and its group pass
+    shut = Owned(4242, 4242, 0o000)
+    assert readers.principals(Owned(0, 0, 0o644), [OPEN, mine]) == ("user:root",)
+    # o+r: who gets through the folder by name reads it as anyone may: its group, and its owner
+    assert readers.principals(Owned(0, 0, 0o644), [theirs]) == ("group:root", "user:4242")
+    assert readers.principals(Owned(0, 0, 0o640), [theirs]) == ("group:root",)
+    assert readers.principals(Owned(0, 0, 0o644), [OPEN, shut, OPEN]) == ()
+    # a folder's own group passes only its group: the file's other group does not
+    assert readers.principals(Owned(0, 7, 0o640), [Owned(0, 0, 0o750)]) == ("user:root",)
+
+
+def test_a_user_without_a_name_is_its_number() -> None:
+    free = next(n for n in range(4_000_000, 4_000_100) if not _named(n))
+    assert readers.principals(Owned(free, free, 0o640), []) == (f"group:{free}", f"user:{free}")
+
+
+def _named(uid: int) -> bool:
+    try:
+        pwd.getpwuid(uid)
+        grp.getgrgid(uid)
+    except KeyError:
+        return False
+    return True
+
+
+def test_the_group_of_an_access_control_list_is_not_counted() -> None:
+    # its group bits are the list's mask: what the group may do is not known from the mode
+    assert readers.principals(Owned(0, 0, 0o640, acl=True), [OPEN]) == ("user:root",)
+    passing = Owned(4242, 0, 0o710)
+    assert readers.principals(Owned(0, 0, 0o640), [passing]) == ("group:root",)
+    assert readers.principals(Owned(0, 0, 0o640), [Owned(4242, 0, 0o710, acl=True)]) == ()
+
+
+def test_windows_records_no_readers() -> None:
+    assert readers.principals(Owned(0, 0, 0o644), [OPEN], system="win32") is None
+    assert readers.principals(Owned(0, 0, 0o644), [OPEN], system="darwin") is not None
+
+
+# -- a real crawl against the system's own answer ---------------------------------------------
+
+#: file → (owner, group, mode); the folders: (owner, group, mode)
+FOLDERS = {
+    "open": ("daemon", "staff", 0o755),
+    "private": ("daemon", "staff", 0o700),
+    "team": ("daemon", "staff", 0o750),
+}
+FILES = {
+    "open/all.txt": ("daemon", "staff", 0o644),
+    "open/staff.txt": ("daemon", "staff", 0o640),
+    "open/daemon.txt": ("daemon", "staff", 0o600),
+    "open/bin-users.txt": ("bin", "users", 0o440),
+    "private/daemons.txt": ("daemon", "staff", 0o644),
+    "private/bins.txt": ("bin", "users", 0o644),  # daemon passes private/, and anyone reads
+    "team/staff.txt": ("bin", "staff", 0o640),
+    # bin, as a member of staff, passes team/ and owns this file: the system lets bin read it;
+    # the modes do not say bin is in staff, so it is recorded for no one (fewer, never more)
+    "team/bin-alone.txt": ("bin", "staff", 0o600),
+    # an access control list (below): its mode says 0640, but staff may not read it (the 4 is
+    # the list's mask), and bin, named in it, may; recorded: daemon alone
+    "open/acl.txt": ("daemon", "staff", 0o640),
+}
+CONSERVATIVE = {"team/bin-alone.txt", "open/acl.txt"}
+#: POSIX ACL entries (tag, permissions, id) as Linux keeps them in system.posix_acl_access
+ACL_USER_OBJ, ACL_USER, ACL_GROUP_OBJ, ACL_MASK, ACL_OTHER = 1, 2, 4, 0x10, 0x20
+UNSET = 0xFFFFFFFF
+#: (subject, token groups)
+CALLERS = [
+    ("daemon", ("staff",)),
+    ("bin", ("staff",)),
+    ("bin", ()),
+    ("games", ("users",)),
+    ("games", ()),
+    ("erin", ()),  # no such user on the system
+]
+
+
+@pytest.fixture
+def tree() -> Iterator[Path]:
+    # below a folder everyone may pass (pytest's own are the owner's alone, 0700)
+    base = Path(tempfile.mkdtemp(prefix="readers-"))
+    base.chmod(0o755)
+    for folder, (owner, group, mode) in FOLDERS.items():
+        (base / folder).mkdir()
+        _own(base / folder, owner, group, mode)
+    for name, (owner, group, mode) in FILES.items():
+        word = name.replace("/", " ").replace(".txt", "").replace("-", " ")
+        (base / name).write_text(f"a heron note for {word}", encoding="utf-8")
+        _own(base / name, owner, group, mode)
+    entries = [
+        (ACL_USER_OBJ, 6, UNSET),
+        (ACL_USER, 4, pwd.getpwnam("bin").pw_uid),
+        (ACL_GROUP_OBJ, 0, UNSET),
+        (ACL_MASK, 4, UNSET),
+        (ACL_OTHER, 0, UNSET),
+    ]
+    packed = struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *e) for e in entries)
+    try:
+        os.setxattr(base / "open/acl.txt", "system.posix_acl_access", packed)
+    except OSError as exc:
+        shutil.rmtree(base)
+        pytest.skip(f"no POSIX access control lists here: {exc}")
+    assert stat.S_IMODE((base / "open/acl.txt").stat().st_mode) == 0o640
+    yield base
+    shutil.rmtree(base)
+
+
+def _own(path: Path, owner: str, group: str, mode: int) -> None:
+    os.chown(path, pwd.getpwnam(owner).pw_uid, grp.getgrnam(group).gr_gid)
+    path.chmod(mode)
+
+
+def system_reads(base: Path, subject: str, groups: tuple[str, ...]) -> set[str]:
+    """The oracle: the files a process of ``subject``'s user with ``groups`` (and no others)
+    can read, as the system says (``cat`` run as it)."""
+    try:
+        uid = pwd.getpwnam(subject).pw_uid
+    except KeyError:
+        uid = 4_000_321  # a user the system does not know
+    gids = [grp.getgrnam(g).gr_gid for g in groups]
+    found = set()
+    for name in FILES:
+        done = subprocess.run(
+            ["cat", str(base / name)],
+            user=uid,
+            group=gids[0] if gids else 4_000_321,
+            extra_groups=gids,
+            capture_output=True,
+            check=False,
+        )
+        if done.returncode == 0:
+            found.add(name)
+    return found
+
+
+def view_reads(
+    crawler: Crawler,
+    base: Path,
+    subject: str,
+    groups: tuple[str, ...],
+    settings: Settings | None = None,
+) -> set[str]:
+    """The files a caller's view of the index holds."""
+    chosen = Caller(subject, groups).readable(settings or Settings())
+    view = crawler.index.viewed(chosen)
+    hits = view.search(SearchRequest("heron", page_size=50, max_passages=0)).to_dict()
+    return {os.path.relpath(hit["filePath"], base) for hit in hits["documents"]}
+
+
+@ROOT_ONLY
+def test_each_caller_reads_what_the_system_lets_its_user_read(crawler: Crawler, tree: Path) -> None:
+    crawler.crawl([str(tree)])
+    assert len(crawler.index) == len(FILES)
+    for subject, groups in CALLERS:
+        system = system_reads(tree, subject, groups)
+        seen = view_reads(crawler, tree, subject, groups)
+        assert seen <= system, (subject, groups)  # never more than the system allows
+        assert system - CONSERVATIVE <= seen, (subject, groups)  # fewer only where said
+    # the conservative cases are real: the system lets bin read them, bin's view does not
+    assert CONSERVATIVE <= system_reads(tree, "bin", ("staff",))
+    assert not CONSERVATIVE & view_reads(crawler, tree, "bin", ("staff",))
+    assert "open/acl.txt" in view_reads(crawler, tree, "daemon", ())
+    assert "open/acl.txt" not in system_reads(tree, "games", ("staff",))
+    assert "open/acl.txt" not in view_reads(crawler, tree, "games", ("staff",))
+
+
+@ROOT_ONLY
+def test_a_new_mode_or_owner_is_recorded_in_place(crawler: Crawler, tree: Path) -> None:
+    crawler.crawl([str(tree)])
+    assert "open/all.txt" in view_reads(crawler, tree, "games", ())
+    (tree / "open/all.txt").chmod(0o600)
+    _own(tree / "open/daemon.txt", "games", "staff", 0o600)
+    again = crawler.crawl([str(tree)])
+    assert again.to_extract == 0  # nothing read again
+    assert view_reads(crawler, tree, "games", ()) == system_reads(tree, "games", ())
+    assert "open/daemon.txt" in view_reads(crawler, tree, "games", ())
+    assert "open/all.txt" not in view_reads(crawler, tree, "games", ())
+    # and a folder's: its files' readers change with it
+    (tree / "private").chmod(0o755)
+    crawler.crawl([str(tree)])
+    assert view_reads(crawler, tree, "games", ()) == system_reads(tree, "games", ())
+    assert "private/bins.txt" in view_reads(crawler, tree, "games", ())
+    # a change the watcher reports: the file is looked at on its own
+    (tree / "open/staff.txt").chmod(0o644)
+    outcome = crawler.process_paths([str(tree / "open/staff.txt")], [str(tree)], Patterns())
+    assert outcome == {str(tree / "open/staff.txt"): "skipped"}
+    assert "open/staff.txt" in view_reads(crawler, tree, "games", ())
+
+
+@ROOT_ONLY
+def test_a_document_without_recorded_readers_is_read_by_no_one_until_crawled(
+    crawler: Crawler, tree: Path
+) -> None:
+    crawler.crawl([str(tree)])
+    path = tree / "open/all.txt"
+    st = path.stat()
+    with crawler.index.writer() as writer:  # as an index written before readers were recorded
+        writer.add(
+            {
+                "file_path": str(path),
+                "content": path.read_text(encoding="utf-8"),
+                "file_size": st.st_size,
+                "file_mtime": st.st_mtime_ns // 1_000_000,
+            }
+        )
+    crawler.index.refresh()
+    assert "open/all.txt" not in view_reads(crawler, tree, "games", ())
+    report = crawler.crawl([str(tree)])
+    assert report.to_extract == 0
+    assert "open/all.txt" in view_reads(crawler, tree, "games", ())
+
+
+@ROOT_ONLY
+def test_readers_of_the_configuration_decide_below_their_folders(
+    crawler: Crawler, tree: Path
+) -> None:
+    crawler.crawl([str(tree)])
+    settings = Settings(readers={str(tree / "open"): ("user:erin",)})
+    # all.txt lets everyone read it, but open/ is erin's
+    assert view_reads(crawler, tree, "games", (), settings) == set()
+    everything = {n for n in FILES if n.startswith("open/")}
+    assert view_reads(crawler, tree, "erin", (), settings) == everything
+    off = Settings(readers={str(tree / "open"): ("user:erin",)}, file_readers=False)
+    assert Caller("games", ()).readable(off) == Readable()  # off: folders alone
+    assert len(crawler.index.viewed(Readable())) == 0
