@@ -1,6 +1,6 @@
 """The house as docs/architecture.md draws it, checked on the code. The layers are the folders
 of the package: the faces (the package's own modules, ``server/``: MCP), then ``service/``, the
-``crawler/``, ``research/``, the ``engine/``, ``jvm/`` and ``basics/``. Arrows run only downward,
+``crawler/``, ``semantic/`` (the embedding model), ``research/``, the ``engine/``, ``jvm/`` and ``basics/``. Arrows run only downward,
 there is no cycle, only the JVM owner imports JPype, and the package root holds the public API
 and the entry points alone. Every import counts, including those inside functions and under
 TYPE_CHECKING."""
@@ -17,6 +17,7 @@ FOLDER_LAYERS = {
     "server": "faces",
     "service": "service",
     "crawler": "crawler",
+    "semantic": "semantic",
     "research": "research",
     "engine": "engine",
     "jvm": "jvm",
@@ -24,9 +25,10 @@ FOLDER_LAYERS = {
 }
 # what each layer may import, besides itself
 MAY_IMPORT = {
-    "faces": {"service", "engine", "crawler", "research", "basics", "jvm"},
-    "service": {"engine", "crawler", "basics", "jvm"},
-    "crawler": {"engine", "basics", "jvm"},
+    "faces": {"service", "engine", "crawler", "semantic", "research", "basics", "jvm"},
+    "service": {"engine", "crawler", "semantic", "basics", "jvm"},
+    "crawler": {"engine", "semantic", "basics", "jvm"},
+    "semantic": {"basics"},  # the embedding model: no index, no Java
     "research": {"engine", "basics", "jvm"},
     "engine": {"basics", "jvm"},
     "jvm": {"basics"},  # the error tree and the settings

@@ -23,11 +23,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, portable
 from pylucene_mcp.basics.config import home_dir, private_dir
+from pylucene_mcp.basics.web import open_url, proxy_used
 
 log = logging.getLogger(__name__)
 
@@ -170,49 +170,6 @@ def ensure(progress: Progress | None = None) -> Path:
     return dest
 
 
-#: An extra certificate authority bundle (PEM) to trust beside the system's, for a network
-#: that inspects TLS with its own CA; the first of these that is set counts.
-CA_BUNDLE_VARIABLES = ("PYLUCENE_MCP_CA_BUNDLE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
-
-
-def ssl_context() -> ssl.SSLContext:
-    """How every download of the product verifies HTTPS: through the operating system's trust
-    store (``truststore``: the Keychain on macOS, CryptoAPI on Windows, OpenSSL's system paths
-    on Linux), where a company's TLS-inspecting proxy has its CA installed; with a CA bundle
-    named by :data:`CA_BUNDLE_VARIABLES`, through Python's default certificates and that bundle.
-
-    Raises:
-        SetupError: when the named bundle cannot be read.
-    """
-    for variable in CA_BUNDLE_VARIABLES:
-        bundle = os.environ.get(variable)
-        if bundle:
-            context = ssl.create_default_context()
-            try:
-                context.load_verify_locations(cafile=bundle)
-            except (OSError, ssl.SSLError) as exc:
-                raise errors.SetupError(
-                    f"{variable}={bundle} is not a readable PEM file of certificates ({exc}); "
-                    "point it at your network's CA bundle, or unset it"
-                ) from exc
-            return context
-    import truststore
-
-    return truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-
-
-def _open(url: str, timeout_s: float) -> Any:
-    import urllib.request
-
-    request = urllib.request.Request(url, headers={"User-Agent": "pylucene-mcp"})
-    # an opener of its own each time: the proxy variables as they are now (urlopen's shared
-    # opener keeps those of its first use for the life of the process)
-    handlers: list[Any] = [urllib.request.ProxyHandler()]
-    if url.startswith("https://"):  # else a mirror on plain HTTP
-        handlers.append(urllib.request.HTTPSHandler(context=ssl_context()))
-    return urllib.request.build_opener(*handlers).open(request, timeout=timeout_s)
-
-
 def _fetch_failed(url: str, release: TikaRelease, exc: BaseException) -> errors.SetupError:
     reason = getattr(exc, "reason", None) or exc
     certificate = isinstance(reason, ssl.SSLCertVerificationError) or "CERTIFICATE_VERIFY" in str(
@@ -231,28 +188,6 @@ def _fetch_failed(url: str, release: TikaRelease, exc: BaseException) -> errors.
         "and set PYLUCENE_MCP_TIKA_JAR to its path; `pylucene-mcp doctor --fetch-tika` tries "
         "again and says whether it worked"
     )
-
-
-def proxy_used(url: str, environ: dict[str, str] | None = None) -> str:
-    """`` through the proxy P (VARIABLE)`` when the environment sends ``url`` through one (the
-    variables urllib reads: ``https_proxy``, ``HTTPS_PROXY`` …, unless ``no_proxy`` names the
-    host), else nothing: an unreachable proxy is the commonest reason a download fails."""
-    import urllib.parse
-
-    variables = os.environ if environ is None else environ
-    scheme = urllib.parse.urlsplit(url).scheme
-    host = urllib.parse.urlsplit(url).hostname or ""
-    for name in (f"{scheme}_proxy", f"{scheme.upper()}_PROXY", "all_proxy", "ALL_PROXY"):
-        value = variables.get(name)
-        if value:
-            bypass = variables.get("no_proxy") or variables.get("NO_PROXY") or ""
-            names = [entry.strip().lstrip(".") for entry in bypass.split(",") if entry.strip()]
-            if "*" in names or any(host == n or host.endswith("." + n) for n in names):
-                return ""
-            shown = urllib.parse.urlsplit(value)
-            where = f"{shown.scheme}://{shown.hostname}" + (f":{shown.port}" if shown.port else "")
-            return f" through the proxy {where} ({name})"
-    return ""
 
 
 def fetch(release: TikaRelease, dest: Path, progress: Progress | None = None) -> None:
@@ -275,9 +210,9 @@ def fetch(release: TikaRelease, dest: Path, progress: Progress | None = None) ->
     sha1, sha256 = hashlib.sha1(), hashlib.sha256()
     done, step = 0, max(release.size // 10, 1)
     try:
-        with _open(url + ".sha1", 30) as answer:
+        with open_url(url + ".sha1", 30) as answer:
             published = answer.read(4096).decode("ascii", "replace")
-        with _open(url, 120) as response, open(partial, "wb") as out:
+        with open_url(url, 120) as response, open(partial, "wb") as out:
             while chunk := response.read(_CHUNK):
                 out.write(chunk)
                 sha1.update(chunk)

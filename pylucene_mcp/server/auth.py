@@ -81,10 +81,10 @@ def _groups(claims: Mapping[str, Any]) -> list[str]:
 
 def _get_json(url: str, timeout_s: float) -> dict[str, Any]:
     """The JSON object at ``url``, HTTPS checked as every download of the product is
-    (:func:`~pylucene_mcp.crawler.tika_jar.ssl_context`: the system's trust store)."""
+    (:func:`~pylucene_mcp.basics.web.ssl_context`: the system's trust store)."""
     import urllib.request
 
-    from pylucene_mcp.crawler.tika_jar import ssl_context
+    from pylucene_mcp.basics.web import ssl_context
 
     request = urllib.request.Request(url, headers={"Accept": "application/json"})
     handlers: list[Any] = [urllib.request.ProxyHandler()]
@@ -154,7 +154,7 @@ class JwtVerifier:
             if self._keys is None:
                 import jwt
 
-                from pylucene_mcp.crawler.tika_jar import ssl_context
+                from pylucene_mcp.basics.web import ssl_context
 
                 url: str = self._jwks_url or ""
                 if not url:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from pylucene_mcp import SetupError
+from pylucene_mcp.basics import web
 from pylucene_mcp.crawler import tika_jar
 from tests.local_http import serving
 
@@ -155,7 +156,7 @@ def tls_mirror(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 @pytest.fixture
 def no_ca_settings(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
     """An environment as an MCP client spawns the server in: no CA bundle variable at all."""
-    for variable in (*tika_jar.CA_BUNDLE_VARIABLES, "SSL_CERT_FILE", "SSL_CERT_DIR"):
+    for variable in (*web.CA_BUNDLE_VARIABLES, "SSL_CERT_FILE", "SSL_CERT_DIR"):
         monkeypatch.delenv(variable, raising=False)
     return monkeypatch
 

@@ -1,0 +1,226 @@
+"""The embedding model run in this process (pylucene_mcp/semantic): the published figures of a
+real model reproduced, documents cut into chunks with late and plain chunking, model folders
+that cannot be used, and a known model fetched and checked against its SHA-256.
+
+The model is all-MiniLM-L6-v2 as a PyPI package ships it (scripts/ensure-test-model)."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import http.server
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from pylucene_mcp.basics.errors import SetupError  # noqa: E402
+from pylucene_mcp.semantic import chunks, models  # noqa: E402
+from pylucene_mcp.semantic.encoder import Encoder  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def model_folder() -> Path:
+    explicit = os.environ.get("PYLUCENE_MCP_TEST_MODEL")
+    if explicit:
+        return Path(explicit)
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "pylucene-mcp" / "test-model" / "all-minilm-l6-v2"
+
+
+@pytest.fixture(scope="module")
+def encoder() -> Encoder:
+    folder = model_folder()
+    if not folder.is_dir():  # make test puts it there (scripts/ensure-test-model)
+        subprocess.run([sys.executable, str(ROOT / "scripts" / "ensure-test-model")], check=True)
+    return Encoder(folder)
+
+
+def test_the_published_similarities_of_the_model_are_reproduced(encoder: Encoder) -> None:
+    # sentence-transformers' own quickstart prints this matrix for all-MiniLM-L6-v2: reproduced
+    # to its four decimals, tokenizer, weights, layers, pooling and norm are all as upstream
+    sentences = [
+        "The weather is lovely today.",
+        "It's so sunny outside!",
+        "He drove to the stadium.",
+    ]
+    published = np.array(
+        [[1.0000, 0.6660, 0.1046], [0.6660, 1.0000, 0.1411], [0.1046, 0.1411, 1.0000]]
+    )
+    vectors = np.array([encoder.embed(s) for s in sentences])
+    assert np.abs(vectors @ vectors.T - published).max() < 6e-5
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+TEXT = (
+    "Berlin is the capital and largest city of Germany, on the river Spree. "
+    "The city has many museums, galleries and theatres, and its zoo is the oldest in the country. "
+    "It is also known for its clubs and its nightlife, which draw visitors all year round. "
+    "Its population is about 3.8 million people, more than that of any other city in the Union. "
+    "Its mayor governs it as a state of its own, one of the sixteen states of the federation. "
+    "Its population is about 3.8 million people, more than that of any other city in the Union. "
+    "Its airport opened in 2020, years later than planned, to the south-east of the centre. "
+)
+
+
+def test_chunks_cover_the_text_in_order_and_end_at_sentences(encoder: Encoder) -> None:
+    long = TEXT * 4
+    found = chunks.chunks(encoder, long)
+    assert len(found) >= 6
+    assert found[0].start == 0 and found[-1].end == len(long.rstrip())
+    for before, after in zip(found, found[1:], strict=False):
+        assert before.end <= after.start
+        assert long[before.end : after.start].strip() == ""  # nothing between them is lost
+        assert long[: before.end].endswith((".", "!", "?", ";", ":"))  # cut after a sentence
+    for chunk in found:
+        assert abs(float(np.linalg.norm(chunk.vector)) - 1) < 1e-5
+
+
+def test_late_chunking_gives_a_chunk_what_its_context_says(encoder: Encoder) -> None:
+    # a chunk that says "its" and never "Berlin", read with the text before it (late chunking),
+    # answers a question about Berlin far better than read alone
+    question = encoder.embed("What is the population of Berlin?")
+    late = chunks.chunks(encoder, TEXT, "late")
+    plain = chunks.chunks(encoder, TEXT, "plain")
+    assert [(c.start, c.end) for c in late] == [(c.start, c.end) for c in plain]
+    unnamed = [k for k, c in enumerate(late) if "Berlin" not in TEXT[c.start : c.end]]
+    assert unnamed
+    for k in unnamed:
+        assert float(late[k].vector @ question) > float(plain[k].vector @ question) + 0.1
+    # a chunk that names it gains little from its context
+    assert abs(float(late[0].vector @ question) - float(plain[0].vector @ question)) < 0.05
+
+
+def test_a_long_text_is_read_in_windows_and_capped(
+    encoder: Encoder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sentence = "A heron waits by the water for a fish to pass. "
+    long = sentence * 120  # about 1,500 tokens: several windows
+    assert len(encoder.tokenizer.encode(long).ids) > 4 * encoder.max_tokens
+    found = chunks.chunks(encoder, long)
+    assert len(found) > 4 * encoder.max_tokens // 128
+    assert found[-1].end == len(long.rstrip())
+    monkeypatch.setattr(chunks, "MAX_CHUNKS", 3)  # a book's tail gets no vectors
+    capped = chunks.chunks(encoder, long)
+    assert [(c.start, c.end) for c in capped] == [(c.start, c.end) for c in found[:3]]
+
+
+def test_an_empty_text_has_no_chunks(encoder: Encoder) -> None:
+    assert chunks.chunks(encoder, "") == []
+    assert chunks.chunks(encoder, "   \n ") == []
+
+
+@pytest.fixture
+def broken(tmp_path: Path) -> Path:
+    folder = tmp_path / "model"
+    shutil.copytree(model_folder(), folder)
+    return folder
+
+
+def test_a_folder_without_its_weights_says_what_it_lacks(broken: Path) -> None:
+    (broken / "model.safetensors").unlink()
+    with pytest.raises(SetupError, match="lacks model.safetensors"):
+        Encoder(broken)
+
+
+def test_a_model_of_another_kind_is_refused_by_name(broken: Path) -> None:
+    config = broken / "config.json"
+    config.write_text(config.read_text().replace('"bert"', '"gpt2"'))
+    with pytest.raises(SetupError, match="a gpt2 model"):
+        Encoder(broken)
+
+
+def test_a_name_that_is_no_folder_and_no_known_model_is_refused() -> None:
+    with pytest.raises(SetupError, match="neither a folder nor a model this package knows"):
+        models.locate("no-such-model")
+
+
+def test_a_folder_names_its_prompts() -> None:
+    located = models.locate(str(model_folder()))
+    assert located.path == model_folder()
+    assert (located.query_prefix, located.passage_prefix) == ("", "")
+
+
+# -- fetching a known model -----------------------------------------------------------------
+
+
+@pytest.fixture
+def mirror(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Path, str]]:
+    """A local mirror of the hub (its <repository>/resolve/<revision>/<file> paths)."""
+    served = tmp_path / "served"
+    where = served / "test" / "minilm" / "resolve" / "r1"
+    where.mkdir(parents=True)
+    for name in ("config.json", "tokenizer.json", "model.safetensors"):
+        shutil.copy(model_folder() / name, where / name)
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(served))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setenv("PYLUCENE_MCP_MODELS_URL", f"http://127.0.0.1:{server.server_port}")
+    monkeypatch.setenv("PYLUCENE_MCP_HOME", str(tmp_path / "home"))
+    yield where, f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    server.server_close()
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_known_model_is_fetched_once_and_checked(
+    mirror: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where, _ = mirror
+    files = {n: sha256(where / n) for n in ("config.json", "tokenizer.json", "model.safetensors")}
+    known = models.KnownModel("mini", "test/minilm", "r1", files, "q: ", "p: ")
+    monkeypatch.setitem(models.KNOWN, "mini", known)
+    with pytest.raises(SetupError, match="has not been fetched yet"):
+        models.locate("mini", fetch=False)
+    located = models.locate("mini")
+    assert located.path == models.models_dir() / "mini"
+    assert (located.query_prefix, located.passage_prefix) == ("q: ", "p: ")
+    assert {n: sha256(located.path / n) for n in files} == files
+    (where / "model.safetensors").unlink()  # the second time nothing is fetched
+    assert models.locate("mini").path == located.path
+    assert Encoder(located.path).embed("heron").shape == (384,)
+
+
+def test_a_file_that_is_not_the_recorded_one_is_not_kept(
+    mirror: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where, _ = mirror
+    files = {n: sha256(where / n) for n in ("config.json", "tokenizer.json", "model.safetensors")}
+    files["tokenizer.json"] = "0" * 64
+    monkeypatch.setitem(models.KNOWN, "mini", models.KnownModel("mini", "test/minilm", "r1", files))
+    with pytest.raises(SetupError, match="tokenizer.json of the model mini .* is not the one"):
+        models.locate("mini")
+    assert not (models.models_dir() / "mini" / "tokenizer.json").exists()
+    assert not list((models.models_dir() / "mini").glob("*.part"))
+
+
+def test_a_mirror_that_cannot_be_reached_says_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYLUCENE_MCP_MODELS_URL", "http://127.0.0.1:9")  # nothing listens
+    monkeypatch.setenv("PYLUCENE_MCP_HOME", str(tmp_path))
+    with pytest.raises(SetupError, match="could not fetch config.json .* PYLUCENE_MCP_MODELS_URL"):
+        models.locate(models.DEFAULT)
+
+
+def test_the_server_imports_no_part_of_the_semantic_path() -> None:
+    code = (
+        "import sys, pylucene_mcp.server.app, pylucene_mcp.cli; "
+        "print(sorted(m for m in ('numpy', 'tokenizers', 'pylucene_mcp.semantic') "
+        "if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert done.stdout.strip() == "[]"
