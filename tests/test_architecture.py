@@ -1,9 +1,9 @@
 """The house as docs/architecture.md draws it, checked on the code. The layers are the folders
 of the package: the faces (the package's own modules, ``server/``: MCP), then ``service/``, the
-``crawler/``, ``semantic/`` (the embedding model), ``research/``, the ``engine/``, ``jvm/`` and ``basics/``. Arrows run only downward,
-there is no cycle, only the JVM owner imports JPype, and the package root holds the public API
-and the entry points alone. Every import counts, including those inside functions and under
-TYPE_CHECKING."""
+``crawler/``, ``semantic/`` (the embedding model), ``research/``, the ``engine/``, ``jvm/`` and
+``basics/``. Arrows run only downward, there is no cycle, only the JVM owner imports JPype, and
+the package root holds the public API and the entry points alone. Every import counts, including
+those inside functions and under TYPE_CHECKING."""
 
 from __future__ import annotations
 

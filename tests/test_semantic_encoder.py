@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import http.server
-import os
 import shutil
 import subprocess
 import sys
@@ -24,24 +23,18 @@ np = pytest.importorskip("numpy")
 from pylucene_mcp.basics.errors import SetupError  # noqa: E402
 from pylucene_mcp.semantic import chunks, models  # noqa: E402
 from pylucene_mcp.semantic.encoder import Encoder  # noqa: E402
+from tests.semantic_model import MODEL, ensure  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def model_folder() -> Path:
-    explicit = os.environ.get("PYLUCENE_MCP_TEST_MODEL")
-    if explicit:
-        return Path(explicit)
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache / "pylucene-mcp" / "test-model" / "all-minilm-l6-v2"
+    return MODEL
 
 
 @pytest.fixture(scope="module")
 def encoder() -> Encoder:
-    folder = model_folder()
-    if not folder.is_dir():  # make test puts it there (scripts/ensure-test-model)
-        subprocess.run([sys.executable, str(ROOT / "scripts" / "ensure-test-model")], check=True)
-    return Encoder(folder)
+    return Encoder(ensure())
 
 
 def test_the_published_similarities_of_the_model_are_reproduced(encoder: Encoder) -> None:

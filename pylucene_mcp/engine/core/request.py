@@ -75,6 +75,11 @@ class SearchRequest:
     #: the documents the asker may read (None: every document), or the folders of them: the
     #: search, its totals, facets, counts and passages answer as if no other document existed
     within: Readable | Sequence[str] | None = None
+    #: lexical (the query's words), or semantic: the documents with a chunk whose similarity
+    #: to ``vector`` (the query embedded) reaches ``similarity_threshold`` (docs/semantic.md)
+    mode: Literal["lexical", "semantic"] = "lexical"
+    vector: Sequence[float] | None = None
+    similarity_threshold: float = 0.7
     # worked out once from the above
     parsed_filters: tuple[Filter, ...] = dataclasses.field(init=False, repr=False, compare=False)
     named: dict[str, str] = dataclasses.field(init=False, repr=False, compare=False)
@@ -206,6 +211,22 @@ def _check(request: SearchRequest) -> None:
             f"page {page} × pageSize {size} goes past the first {MAX_WINDOW} hits; "
             "narrow the query or add filters"
         )
+    if request.mode not in ("lexical", "semantic"):
+        raise errors.InvalidRequestError(f"mode must be lexical or semantic, got {request.mode!r}")
+    if request.mode == "semantic":
+        if request.vector is None:
+            raise errors.InvalidRequestError(
+                "a semantic search needs the query's vector (the server embeds the query)"
+            )
+        if request.cursor is not None:
+            raise errors.InvalidRequestError(
+                "a semantic search pages with page, not with a cursor: its documents are at "
+                "most the 1,000 most similar"
+            )
+        if not -1 <= request.similarity_threshold <= 1:
+            raise errors.InvalidRequestError(
+                f"similarityThreshold must be -1–1, got {request.similarity_threshold}"
+            )
     if request.sort not in schema.SORT_FIELDS:
         raise errors.InvalidRequestError(f"sort must be one of {', '.join(schema.SORT_FIELDS)}")
     if request.sort_order not in ("asc", "desc"):

@@ -60,6 +60,10 @@ class Hit(Shape):
     indexed_date: str | None
     score: float
     passages: tuple[Passage, ...]
+    #: a semantic search's: the cosine similarity of the document's best chunk, and that
+    #: chunk's span in the content ([start, end) in characters)
+    similarity: float | None
+    chunk: tuple[int, ...] | None
 
 
 class RangeBucket(Shape):

@@ -37,6 +37,7 @@ from pylucene_mcp.engine.core import analysis, documents, query
 from pylucene_mcp.engine.core.documents import FileState
 from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.lucene import index_lock
+from pylucene_mcp.engine.lucene.vectors import VectorStore, folder_of
 
 log = logging.getLogger(__name__)
 #: the views of the index (one per set of readable folders) kept at once
@@ -194,6 +195,8 @@ class LuceneIndex:
         self._generation = 0  # how many writers this index has opened (a view is of one)
         #: the folders a view shows (None: the whole index)
         self.visible_to: tuple[str, ...] | None = None
+        #: the chunks of the documents with their vectors (None: vectors off; docs/semantic.md)
+        self.vectors: VectorStore | None = None
         jvm.start()
         with jvm.java_errors():
             self.directory = jvm.jclass("org.apache.lucene.store.FSDirectory").open(
@@ -517,6 +520,21 @@ class LuceneIndex:
             self._views[chosen] = view
             return view
 
+    def keep_vectors(self, model: str) -> VectorStore:
+        """Opens the chunks and vectors of this index (made with ``model``; made again when they
+        were made with another), for semantic searches (docs/semantic.md).
+
+        Raises:
+            IndexReadOnlyError: when the index was opened read-only (its writer keeps them).
+        """
+        if self.read_only:
+            raise errors.IndexReadOnlyError(
+                "the vectors are kept by the index's writer; this index was opened read-only"
+            )
+        if self.vectors is None:
+            self.vectors = VectorStore(folder_of(self.path), model)
+        return self.vectors
+
     def _close_view(self) -> None:
         with jvm.java_errors():
             self._manager.close()
@@ -579,6 +597,9 @@ class LuceneIndex:
             self._close_searching()
             self.snapshots.close()
             self.directory.close()
+            if self.vectors is not None:
+                self.vectors.close()
+                self.vectors = None
         if not self.read_only:
             index_lock.release_owner(self.path)
 

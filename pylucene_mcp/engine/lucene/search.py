@@ -26,7 +26,9 @@ from pylucene_mcp.engine.core.query import context, limit_ms, parse_query
 from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.core.request import SearchRequest
 from pylucene_mcp.engine.core.results import SearchResult
+from pylucene_mcp.engine.lucene import vectors
 from pylucene_mcp.engine.lucene.index import visible
+from pylucene_mcp.engine.lucene.info import stored_document
 
 if TYPE_CHECKING:
     from pylucene_mcp.engine.lucene.index import LuceneIndex
@@ -61,6 +63,7 @@ def search(index: LuceneIndex, request: SearchRequest | str, **options: Any) -> 
             shim = _request(r.text, r.default_operator == "AND", r.word_forms, r.parsed_filters)
             if r.within is not None:
                 shim.within(visible(Readable.of(r.within)))
+            chunks = _semantic(index, r, shim) if r.mode == "semantic" else None
             shim.sort(_sort(r.sort, r.sort_order, by_key=fingerprint is not None))
             shim.page(r.page, r.page_size, after).passages(r.max_passages, r.passage_length)
             if fingerprint is not None:
@@ -96,7 +99,80 @@ def search(index: LuceneIndex, request: SearchRequest | str, **options: Any) -> 
         walk=walk,
         partial=answer["partial"],
     )
+    if chunks is not None:
+        _with_chunks(index, data, chunks, r)
     return SearchResult(data)
+
+
+def _semantic(index: LuceneIndex, r: SearchRequest, shim: Any) -> dict[str, vectors.ChunkHit]:
+    """Makes ``shim`` a search of the documents that have a chunk similar enough to the
+    request's vector, each scored by its best chunk's similarity, within what the request's
+    filters (but for facet values chosen by drill-down, whose sideways counts need the others)
+    and its reader's view allow. Returns the best chunk of each, by path."""
+    store = vectors.refuse_without(index.vectors)
+    occur = jvm.jclass("org.apache.lucene.search.BooleanClause$Occur")
+    allowed = jvm.jclass("org.apache.lucene.search.BooleanQuery$Builder")()
+    limited = False
+    for flt in r.parsed_filters:
+        if flt.field in schema.FACET_FIELDS and flt.operator in ("eq", "in"):
+            continue
+        negative = flt.operator in ("not", "not_in")
+        allowed.add(filter_query(flt), occur.MUST_NOT if negative else occur.FILTER)
+        limited = True
+    if r.within is not None:
+        allowed.add(visible(Readable.of(r.within)), occur.FILTER)
+        limited = True
+    limited = limited or index.visible_to is not None  # a view's hidden documents count not
+    within = None
+    if limited:
+        allowed.add(jvm.jclass("org.apache.lucene.search.MatchAllDocsQuery")(), occur.MUST)
+        with index.searcher() as searcher:
+            within = vectors.within_paths(searcher, allowed.build())
+    hits = store.nearest(r.vector or (), r.similarity_threshold, within)
+    shim.matching(vectors.paths_scored(hits))
+    return {hit.path: hit for hit in hits}
+
+
+def _with_chunks(
+    index: LuceneIndex, data: dict[str, Any], chunks: dict[str, vectors.ChunkHit], r: SearchRequest
+) -> None:
+    """Gives each hit of a semantic search its similarity, the span of its best chunk, and that
+    chunk as its passage (cut to the request's passage length)."""
+    documents = data["documents"]
+    hits = json.loads(documents) if isinstance(documents, Encoded) else list(documents)
+    for hit in hits:
+        chunk = chunks.get(hit["filePath"])
+        if chunk is None:
+            continue
+        hit["similarity"] = round(chunk.similarity, 4)
+        hit["chunk"] = [chunk.start, chunk.end]
+        if r.max_passages > 0:
+            stored = stored_document(index, hit["filePath"])
+            text = stored.content[chunk.start : chunk.end]
+            page = None
+            if stored.pages:
+                starts = [int(p) for p in stored.pages.split(",") if p]
+                page = sum(1 for p in starts if p <= chunk.start) or None
+            hit["passages"] = [
+                {
+                    "text": _cut(text, r.passage_length),
+                    "score": round(chunk.similarity, 4),
+                    "matchedTerms": [],
+                    "termCoverage": 0.0,
+                    "position": round(chunk.start / max(1, len(stored.content)), 4),
+                    **({"page": page} if page else {}),
+                }
+            ]
+    data["documents"] = Encoded(json.dumps(hits, ensure_ascii=False))
+
+
+def _cut(text: str, length: int) -> str:
+    """``text`` at most ``length`` characters, cut after a word, with an ellipsis."""
+    text = " ".join(text.split())
+    if len(text) <= length:
+        return text
+    cut = text[: length - 1].rsplit(" ", 1)[0]
+    return cut + "…"
 
 
 def _request(text: str, and_: bool, word_forms: bool, filters: Sequence[Filter]) -> Any:

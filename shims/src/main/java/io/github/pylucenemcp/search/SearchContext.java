@@ -217,7 +217,10 @@ public final class SearchContext {
       SearcherLifetimeManager snapshots,
       SearchRequest request)
       throws IOException, ParseException {
-    Parsed parsed = parsing.parseChecked(request.queryText, request.and, request.wordForms);
+    Parsed parsed =
+        request.matching != null
+            ? new Parsed(request.matching, request.matching, null, List.of(), false)
+            : parsing.parseChecked(request.queryText, request.and, request.wordForms);
     if (parsed.query == null) {
       throw new ParseException("the query has no searchable words");
     }
@@ -431,7 +434,7 @@ public final class SearchContext {
     }
     // all documents within chosen facet values, nothing else: see browse
     boolean browsing = parsed.matchAll && !drilled.isEmpty() && onlyDrilled;
-    boolean highlight = !parsed.matchAll && request.maxPassages > 0;
+    boolean highlight = !parsed.matchAll && request.maxPassages > 0 && request.matching == null;
     Sort sort = request.sort;
     return new Prepared(
         drillDown,

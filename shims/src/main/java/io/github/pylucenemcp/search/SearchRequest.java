@@ -38,6 +38,7 @@ public final class SearchRequest {
   final List<String> rangeFields = new ArrayList<>();
   final List<long[]> rangeEdges = new ArrayList<>();
   Query within;
+  Query matching;
 
   public SearchRequest(String queryText) {
     this.queryText = queryText;
@@ -64,6 +65,17 @@ public final class SearchRequest {
    */
   public SearchRequest within(Query readable) {
     this.within = readable;
+    return this;
+  }
+
+  /**
+   * The query that matches and scores instead of the parsed text: a semantic search's documents,
+   * each scored by its similarity ({@link PathScores}). Filters, facets, counts, sorting and paging
+   * apply to it as to a parsed query; no passages are found for it (the caller has the chunk that
+   * matched).
+   */
+  public SearchRequest matching(Query query) {
+    this.matching = query;
     return this;
   }
 

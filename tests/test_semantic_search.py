@@ -1,0 +1,213 @@
+"""A semantic search of the embedded index (docs/semantic.md): the documents whose best chunk
+reaches the similarity threshold, with totals, facets (DrillSideways included), filters and a
+reader's view exactly as a plain-Python oracle computes them from the same chunk vectors with
+numpy; each hit's similarity, chunk and passage; what is refused and how."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from pylucene_mcp import Index, InvalidRequestError  # noqa: E402
+from pylucene_mcp.engine.core.request import SearchRequest  # noqa: E402
+from pylucene_mcp.semantic import chunks  # noqa: E402
+from pylucene_mcp.semantic.encoder import Encoder  # noqa: E402
+from tests.semantic_model import ensure  # noqa: E402
+
+TOPICS = {
+    "rivers": [
+        "The river flooded the valley after a week of heavy rain.",
+        "Boats carried grain down the wide river to the harbour.",
+        "Salmon swim upstream against the current every autumn.",
+    ],
+    "cooking": [
+        "Knead the dough, let it rise, then bake the bread for forty minutes.",
+        "A soup of lentils, onions and carrots simmers on the stove.",
+        "Whisk the eggs with sugar until the cream turns pale.",
+    ],
+    "computers": [
+        "The compiler turns the source program into machine instructions.",
+        "A database index makes lookups by key fast.",
+        "The operating system schedules processes on the processor cores.",
+    ],
+}
+AUTHORS = ["Ada", "Bo", "Cy"]
+THRESHOLD = 0.25
+
+
+@pytest.fixture(scope="module")
+def encoder() -> Encoder:
+    return Encoder(ensure())
+
+
+@pytest.fixture(scope="module")
+def corpus(
+    tmp_path_factory: pytest.TempPathFactory, encoder: Encoder
+) -> Iterator[tuple[Any, dict[str, dict[str, Any]]]]:
+    """An index of 27 documents with their chunks and vectors, and the oracle's copy of both."""
+    index = Index.open(tmp_path_factory.mktemp("semantic") / "index")
+    docs: dict[str, dict[str, Any]] = {}
+    n = 0
+    for topic, sentences in TOPICS.items():
+        for k in range(9):
+            path = f"/docs/{'ab'[n % 2]}/{topic}-{k}.txt"
+            text = " ".join(sentences[(k + i) % 3] for i in range(2 + k % 3)) + f" Note {k}."
+            docs[path] = {
+                "file_path": path,
+                "content": text,
+                "author": AUTHORS[n % 3],
+                "language": "de" if n % 4 == 0 else "en",
+            }
+            n += 1
+    with index.writer() as writer:
+        for doc in docs.values():
+            writer.add(doc)
+    index.refresh()
+    store = index.keep_vectors("all-minilm-l6-v2")
+    hashes = {p: s.content_hash for p, s in index.file_states(["/docs"]).items()}
+    for path, doc in docs.items():
+        found = chunks.chunks(encoder, doc["content"])
+        doc["chunks"] = found
+        store.replace(path, hashes[path] or "", found)
+    store.commit()
+    yield index, docs
+    index.close()
+
+
+def oracle(
+    docs: dict[str, dict[str, Any]], query: Any, keep: Any = lambda d: True
+) -> list[tuple[str, float]]:
+    """The documents whose best chunk reaches the threshold, best first, by plain numpy."""
+    found = []
+    for path, doc in docs.items():
+        if not keep(doc):
+            continue
+        best = max(float(np.dot(c.vector, query)) for c in doc["chunks"])
+        if best >= THRESHOLD:
+            found.append((path, best))
+    return sorted(found, key=lambda pair: (-pair[1], pair[0]))
+
+
+def semantic(index: Any, vector: Any, **options: Any) -> dict[str, Any]:
+    request = SearchRequest(
+        "a question",  # the text a lexical search would parse; a semantic one has its vector
+        mode="semantic",
+        vector=list(vector),
+        similarity_threshold=THRESHOLD,
+        page_size=50,
+        **options,
+    )
+    return index.search(request).to_dict()  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["When does the water rise over its banks?", "How do I make bread?", "fast key lookups"],
+)
+def test_the_documents_and_their_order_are_the_oracles(
+    corpus: tuple[Any, dict[str, dict[str, Any]]], encoder: Encoder, question: str
+) -> None:
+    index, docs = corpus
+    vector = encoder.embed(question)
+    truth = oracle(docs, vector)
+    answer = semantic(index, vector)
+    assert answer["totalHits"] == len(truth) > 0
+    got = [(h["filePath"], h["similarity"]) for h in answer["documents"]]
+    assert [p for p, _ in got] == [p for p, _ in truth]
+    for (_, similarity), (_, expected) in zip(got, truth, strict=True):
+        assert similarity == pytest.approx(expected, abs=2e-4)
+    authors = Counter(docs[p]["author"] for p, _ in truth)
+    assert {f["value"]: f["count"] for f in answer["facets"]["author"]} == authors
+
+
+def test_filters_and_chosen_facet_values_count_as_in_a_lexical_search(
+    corpus: tuple[Any, dict[str, dict[str, Any]]], encoder: Encoder
+) -> None:
+    index, docs = corpus
+    vector = encoder.embed("cooking a meal in the kitchen")
+    english = oracle(docs, vector, lambda d: d["language"] == "en")
+    answer = semantic(
+        index,
+        vector,
+        filters=[
+            {"field": "language", "operator": "eq", "value": "en"},
+            {"field": "author", "operator": "eq", "value": "Bo"},
+        ],
+    )
+    chosen = [p for p, _ in english if docs[p]["author"] == "Bo"]
+    assert [h["filePath"] for h in answer["documents"]] == chosen
+    assert answer["totalHits"] == len(chosen)
+    # the author facet counts the other authors too (DrillSideways), within the language
+    sideways = Counter(docs[p]["author"] for p, _ in english)
+    assert {f["value"]: f["count"] for f in answer["facets"]["author"]} == sideways
+    assert len(sideways) > 1
+
+
+def test_a_readers_view_finds_only_its_documents(
+    corpus: tuple[Any, dict[str, dict[str, Any]]], encoder: Encoder
+) -> None:
+    index, docs = corpus
+    vector = encoder.embed("boats on the water")
+    truth = oracle(docs, vector, lambda d: d["file_path"].startswith("/docs/a/"))
+    answer = semantic(index.viewed(["/docs/a"]), vector)
+    assert [h["filePath"] for h in answer["documents"]] == [p for p, _ in truth]
+    assert answer["totalHits"] == len(truth) > 0
+
+
+def test_each_hit_has_its_chunk_as_its_passage(
+    corpus: tuple[Any, dict[str, dict[str, Any]]], encoder: Encoder
+) -> None:
+    index, docs = corpus
+    vector = encoder.embed("the processor runs programs")
+    answer = semantic(index, vector, passage_length=60)
+    assert answer["documents"]
+    for hit in answer["documents"]:
+        start, end = hit["chunk"]
+        content = docs[hit["filePath"]]["content"]
+        best = max(docs[hit["filePath"]]["chunks"], key=lambda c: float(np.dot(c.vector, vector)))
+        assert (start, end) == (best.start, best.end)
+        (passage,) = hit["passages"]
+        shown = passage["text"].removesuffix("…")
+        assert len(passage["text"]) <= 60 and content[start:end].startswith(shown)
+        assert hit["score"] == pytest.approx(hit["similarity"], abs=1e-3)
+
+
+def test_a_higher_threshold_keeps_fewer(
+    corpus: tuple[Any, dict[str, dict[str, Any]]], encoder: Encoder
+) -> None:
+    index, _ = corpus
+    vector = encoder.embed("rivers and rain")
+    low = semantic(index, vector)["totalHits"]
+    request = SearchRequest("rain", mode="semantic", vector=list(vector), similarity_threshold=0.6)
+    assert index.search(request).to_dict()["totalHits"] < low
+
+
+def test_semantic_search_without_vectors_says_how_to_turn_them_on(tmp_path: Path) -> None:
+    with Index.open(tmp_path / "index") as index:
+        with pytest.raises(InvalidRequestError, match="vectors: true"):
+            index.search(SearchRequest("rain", mode="semantic", vector=[0.1] * 384))
+        with pytest.raises(InvalidRequestError, match="needs the query's vector"):
+            index.search(SearchRequest("rain", mode="semantic"))
+        with pytest.raises(InvalidRequestError, match="mode must be"):
+            index.search(SearchRequest("rain", mode="vibes"))  # type: ignore[arg-type]
+
+
+def test_vectors_outlive_a_restart_and_another_model_makes_them_again(
+    tmp_path: Path, encoder: Encoder
+) -> None:
+    with Index.open(tmp_path / "index") as index:
+        store = index.keep_vectors("model-one")
+        store.replace("/d/a.txt", "h1", chunks.chunks(encoder, "Herons wait by the water."))
+        store.commit()
+        assert store.states() == {"/d/a.txt": "h1"}
+    with Index.open(tmp_path / "index") as index:
+        assert index.keep_vectors("model-one").states() == {"/d/a.txt": "h1"}
+    with Index.open(tmp_path / "index") as index:
+        assert index.keep_vectors("model-two").states() == {}  # made with another: dropped
+    assert (tmp_path / "index-vectors").is_dir()
