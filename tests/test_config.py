@@ -74,6 +74,10 @@ EVERY_KEY = {
         ("readers", {"/srv/sales": ("group:sales", "user:dora"), "/srv/pub": ("*",)}),
     ),
     "file_readers": ("off", ("file_readers", False)),
+    "vectors": ("on", ("vectors", True)),
+    "embedding_model": ("/srv/models/e5", ("embedding_model", "/srv/models/e5")),
+    "similarity_threshold": ("0.55", ("similarity_threshold", 0.55)),
+    "chunking": ("Plain", ("chunking", "plain")),
 }
 
 

@@ -16,14 +16,13 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-np = pytest.importorskip("numpy")
-
-from pylucene_mcp.basics.errors import SetupError  # noqa: E402
-from pylucene_mcp.semantic import chunks, models  # noqa: E402
-from pylucene_mcp.semantic.encoder import Encoder  # noqa: E402
-from tests.semantic_model import MODEL, ensure  # noqa: E402
+from pylucene_mcp.basics.errors import SetupError
+from pylucene_mcp.semantic import chunks, models
+from pylucene_mcp.semantic.encoder import Encoder
+from tests.semantic_model import MODEL, ensure
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -10,15 +10,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
-np = pytest.importorskip("numpy")
-
-from pylucene_mcp import Index, InvalidRequestError  # noqa: E402
-from pylucene_mcp.engine.core.request import SearchRequest  # noqa: E402
-from pylucene_mcp.semantic import chunks  # noqa: E402
-from pylucene_mcp.semantic.encoder import Encoder  # noqa: E402
-from tests.semantic_model import ensure  # noqa: E402
+from pylucene_mcp import Index, InvalidRequestError
+from pylucene_mcp.engine.core.request import SearchRequest
+from pylucene_mcp.semantic import chunks
+from pylucene_mcp.semantic.encoder import Encoder
+from tests.semantic_model import ensure
 
 TOPICS = {
     "rivers": [

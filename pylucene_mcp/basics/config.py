@@ -197,6 +197,15 @@ class Settings(BaseSettings):
     readers: Annotated[dict[str, tuple[str, ...]], BeforeValidator(_readers)] = Field(
         default_factory=dict
     )
+    # the semantic path (docs/semantic.md): off, nothing of it is loaded
+    vectors: bool = False
+    #: a folder of a model saved by sentence-transformers, or a known model's name
+    embedding_model: Text = "multilingual-e5-small"
+    #: the least cosine similarity of a semantic search's documents (their best chunk's)
+    similarity_threshold: float = 0.7
+    chunking: Annotated[Literal["late", "plain"], BeforeValidator(lambda v: _text(v).lower())] = (
+        "late"
+    )
     #: below no ``readers`` folder, a file is read over authenticated HTTP by whom its owner,
     #: group and mode let read it, as the crawler recorded them (off: by no one there)
     file_readers: bool = True

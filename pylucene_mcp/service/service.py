@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # imported when first used: the crawler is not on the server'
     from pylucene_mcp.crawler.tika_server import TikaServer
     from pylucene_mcp.crawler.watch import Watcher
     from pylucene_mcp.service.admin import Admin
+    from pylucene_mcp.service.embedding import Embedding
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +69,12 @@ class Service(Folders):
         # the start-up crawl (warm_up) has not begun yet
         self._start_up_crawl = threading.Event()
         self.sharing = Sharing(on_takeover=self._took_over)
+        #: the semantic path (None: vectors off, and nothing of it is imported)
+        self.embedding: Embedding | None = None
+        if settings.vectors:
+            from pylucene_mcp.service.embedding import Embedding
+
+            self.embedding = Embedding(settings, self.index, self.writes)
 
     # -- the index ------------------------------------------------------------------------------
 
@@ -188,6 +195,8 @@ class Service(Folders):
                 # would only take the cores from it (bench/startup.py; docs/performance.md)
                 self._prime(index, search=not self._asked)
                 self._archive_later()
+                if self.embedding is not None:
+                    self.embedding.start()
                 if then_crawl and not self._closing:
                     self.crawl_on_start()
             except Exception:  # reported again to the first tool call that needs the index
@@ -243,6 +252,8 @@ class Service(Folders):
 
     def close(self) -> None:
         self._closing = True
+        if self.embedding is not None:
+            self.embedding.stop()
         if self._timer is not None:
             self._timer.cancel()
             if self._timer is not threading.current_thread():

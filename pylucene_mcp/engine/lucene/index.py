@@ -496,6 +496,7 @@ class LuceneIndex:
                 try:
                     with jvm.java_errors():
                         known._manager.maybeRefresh()
+                    known.vectors = self.vectors  # opened since the view was made
                     self._views[chosen] = known
                     return known
                 except errors.PyLuceneMcpError:
@@ -522,18 +523,23 @@ class LuceneIndex:
 
     def keep_vectors(self, model: str) -> VectorStore:
         """Opens the chunks and vectors of this index (made with ``model``; made again when they
-        were made with another), for semantic searches (docs/semantic.md).
+        were made with another), for semantic searches (docs/semantic.md); read-only when the
+        index is (its writer's process makes them).
 
         Raises:
-            IndexReadOnlyError: when the index was opened read-only (its writer keeps them).
+            IndexAccessError: read-only, when the writer has made none yet.
         """
-        if self.read_only:
-            raise errors.IndexReadOnlyError(
-                "the vectors are kept by the index's writer; this index was opened read-only"
-            )
         if self.vectors is None:
-            self.vectors = VectorStore(folder_of(self.path), model)
+            self.vectors = VectorStore(folder_of(self.path), model, read_only=self.read_only)
         return self.vectors
+
+    def content_hashes(self) -> dict[str, str | None]:
+        """The content hash of every document, by path (what its chunks are made from)."""
+        with self.searcher() as searcher, jvm.java_errors():
+            states = _states(
+                _file_states().under(searcher.getIndexReader(), jvm.jarray("String", [""]))
+            )
+        return {path: state.content_hash for path, state in states.items()}
 
     def _close_view(self) -> None:
         with jvm.java_errors():

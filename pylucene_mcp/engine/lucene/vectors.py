@@ -55,16 +55,36 @@ def folder_of(index_path: Path) -> Path:
 class VectorStore:
     """The chunks of one index, written by one process (the index's writer)."""
 
-    def __init__(self, path: Path, model: str) -> None:
+    def __init__(self, path: Path, model: str, read_only: bool = False) -> None:
+        """Opens the chunks at ``path`` made with ``model``: for writing (those made with another
+        model are dropped, to be made again), or ``read_only`` beside the writer's process.
+
+        Raises:
+            IndexAccessError: read-only, when the writer has made none yet.
+        """
         self.path = path
         self.model = model
+        self.read_only = read_only
         self._lock = threading.Lock()
+        self._writer: Any = None
         jvm.start()
-        path.mkdir(parents=True, exist_ok=True)
+        if not read_only:
+            path.mkdir(parents=True, exist_ok=True)
         with jvm.java_errors():
             self.directory = jvm.jclass("org.apache.lucene.store.FSDirectory").open(
                 jvm.jclass("java.nio.file.Paths").get(str(path), jvm.jarray("String", []))
             )
+            managers = jvm.jclass("org.apache.lucene.search.SearcherManager")
+            if read_only:
+                if not jvm.jclass("org.apache.lucene.index.DirectoryReader").indexExists(
+                    self.directory
+                ):
+                    self.directory.close()
+                    raise errors.IndexAccessError(
+                        f"no vectors in {path} yet: the server that writes the index makes them"
+                    )
+                self._manager = managers(self.directory, None)
+                return
             config_class = jvm.jclass("org.apache.lucene.index.IndexWriterConfig")
             config = config_class()
             config.setOpenMode(config_class.OpenMode.CREATE_OR_APPEND)
@@ -81,9 +101,7 @@ class VectorStore:
                 self._writer.deleteAll()
             self._set_model()
             self._writer.commit()
-            self._manager = jvm.jclass("org.apache.lucene.search.SearcherManager")(
-                self._writer, None
-            )
+            self._manager = managers(self._writer, None)
 
     def _commit_data(self) -> dict[str, str]:
         data = self._writer.getLiveCommitData()
@@ -185,6 +203,9 @@ class VectorStore:
             score,
             within,
         )
+        if self.read_only:
+            with jvm.java_errors():
+                self._manager.maybeRefresh()  # the writer's last commit
         searcher = self._manager.acquire()
         try:
             with jvm.java_errors():
@@ -212,7 +233,8 @@ class VectorStore:
     def close(self) -> None:
         with self._lock, jvm.java_errors():
             self._manager.close()
-            self._writer.rollback()  # what was not committed is made again by reconciling
+            if self._writer is not None:
+                self._writer.rollback()  # what was not committed is made again by reconciling
             self.directory.close()
 
 

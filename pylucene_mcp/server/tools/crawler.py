@@ -23,6 +23,17 @@ from pylucene_mcp.server.tools.registry import Registry
 from pylucene_mcp.service.service import Service
 
 
+@dataclass(frozen=True)
+class VectorsProgress:
+    """The embedder's progress (vectors on): documents whose chunks and vectors are current,
+    documents waiting for theirs, those that failed, and why it stopped, if it did."""
+
+    embedded: int
+    waiting: int
+    failed: int
+    error: str | None = None
+
+
 @dataclass(frozen=True, kw_only=True)
 class CrawlerStatus:
     """The crawler's state, its folders and a running crawl's progress."""
@@ -39,6 +50,8 @@ class CrawlerStatus:
     last_error: str | None = None
     #: why this server cannot crawl at all: the index folder cannot be written
     read_only: str | None = None
+    #: the semantic path's embedder (vectors on; docs/semantic.md)
+    vectors: VectorsProgress | None = None
 
 
 # the watcher's changes getCrawlerStats shows, newest first
@@ -229,6 +242,9 @@ def status_fields(svc: Service) -> dict[str, Any]:
         "to_extract": current.to_extract if current is not None else None,
         "last_error": last_error or None,
         "read_only": svc.sharing.read_only_reason,
+        "vectors": None
+        if svc.embedding is None
+        else VectorsProgress(**vars(svc.embedding.progress)),
     }
 
 

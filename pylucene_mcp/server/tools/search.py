@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 import pylucene_mcp.engine.core.backend as info
-from pylucene_mcp.basics import schema
+from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.basics.config import Settings
 from pylucene_mcp.basics.shapes import compact_size
 from pylucene_mcp.engine.core.backend import FacetValue, SearchRequest, SearchResult
@@ -28,6 +28,7 @@ from pylucene_mcp.service.service import Service
 HitField = Literal[
     "filePath", "fileName", "title", "author", "language", "fileExtension", "fileType",
     "fileSize", "createdDate", "modifiedDate", "indexedDate", "score", "passages",
+    "similarity", "chunk",
 ]  # fmt: skip
 FacetDimension = schema.FacetField
 
@@ -67,6 +68,32 @@ def fit_content(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
         kept = kept[: -max(len(kept) // 50, 1)]
     cut = {"content": kept, "length": len(kept), "hasMore": True, "nextOffset": offset + len(kept)}
     return {**data, **cut}
+
+
+def semantic_options(
+    svc: Service, query: str, mode: str, threshold: float | None
+) -> dict[str, Any]:
+    """A search request's semantic options: none for a lexical search; else the query embedded
+    by the server's model, and the threshold (the server's unless given).
+
+    Raises:
+        InvalidRequestError: semantic, with vectors off (saying how to turn them on).
+    """
+    if mode == "lexical":
+        return {}
+    if svc.embedding is None:
+        raise errors.InvalidRequestError(
+            "semantic search needs vectors: start the server with vectors: true (or "
+            "PYLUCENE_MCP_VECTORS=on); lexical search works without them"
+        )
+    svc.embedding.store()  # opened before any view of the index is made
+    return {
+        "mode": "semantic",
+        "vector": svc.embedding.query_vector(query),
+        "similarity_threshold": (
+            svc.settings.similarity_threshold if threshold is None else threshold
+        ),
+    }
 
 
 def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
@@ -124,13 +151,26 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
             bool,
             Field(description="also match other forms of the words (locks → lock); false: exact"),
         ] = True,
+        mode: Annotated[
+            Literal["lexical", "semantic"],
+            Field(
+                description="lexical: the query's words; semantic: documents whose meaning is "
+                "close to the query's (a question in any language; needs vectors on)"
+            ),
+        ] = "lexical",
+        similarityThreshold: Annotated[
+            float | None,
+            Field(ge=-1, le=1, description="semantic: the least similarity (server's default)"),
+        ] = None,
     ) -> dict[str, Any]:
         """Search the indexed documents with Lucene query syntax; returns ranked documents with
         passages (<em> around matches), facet counts and the applied filters. Cheap: call it
         freely and refine with filters or OR-expansions. A search that runs out of its time
-        limit returns what it found with partialResults: true."""
+        limit returns what it found with partialResults: true. mode semantic finds documents
+        by meaning (each hit with its similarity and the chunk that matched)."""
         specs = filter_specs(filters)
         limit_s = min(settings.search_timeout_s, (timeAllowedMs or 10**9) / 1000)
+        semantic = semantic_options(svc, query, mode, similarityThreshold)
         index, trim = caller.reading(svc.index(), svc.settings)
         result = index.search(
             SearchRequest(
@@ -150,12 +190,43 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
                 facet_queries=facetQueries,
                 range_facets=[r.model_dump() for r in rangeFacets or ()],
                 within=trim,
+                **semantic,
             )
         )
         data = select(result.to_dict(), fields, facets, facetMinCount)
         if actions:
             data["_actions"] = search_actions(data, specs)
         return fit_passages(data, ANSWER_BUDGET_BYTES)
+
+    if settings.vectors:  # a client that knows MCPLuceneServer's tool finds it here too
+
+        @tools.tool("search", "Search by meaning", read_only=True, app="search-results")
+        @answers(SearchResult)
+        def semanticSearch(
+            query: Annotated[
+                str,
+                Field(max_length=10_000, description="what to find, in words (any language)"),
+            ],
+            filters: Annotated[list[SearchFilter] | None, Field(max_length=20)] = None,
+            page: Annotated[int, Field(ge=1, le=1000)] = 1,
+            pageSize: Annotated[int, Field(ge=1, le=100)] = 10,
+            similarityThreshold: Annotated[
+                float | None,
+                Field(ge=-1, le=1, description="the least similarity (server's default)"),
+            ] = None,
+        ) -> dict[str, Any]:
+            """Find documents by meaning: those with a passage whose meaning is close to the
+            query's, most similar first, each with its similarity and that passage; facets and
+            filters as in search (which does the same with mode semantic)."""
+            found: dict[str, Any] = search.__wrapped__(  # type: ignore[attr-defined]
+                query,
+                filters=filters,
+                page=page,
+                pageSize=pageSize,
+                mode="semantic",
+                similarityThreshold=similarityThreshold,
+            )
+            return found
 
     @tools.tool("info", "Query builder", read_only=True, app="query-builder")
     @answers(QueryBuilderView)

@@ -1,0 +1,184 @@
+"""The semantic path of a server (docs/semantic.md): its model, the query's vector, and the
+embedder that keeps the index's chunks and vectors in step with its documents.
+
+The embedder is a thread of its own. Whenever the index has changed (a crawl, the watcher, a
+write through the API, a deletion: whatever changed it, seen by its reader's version), it
+compares the content hash of every document with the hash its chunks were made from, embeds
+the documents whose chunks are missing or stale from the text the index stores (no file is read
+again), and drops the chunks of documents that are gone. So lexical search has a new document
+at once, and the semantic path follows as fast as the model embeds; a restart resumes where it
+stopped. Only the process that writes the index embeds; another (a reader beside it) embeds only
+its queries and searches the writer's vectors.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pylucene_mcp.basics import errors
+from pylucene_mcp.basics.config import Settings
+
+if TYPE_CHECKING:
+    from pylucene_mcp.engine.core.backend import Backend
+    from pylucene_mcp.semantic.encoder import Encoder
+
+log = logging.getLogger(__name__)
+
+#: how often the embedder looks whether the index changed
+POLL_S = 2.0
+#: the chunks written between two commits of the vectors
+COMMIT_EVERY = 50
+
+
+@dataclass
+class Progress:
+    """How far the embedder is: documents with current vectors, and those waiting."""
+
+    embedded: int = 0
+    waiting: int = 0
+    failed: int = 0
+    error: str | None = None
+
+
+class Embedding:
+    """The model of one server and the embedder of its index."""
+
+    def __init__(
+        self, settings: Settings, index: Callable[[], Backend], writes: Callable[[], bool]
+    ) -> None:
+        self.settings = settings
+        self._index = index
+        self._writes = writes
+        self._encoder: Encoder | None = None
+        self._loading = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.progress = Progress()
+
+    # -- the model ------------------------------------------------------------------------------
+
+    def encoder(self) -> Encoder:
+        """The model, loaded (and fetched, the first time a known one is used) on first need.
+
+        Raises:
+            SetupError: when the model cannot be had, saying why.
+        """
+        with self._loading:
+            if self._encoder is None:
+                from pylucene_mcp.semantic import models
+                from pylucene_mcp.semantic.encoder import Encoder
+
+                located = models.locate(self.settings.embedding_model)
+                started = time.perf_counter()
+                self._encoder = Encoder(located.path, located.query_prefix, located.passage_prefix)
+                log.info(
+                    "embedding model %s loaded in %.1f s",
+                    located.path,
+                    time.perf_counter() - started,
+                )
+            return self._encoder
+
+    @property
+    def model_name(self) -> str:
+        """What the vectors are recorded as made with: the setting as given."""
+        return self.settings.embedding_model
+
+    def query_vector(self, text: str) -> list[float]:
+        """``text`` embedded as a query."""
+        return [float(x) for x in self.encoder().embed(text)]
+
+    def store(self) -> Any:
+        """The vectors of the open index.
+
+        Raises:
+            InvalidRequestError: for a backend that keeps none (the Solr backend, for now).
+        """
+        index = self._index()
+        keep = getattr(index, "keep_vectors", None)
+        if keep is None:
+            raise errors.InvalidRequestError(
+                "semantic search is offered on the embedded index; this server searches a "
+                "SolrCloud collection"
+            )
+        return keep(self.model_name)
+
+    # -- the embedder -------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Starts the embedder (once)."""
+        if self._thread is None:
+            self._thread = threading.Thread(
+                target=self._run, name="pylucene-mcp-embedder", daemon=True
+            )
+            self._thread.start()
+
+    def stop(self, timeout_s: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout_s)
+
+    def _run(self) -> None:
+        seen: Any = None
+        while not self._stop.is_set():
+            try:
+                if self._writes():
+                    version = self._version()
+                    if version != seen:
+                        self.reconcile()
+                        seen = version
+                    self.progress.error = None
+            except errors.PyLuceneMcpError as exc:
+                self.progress.error = str(exc)
+                log.warning("the embedder could not go on: %s", exc)
+            except Exception as exc:  # a bug must not end the thread
+                self.progress.error = f"unexpected error: {exc}"
+                log.exception("the embedder failed")
+            self._stop.wait(POLL_S)
+
+    def _version(self) -> int:
+        index = self._index()
+        with index.searcher() as searcher:  # type: ignore[attr-defined]
+            return int(searcher.getIndexReader().getVersion())
+
+    def reconcile(self) -> Progress:
+        """Brings the vectors in step with the index once: stale and missing documents
+        embedded, gone ones dropped. Returns how far it got (all of it unless stopped)."""
+        from pylucene_mcp.semantic import chunks
+
+        index = self._index()
+        store = self.store()
+        wanted = index.content_hashes()  # type: ignore[attr-defined]
+        have = store.states()
+        gone = [path for path in have if path not in wanted]
+        todo = [path for path, digest in wanted.items() if have.get(path) != (digest or "")]
+        store.delete(gone)
+        self.progress = Progress(embedded=len(wanted) - len(todo), waiting=len(todo))
+        if gone or todo:
+            log.info("embedder: %d documents to embed, %d dropped", len(todo), len(gone))
+        encoder = self.encoder() if todo else None
+        pending = 0
+        for path in todo:
+            if self._stop.is_set():
+                break
+            try:
+                stored = index.stored_document(path)
+                found = chunks.chunks(encoder, stored.content, self.settings.chunking)  # type: ignore[arg-type]
+                store.replace(path, wanted[path] or "", found)
+                self.progress.embedded += 1
+            except errors.DocumentNotFoundError:  # deleted meanwhile: the next round drops it
+                pass
+            except Exception:  # one document must not stop the others
+                log.exception("could not embed %s", path)
+                self.progress.failed += 1
+            self.progress.waiting -= 1
+            pending += 1
+            if pending >= COMMIT_EVERY:
+                store.commit()
+                pending = 0
+        store.commit()
+        return self.progress

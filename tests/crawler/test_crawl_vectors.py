@@ -1,0 +1,47 @@
+"""A real crawl (real Tika, the crawler's corpus of every format) with vectors on: every document
+gets its chunks and vectors from the text the index stores, and a chunk of a PDF keeps its page."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from pylucene_mcp.basics.config import Settings
+from pylucene_mcp.crawler.pipeline import Crawler
+from pylucene_mcp.engine.core.request import SearchRequest
+from pylucene_mcp.service.embedding import Embedding
+from tests.crawler.files import LONG_PDF_PAGES
+from tests.semantic_model import ensure
+
+
+def test_a_crawl_gives_every_document_its_vectors(
+    crawler: Crawler, tmp_path: Path, corpus_files: dict[str, Path | None]
+) -> None:
+    source = next(p for p in corpus_files.values() if p is not None).parent
+    shutil.copytree(source, tmp_path / "docs", symlinks=True)
+    crawler.crawl([str(tmp_path / "docs")])
+    index = crawler.index
+    settings = Settings(index_path=index.path, vectors=True, embedding_model=str(ensure()))
+    embedding = Embedding(settings, lambda: index, lambda: True)
+    progress = embedding.reconcile()
+    hashes = index.content_hashes()
+    assert progress.failed == 0 and progress.waiting == 0
+    assert embedding.store().states() == {p: h or "" for p, h in hashes.items()}
+    # the last page of the long PDF says it saw a flock of zebra finches in the warehouse
+    vector = embedding.query_vector("a flock of small birds was seen in the storeroom")
+    answer = index.search(
+        SearchRequest(
+            "birds", mode="semantic", vector=vector, similarity_threshold=-1, page_size=100
+        )
+    ).to_dict()
+    assert answer["totalHits"] == len(hashes)  # every document has a chunk
+    pdf = next(h for h in answer["documents"] if h["filePath"].endswith("lagerhandbuch.pdf"))
+    page = pdf["passages"][0]["page"]
+    stored = index.stored_document(pdf["filePath"])
+    starts = [int(p) for p in (stored.pages or "").split(",") if p]
+    assert len(starts) == LONG_PDF_PAGES
+    bounds = [*starts, len(stored.content)]
+    assert bounds[page - 1] <= pdf["chunk"][0] < bounds[page]  # the page its chunk starts on
+    # a second reconcile finds nothing to do
+    again = embedding.reconcile()
+    assert (again.embedded, again.waiting) == (len(hashes), 0)

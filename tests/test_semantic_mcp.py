@@ -1,0 +1,132 @@
+"""The semantic path through MCP (the SDK's client): the search tool's mode semantic and the
+semanticSearch tool with the server's own model and embedder; with vectors off, no trace of
+them but a clear refusal. A real crawl (real Tika) gives every document its vectors."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pylucene_mcp import Index
+from pylucene_mcp.basics.config import Settings
+from pylucene_mcp.service.embedding import Embedding
+from tests.mcp_client import SharedService, call, connect, error
+from tests.semantic_model import ensure
+from tests.waiting import eventually
+
+pytestmark = pytest.mark.anyio
+
+TEXTS = {
+    "bread.txt": "Knead the dough, let it rise for an hour, then bake the loaf until golden.",
+    "soup.txt": "Simmer lentils with onions and carrots; season the soup with cumin.",
+    "river.txt": "After the storm the river burst its banks and flooded the fields.",
+    "compiler.txt": "The compiler translates source code into machine instructions.",
+    "harbour.txt": "Ships unload grain and timber at the harbour every morning.",
+}
+
+
+@pytest.fixture(scope="module")
+def semantic_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Index]:
+    index = Index.open(tmp_path_factory.mktemp("semantic-mcp") / "index")
+    with index.writer() as writer:
+        for n, (name, text) in enumerate(TEXTS.items()):
+            writer.add(
+                {
+                    "file_path": f"/notes/{name}",
+                    "content": text,
+                    "author": "Ada" if n % 2 else "Bo",
+                }
+            )
+    index.refresh()
+    settings = Settings(index_path=index.path, vectors=True, embedding_model=str(ensure()))
+    embedding = Embedding(settings, lambda: index, lambda: True)
+    progress = embedding.reconcile()
+    assert (progress.embedded, progress.waiting, progress.failed) == (len(TEXTS), 0, 0)
+    yield index
+    index.close()
+
+
+def on(**extra: Any) -> dict[str, Any]:
+    return {"vectors": True, "embedding_model": str(ensure()), **extra}
+
+
+async def test_mode_semantic_finds_by_meaning(semantic_index: Index) -> None:
+    async with connect(semantic_index, **on(similarity_threshold=0.2)) as client:
+        answer = await call(client, "search", query="how do I make a loaf?", mode="semantic")
+        first = answer["documents"][0]
+        assert first["filePath"] == "/notes/bread.txt"
+        assert first["similarity"] > answer["documents"][1]["similarity"]
+        assert first["chunk"] == [0, len(TEXTS["bread.txt"])]
+        assert first["passages"][0]["text"].startswith("Knead the dough")
+        # no word of the question is in the document: a lexical search finds nothing
+        lexical = await call(client, "search", query="how do I make a loaf?")
+        assert lexical["totalHits"] == 0
+
+
+async def test_semantic_search_tool_answers_as_the_search_tool(semantic_index: Index) -> None:
+    async with connect(semantic_index, **on(similarity_threshold=0.1)) as client:
+        names = {t.name for t in (await client.list_tools()).tools}
+        assert "semanticSearch" in names
+        filters = [{"field": "author", "operator": "eq", "value": "Bo"}]
+        direct = await call(
+            client, "semanticSearch", query="boats and water", filters=filters, pageSize=3
+        )
+        through = await call(
+            client,
+            "search",
+            query="boats and water",
+            mode="semantic",
+            filters=filters,
+            pageSize=3,
+        )
+        assert direct["documents"] == through["documents"]
+        assert direct["totalHits"] == through["totalHits"] > 0
+        assert direct["documents"][0]["filePath"] == "/notes/harbour.txt"
+        assert {h["filePath"] for h in direct["documents"]} <= {
+            "/notes/bread.txt",
+            "/notes/river.txt",
+            "/notes/harbour.txt",
+        }
+        strict = await call(
+            client, "semanticSearch", query="boats and water", similarityThreshold=0.95
+        )
+        assert strict["totalHits"] == 0
+
+
+async def test_with_vectors_off_there_is_no_semantic_tool_and_a_clear_refusal(
+    semantic_index: Index,
+) -> None:
+    async with connect(semantic_index) as client:
+        names = {t.name for t in (await client.list_tools()).tools}
+        assert "semanticSearch" not in names
+        message = await error(client, "search", query="loaf", mode="semantic")
+        assert "PYLUCENE_MCP_VECTORS=on" in message
+
+
+def test_the_embedder_follows_the_index_by_itself(tmp_path: Path) -> None:
+    index = Index.open(tmp_path / "index")
+    settings = Settings(index_path=index.path, vectors=True, embedding_model=str(ensure()))
+    service = SharedService(index, settings)
+    assert service.embedding is not None
+    embedding = service.embedding
+    try:
+        embedding.start()
+        with index.writer() as writer:
+            writer.add({"file_path": "/n/a.txt", "content": "Herons wait by the water."})
+        index.refresh()
+        store = embedding.store()
+        assert eventually(lambda: set(store.states()) == {"/n/a.txt"}, timeout_s=60)
+        with index.writer() as writer:  # changed and gone: followed too
+            writer.add({"file_path": "/n/b.txt", "content": "Otters play in the river."})
+            writer.delete("/n/a.txt")
+        index.refresh()
+        assert eventually(lambda: set(store.states()) == {"/n/b.txt"}, timeout_s=60)
+        assert embedding.progress.error is None
+    finally:
+        embedding.stop()
+        index.close()
+    assert not any(t.name == "pylucene-mcp-embedder" for t in threading.enumerate())
