@@ -1,9 +1,17 @@
-"""The semantic path's cost (issue 36, docs/semantic.md). This first part measures the encoder
-alone: documents of 2–5 KB of real text (CACM abstracts joined until each reaches its drawn
-length) cut into chunks and embedded with late and with plain chunking, interleaved, and queries
-embedded one at a time. Prints ms per document, tokens per second and ms per query (p50/p95).
+"""The semantic path's cost and worth (issue 36, docs/semantic.md).
 
-    python bench/semantic.py [--docs N] [--queries Q] [--model FOLDER]
+``--cost`` (the default): the encoder alone. Documents of 2–5 KB of real text (CACM abstracts
+joined until each reaches its drawn length) cut into chunks and embedded with late and with
+plain chunking, interleaved, and queries embedded one at a time: ms per document, tokens per
+second, ms per query (p50/p95).
+
+``--relevance``: the 3,204 CACM abstracts in the product's index (through the Python API), their
+chunks embedded by the server's own embedder; the 64 CACM queries run lexically (their words
+ORed, as an AI client starts), semantically (mode semantic, every document ranked), and fused by
+reciprocal rank (RRF, k=60) of the two first hundred; MAP and P@30 over the first 100 of each
+(``ir-measures``), with late and with plain chunking.
+
+    python bench/semantic.py [--cost] [--relevance] [--docs N] [--queries Q] [--model FOLDER]
 
 The model is the tests' all-MiniLM-L6-v2 (``scripts/ensure-test-model``) unless ``--model``
 names another folder (or a known model's name: ``multilingual-e5-small`` is fetched once).
@@ -14,7 +22,9 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import statistics
+import tempfile
 import time
 from pathlib import Path
 
@@ -28,12 +38,20 @@ def test_model() -> Path:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cost", action="store_true")
+    parser.add_argument("--relevance", action="store_true")
     parser.add_argument("--docs", type=int, default=40)
     parser.add_argument("--queries", type=int, default=50)
     parser.add_argument("--model", default=str(test_model()))
-    parser.add_argument("--cacm", type=Path, default=ROOT.parent / "shared/eval/cacm/cacm.tar.gz")
+    parser.add_argument("--cacm", type=Path, default=ROOT.parent / "shared/eval/cacm")
     args = parser.parse_args()
+    if args.cost or not args.relevance:
+        cost(args)
+    if args.relevance:
+        relevance(args)
 
+
+def cost(args: argparse.Namespace) -> None:
     from pylucene_mcp.semantic import chunks, models
     from pylucene_mcp.semantic.encoder import Encoder
 
@@ -41,7 +59,7 @@ def main() -> None:
     started = time.perf_counter()
     encoder = Encoder(located.path, located.query_prefix, located.passage_prefix)
     load_s = time.perf_counter() - started
-    pages = list(cacm_pages(args.cacm))
+    pages = list(cacm_pages(args.cacm / "cacm.tar.gz"))
     abstracts = [" ".join(lines) for _, _, lines in pages]
     titles = [lines[0] for _, _, lines in pages]
     rng = random.Random(36)
@@ -79,6 +97,82 @@ def main() -> None:
         f"a query (a CACM title): p50 {statistics.median(ordered):.1f} ms, p95 {p95:.1f} ms "
         f"(n={len(ordered)})"
     )
+
+
+def relevance(args: argparse.Namespace) -> None:
+    from pylucene_mcp import Index
+    from pylucene_mcp.basics.config import Settings
+    from pylucene_mcp.engine.core.request import SearchRequest
+    from pylucene_mcp.research import evaluate, html_text, read_qrels, read_topics
+    from pylucene_mcp.service.embedding import Embedding
+
+    topics = read_topics(args.cacm / "topics.cacm.txt")
+    qrels = read_qrels(args.cacm / "qrels.cacm.txt")
+    measures = ("AP", "P@30")
+    rows: list[tuple[str, dict[str, float]]] = []
+    with tempfile.TemporaryDirectory() as work:
+        index = Index.open(Path(work) / "index")
+        with index.writer() as writer:
+            for name, page, lines in cacm_pages(args.cacm / "cacm.tar.gz"):
+                writer.add(
+                    {
+                        "file_path": f"/cacm/{Path(name).stem}",
+                        "content": html_text(page),
+                        "title": lines[0] if lines else "",
+                    }
+                )
+        index.refresh()
+
+        def ids(hits: list[dict[str, object]]) -> list[tuple[str, float]]:
+            return [(str(h["filePath"]).rsplit("/", 1)[-1], float(h["score"])) for h in hits]  # type: ignore[arg-type]
+
+        lexical = {}
+        for qid, text in topics.items():
+            words = " ".join(re.findall(r"\w+", text.lower()))  # no query syntax
+            request = SearchRequest(words, default_operator="OR", page_size=100, max_passages=0)
+            lexical[qid] = ids(index.search(request).to_dict()["documents"])
+        rows.append(("lexical (the words ORed)", evaluate(lexical, qrels, measures)))
+        for how in ("late", "plain"):
+            settings = Settings(
+                index_path=index.path, vectors=True, embedding_model=args.model, chunking=how
+            )
+            embedding = Embedding(settings, lambda: index, lambda: True)
+            if index.vectors is not None:  # made again with the other chunking
+                index.vectors.delete(list(index.vectors.states()))
+                index.vectors.commit()
+            started = time.perf_counter()
+            progress = embedding.reconcile()
+            spent = time.perf_counter() - started
+            print(f"{how} chunking: {progress.embedded} documents embedded in {spent:.0f} s")
+            semantic = {}
+            for qid, text in topics.items():
+                request = SearchRequest(
+                    text,
+                    mode="semantic",
+                    vector=embedding.query_vector(text),
+                    similarity_threshold=-1,
+                    page_size=100,
+                    max_passages=0,
+                )
+                semantic[qid] = ids(index.search(request).to_dict()["documents"])
+            rows.append((f"semantic, {how} chunking", evaluate(semantic, qrels, measures)))
+            fused = {qid: rrf(lexical[qid], semantic[qid]) for qid in topics}
+            rows.append((f"hybrid (RRF), {how} chunking", evaluate(fused, qrels, measures)))
+        index.close()
+    print(f"model {Path(args.model).name}; {len(topics)} CACM queries; the first 100 of each run")
+    print("| run | MAP | P@30 |")
+    print("| --- | ---: | ---: |")
+    for name, figures in rows:
+        print(f"| {name} | {figures['AP']:.4f} | {figures['P@30']:.4f} |")
+
+
+def rrf(*runs: list[tuple[str, float]], k: int = 60) -> list[tuple[str, float]]:
+    """Reciprocal rank fusion: each document's sum of 1 / (k + rank) over the runs."""
+    fused: dict[str, float] = {}
+    for run in runs:
+        for rank, (doc, _) in enumerate(run, start=1):
+            fused[doc] = fused.get(doc, 0.0) + 1 / (k + rank)
+    return sorted(fused.items(), key=lambda pair: -pair[1])[:100]
 
 
 if __name__ == "__main__":

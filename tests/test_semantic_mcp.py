@@ -67,6 +67,16 @@ async def test_mode_semantic_finds_by_meaning(semantic_index: Index) -> None:
         assert lexical["totalHits"] == 0
 
 
+async def test_mode_hybrid_finds_by_words_and_by_meaning(semantic_index: Index) -> None:
+    async with connect(semantic_index, **on(similarity_threshold=0.2)) as client:
+        answer = await call(client, "search", query="compiler", mode="hybrid")
+        by_path = {h["filePath"]: h for h in answer["documents"]}
+        assert by_path["/notes/compiler.txt"]["lexicalRank"] == 1
+        assert by_path["/notes/compiler.txt"]["semanticRank"] == 1
+        assert answer["documents"][0]["filePath"] == "/notes/compiler.txt"
+        assert answer["totalHits"] == len(by_path) >= 1
+
+
 async def test_semantic_search_tool_answers_as_the_search_tool(semantic_index: Index) -> None:
     async with connect(semantic_index, **on(similarity_threshold=0.1)) as client:
         names = {t.name for t in (await client.list_tools()).tools}

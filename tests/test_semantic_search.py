@@ -210,3 +210,50 @@ def test_vectors_outlive_a_restart_and_another_model_makes_them_again(
     with Index.open(tmp_path / "index") as index:
         assert index.keep_vectors("model-two").states() == {}  # made with another: dropped
     assert (tmp_path / "index-vectors").is_dir()
+
+
+def test_hybrid_fuses_both_lists_by_reciprocal_rank(
+    corpus: tuple[Any, dict[str, dict[str, Any]]], encoder: Encoder
+) -> None:
+    index, docs = corpus
+    words, question = "3 OR 4", "baking a loaf in the kitchen"  # "Note 3." ends three
+    vector = encoder.embed(question)
+    lexical = index.search(
+        SearchRequest(words, default_operator="OR", page_size=100, max_passages=0)
+    ).to_dict()["documents"]
+    meaning = oracle(docs, vector)
+    fused: dict[str, float] = {}
+    for rank, hit in enumerate(lexical, start=1):
+        fused[hit["filePath"]] = fused.get(hit["filePath"], 0.0) + 1 / (60 + rank)
+    for rank, (path, _) in enumerate(meaning, start=1):
+        fused[path] = fused.get(path, 0.0) + 1 / (60 + rank)
+    answer = index.search(
+        SearchRequest(
+            words,
+            mode="hybrid",
+            vector=list(vector),
+            similarity_threshold=THRESHOLD,
+            default_operator="OR",
+            page_size=50,
+        )
+    ).to_dict()
+    union = {h["filePath"] for h in lexical} | {p for p, _ in meaning}
+    assert answer["totalHits"] == len(union) > len(lexical)
+    got = answer["documents"]
+    assert {h["filePath"]: h["score"] for h in got} == pytest.approx(
+        {p: round(v, 6) for p, v in fused.items()}, abs=2e-6
+    )
+    scores = [h["score"] for h in got]
+    assert scores == sorted(scores, reverse=True)
+    by_path = {h["filePath"]: h for h in got}
+    for rank, hit in enumerate(lexical, start=1):
+        assert by_path[hit["filePath"]]["lexicalRank"] == rank
+        assert by_path[hit["filePath"]]["lexicalScore"] == hit["score"]
+        assert "<em>" in by_path[hit["filePath"]]["passages"][0]["text"]  # the words' passage
+    for rank, (path, similarity) in enumerate(meaning, start=1):
+        assert by_path[path]["semanticRank"] == rank
+        assert by_path[path]["similarity"] == pytest.approx(similarity, abs=2e-4)
+        if "lexicalRank" not in by_path[path]:  # found by meaning alone: its chunk
+            start, end = by_path[path]["chunk"]
+            shown = by_path[path]["passages"][0]["text"].removesuffix("…")
+            assert docs[path]["content"][start:end].startswith(shown)

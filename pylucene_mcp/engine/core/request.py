@@ -75,9 +75,10 @@ class SearchRequest:
     #: the documents the asker may read (None: every document), or the folders of them: the
     #: search, its totals, facets, counts and passages answer as if no other document existed
     within: Readable | Sequence[str] | None = None
-    #: lexical (the query's words), or semantic: the documents with a chunk whose similarity
-    #: to ``vector`` (the query embedded) reaches ``similarity_threshold`` (docs/semantic.md)
-    mode: Literal["lexical", "semantic"] = "lexical"
+    #: lexical (the query's words); semantic: the documents with a chunk whose similarity to
+    #: ``vector`` (the query embedded) reaches ``similarity_threshold``; hybrid: both, the first
+    #: hundred of each fused by reciprocal rank (docs/semantic.md)
+    mode: Literal["lexical", "semantic", "hybrid"] = "lexical"
     vector: Sequence[float] | None = None
     similarity_threshold: float = 0.7
     # worked out once from the above
@@ -211,17 +212,19 @@ def _check(request: SearchRequest) -> None:
             f"page {page} × pageSize {size} goes past the first {MAX_WINDOW} hits; "
             "narrow the query or add filters"
         )
-    if request.mode not in ("lexical", "semantic"):
-        raise errors.InvalidRequestError(f"mode must be lexical or semantic, got {request.mode!r}")
-    if request.mode == "semantic":
+    if request.mode not in ("lexical", "semantic", "hybrid"):
+        raise errors.InvalidRequestError(
+            f"mode must be lexical, semantic or hybrid, got {request.mode!r}"
+        )
+    if request.mode != "lexical":
         if request.vector is None:
             raise errors.InvalidRequestError(
-                "a semantic search needs the query's vector (the server embeds the query)"
+                f"a {request.mode} search needs the query's vector (the server embeds the query)"
             )
         if request.cursor is not None:
             raise errors.InvalidRequestError(
-                "a semantic search pages with page, not with a cursor: its documents are at "
-                "most the 1,000 most similar"
+                f"a {request.mode} search pages with page, not with a cursor: its semantic "
+                "documents are at most the 1,000 most similar"
             )
         if not -1 <= request.similarity_threshold <= 1:
             raise errors.InvalidRequestError(

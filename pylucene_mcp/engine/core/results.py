@@ -60,10 +60,14 @@ class Hit(Shape):
     indexed_date: str | None
     score: float
     passages: tuple[Passage, ...]
-    #: a semantic search's: the cosine similarity of the document's best chunk, and that
-    #: chunk's span in the content ([start, end) in characters)
+    #: a semantic or hybrid search's: the cosine similarity of the document's best chunk, that
+    #: chunk's span in the content ([start, end) in characters), and the document's rank by
+    #: similarity; a hybrid search's: its rank and score among the words' first hundred
     similarity: float | None
     chunk: tuple[int, ...] | None
+    semantic_rank: int | None
+    lexical_rank: int | None
+    lexical_score: float | None
 
 
 class RangeBucket(Shape):

@@ -5,6 +5,7 @@ tool each make; the result shapes are in :mod:`pylucene_mcp.engine.core.results`
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import time
@@ -63,7 +64,12 @@ def search(index: LuceneIndex, request: SearchRequest | str, **options: Any) -> 
             shim = _request(r.text, r.default_operator == "AND", r.word_forms, r.parsed_filters)
             if r.within is not None:
                 shim.within(visible(Readable.of(r.within)))
-            chunks = _semantic(index, r, shim) if r.mode == "semantic" else None
+            chunks: dict[str, vectors.ChunkHit] | None = None
+            ranks: Ranks | None = None
+            if r.mode == "semantic":
+                chunks = _semantic(index, r, shim)
+            elif r.mode == "hybrid":
+                chunks, ranks = _hybrid(index, r, shim)
             shim.sort(_sort(r.sort, r.sort_order, by_key=fingerprint is not None))
             shim.page(r.page, r.page_size, after).passages(r.max_passages, r.passage_length)
             if fingerprint is not None:
@@ -100,15 +106,70 @@ def search(index: LuceneIndex, request: SearchRequest | str, **options: Any) -> 
         partial=answer["partial"],
     )
     if chunks is not None:
-        _with_chunks(index, data, chunks, r)
+        _with_chunks(index, data, chunks, r, ranks)
     return SearchResult(data)
+
+
+#: a hybrid search fuses the first hundred of each list, by reciprocal rank (k = 60): measured
+#: on CACM by bench/semantic.py (docs/semantic.md)
+FUSED_DEPTH = 100
+RRF_K = 60
+
+
+@dataclasses.dataclass(frozen=True)
+class Ranks:
+    """A hybrid search's lists: each document's lexical rank and score, its semantic rank, and
+    its fused score (by path)."""
+
+    lexical: dict[str, tuple[int, float]]
+    semantic: dict[str, int]
+    fused: dict[str, float]
 
 
 def _semantic(index: LuceneIndex, r: SearchRequest, shim: Any) -> dict[str, vectors.ChunkHit]:
     """Makes ``shim`` a search of the documents that have a chunk similar enough to the
-    request's vector, each scored by its best chunk's similarity, within what the request's
-    filters (but for facet values chosen by drill-down, whose sideways counts need the others)
-    and its reader's view allow. Returns the best chunk of each, by path."""
+    request's vector (:func:`_nearest`), each scored by its best chunk's similarity. Returns
+    the best chunk of each, by path."""
+    hits = _nearest(index, r)
+    shim.matching(vectors.paths_scored(hits))
+    return {hit.path: hit for hit in hits}
+
+
+def _hybrid(
+    index: LuceneIndex, r: SearchRequest, shim: Any
+) -> tuple[dict[str, vectors.ChunkHit], Ranks]:
+    """Makes ``shim`` a search of the documents of the request's words or of its vector: the
+    first hundred of each list fused by reciprocal rank come first, in that order, the others
+    after them. Returns the semantic documents' best chunks and the lists' ranks."""
+    hits = _nearest(index, r)
+    words = dataclasses.replace(
+        r,
+        mode="lexical",
+        page=1,
+        page_size=FUSED_DEPTH,
+        max_passages=0,
+        facet_queries=None,
+        range_facets=(),
+        sort="_score",
+        sort_order="desc",
+    )
+    found = search(index, words).to_dict()["documents"]
+    lexical = {h["filePath"]: (rank, h["score"]) for rank, h in enumerate(found, start=1)}
+    semantic = {h.path: rank for rank, h in enumerate(hits[:FUSED_DEPTH], start=1)}
+    fused: dict[str, float] = {}
+    for path, (rank, _) in lexical.items():
+        fused[path] = fused.get(path, 0.0) + 1 / (RRF_K + rank)
+    for path, rank in semantic.items():
+        fused[path] = fused.get(path, 0.0) + 1 / (RRF_K + rank)
+    first = [vectors.ChunkHit(path, 1 + score, 0, 0) for path, score in fused.items()]
+    shim.hybrid(vectors.paths_scored(hits), vectors.paths_scored(first))
+    return {hit.path: hit for hit in hits}, Ranks(lexical, semantic, fused)
+
+
+def _nearest(index: LuceneIndex, r: SearchRequest) -> list[vectors.ChunkHit]:
+    """The documents with a chunk whose similarity to the request's vector reaches its
+    threshold, within what the request's filters (but for facet values chosen by drill-down,
+    whose sideways counts need the others) and its reader's view allow, most similar first."""
     store = vectors.refuse_without(index.vectors)
     occur = jvm.jclass("org.apache.lucene.search.BooleanClause$Occur")
     allowed = jvm.jclass("org.apache.lucene.search.BooleanQuery$Builder")()
@@ -128,25 +189,36 @@ def _semantic(index: LuceneIndex, r: SearchRequest, shim: Any) -> dict[str, vect
         allowed.add(jvm.jclass("org.apache.lucene.search.MatchAllDocsQuery")(), occur.MUST)
         with index.searcher() as searcher:
             within = vectors.within_paths(searcher, allowed.build())
-    hits = store.nearest(r.vector or (), r.similarity_threshold, within)
-    shim.matching(vectors.paths_scored(hits))
-    return {hit.path: hit for hit in hits}
+    return store.nearest(r.vector or (), r.similarity_threshold, within)
 
 
 def _with_chunks(
-    index: LuceneIndex, data: dict[str, Any], chunks: dict[str, vectors.ChunkHit], r: SearchRequest
+    index: LuceneIndex,
+    data: dict[str, Any],
+    chunks: dict[str, vectors.ChunkHit],
+    r: SearchRequest,
+    ranks: Ranks | None = None,
 ) -> None:
-    """Gives each hit of a semantic search its similarity, the span of its best chunk, and that
-    chunk as its passage (cut to the request's passage length)."""
+    """Gives each hit of a semantic or hybrid search its similarity, the span of its best
+    chunk, and that chunk as its passage (cut to the request's passage length) where the words
+    found none; a hybrid search's, its lexical rank and score, its semantic rank and its fused
+    score."""
     documents = data["documents"]
     hits = json.loads(documents) if isinstance(documents, Encoded) else list(documents)
+    order = {path: rank for rank, path in enumerate(chunks, start=1)}
     for hit in hits:
-        chunk = chunks.get(hit["filePath"])
+        path = hit["filePath"]
+        if ranks is not None:
+            if path in ranks.lexical:
+                hit["lexicalRank"], hit["lexicalScore"] = ranks.lexical[path]
+            hit["score"] = round(ranks.fused.get(path, 0.0), 6)
+        chunk = chunks.get(path)
         if chunk is None:
             continue
+        hit["semanticRank"] = order[path]
         hit["similarity"] = round(chunk.similarity, 4)
         hit["chunk"] = [chunk.start, chunk.end]
-        if r.max_passages > 0:
+        if r.max_passages > 0 and not hit.get("passages"):
             stored = stored_document(index, hit["filePath"])
             text = stored.content[chunk.start : chunk.end]
             page = None

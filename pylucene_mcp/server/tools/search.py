@@ -28,7 +28,7 @@ from pylucene_mcp.service.service import Service
 HitField = Literal[
     "filePath", "fileName", "title", "author", "language", "fileExtension", "fileType",
     "fileSize", "createdDate", "modifiedDate", "indexedDate", "score", "passages",
-    "similarity", "chunk",
+    "similarity", "chunk", "semanticRank", "lexicalRank", "lexicalScore",
 ]  # fmt: skip
 FacetDimension = schema.FacetField
 
@@ -88,7 +88,7 @@ def semantic_options(
         )
     svc.embedding.store()  # opened before any view of the index is made
     return {
-        "mode": "semantic",
+        "mode": mode,
         "vector": svc.embedding.query_vector(query),
         "similarity_threshold": (
             svc.settings.similarity_threshold if threshold is None else threshold
@@ -152,10 +152,11 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
             Field(description="also match other forms of the words (locks → lock); false: exact"),
         ] = True,
         mode: Annotated[
-            Literal["lexical", "semantic"],
+            Literal["lexical", "semantic", "hybrid"],
             Field(
                 description="lexical: the query's words; semantic: documents whose meaning is "
-                "close to the query's (a question in any language; needs vectors on)"
+                "close to the query's (a question in any language; needs vectors on); hybrid: "
+                "both lists fused"
             ),
         ] = "lexical",
         similarityThreshold: Annotated[

@@ -36,6 +36,8 @@ import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.queryparser.classic.ParseException;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.ConstantScoreQuery;
 import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchAllDocsQuery;
@@ -223,6 +225,15 @@ public final class SearchContext {
             : parsing.parseChecked(request.queryText, request.and, request.wordForms);
     if (parsed.query == null) {
       throw new ParseException("the query has no searchable words");
+    }
+    if (request.semanticSet != null) { // either list's documents; the fused ones first
+      Query union =
+          new BooleanQuery.Builder()
+              .add(new BoostQuery(new ConstantScoreQuery(parsed.matchQuery), 0f), Occur.SHOULD)
+              .add(new BoostQuery(new ConstantScoreQuery(request.semanticSet), 0f), Occur.SHOULD)
+              .add(request.fused, Occur.SHOULD)
+              .build();
+      parsed = new Parsed(parsed.query, union, parsed.highlightQuery, parsed.units, false);
     }
     Query[] counted = new Query[request.countedQueries.size()];
     for (int i = 0; i < counted.length; i++) {

@@ -39,6 +39,8 @@ public final class SearchRequest {
   final List<long[]> rangeEdges = new ArrayList<>();
   Query within;
   Query matching;
+  Query semanticSet;
+  Query fused;
 
   public SearchRequest(String queryText) {
     this.queryText = queryText;
@@ -76,6 +78,18 @@ public final class SearchRequest {
    */
   public SearchRequest matching(Query query) {
     this.matching = query;
+    return this;
+  }
+
+  /**
+   * A hybrid search: the documents of the parsed query and those of {@code semantic} (a semantic
+   * search's, {@link PathScores}) both match; {@code fused} scores the best of both lists above all
+   * others (reciprocal rank fusion, done by the caller), and the others follow unordered. Passages
+   * are found for the parsed query as in a lexical search.
+   */
+  public SearchRequest hybrid(Query semantic, Query fused) {
+    this.semanticSet = semantic;
+    this.fused = fused;
     return this;
   }
 
