@@ -7,9 +7,9 @@ second, ms per query (p50/p95).
 
 ``--relevance``: the 3,204 CACM abstracts in the product's index (through the Python API), their
 chunks embedded by the server's own embedder; the 64 CACM queries run lexically (their words
-ORed, as an AI client starts), semantically (mode semantic, every document ranked), and fused by
-reciprocal rank (RRF, k=60) of the two first hundred; MAP and P@30 over the first 100 of each
-(``ir-measures``), with late and with plain chunking.
+ORed, as an AI client starts), semantically (mode semantic, every document ranked), and fused
+(mode hybrid: reciprocal rank fusion, k=60, of the two first hundred); MAP and P@30 over the
+first 100 of each (``ir-measures``), with late and with plain chunking.
 
     python bench/semantic.py [--cost] [--relevance] [--docs N] [--queries Q] [--model FOLDER]
 
@@ -128,8 +128,9 @@ def relevance(args: argparse.Namespace) -> None:
 
         lexical = {}
         for qid, text in topics.items():
-            words = " ".join(re.findall(r"\w+", text.lower()))  # no query syntax
-            request = SearchRequest(words, default_operator="OR", page_size=100, max_passages=0)
+            request = SearchRequest(
+                words_of(text), default_operator="OR", page_size=100, max_passages=0
+            )
             lexical[qid] = ids(index.search(request).to_dict()["documents"])
         rows.append(("lexical (the words ORed)", evaluate(lexical, qrels, measures)))
         for how in ("late", "plain"):
@@ -144,20 +145,24 @@ def relevance(args: argparse.Namespace) -> None:
             progress = embedding.reconcile()
             spent = time.perf_counter() - started
             print(f"{how} chunking: {progress.embedded} documents embedded in {spent:.0f} s")
-            semantic = {}
+            runs: dict[str, dict[str, list[tuple[str, float]]]] = {"semantic": {}, "hybrid": {}}
             for qid, text in topics.items():
-                request = SearchRequest(
-                    text,
-                    mode="semantic",
-                    vector=embedding.query_vector(text),
-                    similarity_threshold=-1,
-                    page_size=100,
-                    max_passages=0,
-                )
-                semantic[qid] = ids(index.search(request).to_dict()["documents"])
-            rows.append((f"semantic, {how} chunking", evaluate(semantic, qrels, measures)))
-            fused = {qid: rrf(lexical[qid], semantic[qid]) for qid in topics}
-            rows.append((f"hybrid (RRF), {how} chunking", evaluate(fused, qrels, measures)))
+                vector = embedding.query_vector(text)
+                for mode, run in runs.items():
+                    request = SearchRequest(
+                        words_of(text),
+                        mode=mode,  # type: ignore[arg-type]
+                        vector=vector,
+                        similarity_threshold=-1,
+                        default_operator="OR",
+                        page_size=100,
+                        max_passages=0,
+                    )
+                    run[qid] = ids(index.search(request).to_dict()["documents"])
+            rows.append((f"semantic, {how} chunking", evaluate(runs["semantic"], qrels, measures)))
+            rows.append(
+                (f"hybrid (RRF), {how} chunking", evaluate(runs["hybrid"], qrels, measures))
+            )
         index.close()
     print(f"model {Path(args.model).name}; {len(topics)} CACM queries; the first 100 of each run")
     print("| run | MAP | P@30 |")
@@ -166,13 +171,9 @@ def relevance(args: argparse.Namespace) -> None:
         print(f"| {name} | {figures['AP']:.4f} | {figures['P@30']:.4f} |")
 
 
-def rrf(*runs: list[tuple[str, float]], k: int = 60) -> list[tuple[str, float]]:
-    """Reciprocal rank fusion: each document's sum of 1 / (k + rank) over the runs."""
-    fused: dict[str, float] = {}
-    for run in runs:
-        for rank, (doc, _) in enumerate(run, start=1):
-            fused[doc] = fused.get(doc, 0.0) + 1 / (k + rank)
-    return sorted(fused.items(), key=lambda pair: -pair[1])[:100]
+def words_of(text: str) -> str:
+    """A topic's words, without anything the query syntax would read."""
+    return " ".join(re.findall(r"\w+", text.lower()))
 
 
 if __name__ == "__main__":

@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pylucene_mcp import Index, InvalidRequestError
+from pylucene_mcp import Index, IndexAccessError, InvalidRequestError
+from pylucene_mcp.basics.errors import IndexReadOnlyError
 from pylucene_mcp.engine.core.request import SearchRequest
 from pylucene_mcp.semantic import chunks
 from pylucene_mcp.semantic.encoder import Encoder
@@ -257,3 +258,27 @@ def test_hybrid_fuses_both_lists_by_reciprocal_rank(
             start, end = by_path[path]["chunk"]
             shown = by_path[path]["passages"][0]["text"].removesuffix("…")
             assert docs[path]["content"][start:end].startswith(shown)
+
+
+def test_a_reader_beside_the_writer_searches_the_writers_vectors(
+    corpus: tuple[Any, dict[str, dict[str, Any]]], encoder: Encoder
+) -> None:
+    index, docs = corpus
+    vector = encoder.embed("the processor runs programs")
+    reader = Index.open(index.path, read_only=True)
+    try:
+        reader.keep_vectors("all-minilm-l6-v2")
+        assert reader.vectors is not None and reader.vectors.read_only
+        mine = semantic(reader, vector)
+        assert [h["filePath"] for h in mine["documents"]] == [p for p, _ in oracle(docs, vector)]
+        with pytest.raises(IndexReadOnlyError, match="only searches them"):
+            reader.vectors.replace("/x", "h", [])
+    finally:
+        reader.close()
+
+
+def test_a_reader_before_any_vectors_is_told_who_makes_them(tmp_path: Path) -> None:
+    Index.open(tmp_path / "index").close()
+    with Index.open(tmp_path / "index", read_only=True) as reader:
+        with pytest.raises(IndexAccessError, match="the server that writes the index makes them"):
+            reader.keep_vectors("m")

@@ -136,7 +136,20 @@ class VectorStore:
                 )
             documents.add(doc)
         with self._lock, jvm.java_errors():
-            self._writer.updateDocuments(self._term(path), documents)
+            self._writable().updateDocuments(self._term(path), documents)
+
+    def _writable(self) -> Any:
+        """The writer.
+
+        Raises:
+            IndexReadOnlyError: in a reader's process.
+        """
+        if self._writer is None:
+            raise errors.IndexReadOnlyError(
+                "the vectors are written by the server that writes the index; this one is "
+                "read-only and only searches them"
+            )
+        return self._writer
 
     @staticmethod
     def _key_fields(doc: Any, path: str, content_hash: str) -> None:
@@ -158,13 +171,14 @@ class VectorStore:
         if not paths:
             return
         with self._lock, jvm.java_errors():
-            self._writer.deleteDocuments(
+            self._writable().deleteDocuments(
                 jvm.jarray("org.apache.lucene.index.Term", [self._term(p) for p in paths])
             )
 
     def commit(self) -> None:
         """Makes the changes so far durable and searchable."""
         with self._lock, jvm.java_errors():
+            self._writable()
             self._set_model()
             self._writer.commit()
             self._manager.maybeRefreshBlocking()
