@@ -77,6 +77,27 @@ async def test_mode_hybrid_finds_by_words_and_by_meaning(semantic_index: Index) 
         assert answer["totalHits"] == len(by_path) >= 1
 
 
+async def test_explain_miss_says_what_the_semantic_path_makes_of_a_document(
+    semantic_index: Index,
+) -> None:
+    question = "how do I make a loaf?"
+    async with connect(semantic_index, **on(similarity_threshold=0.3)) as client:
+        everything = await call(
+            client, "search", query=question, mode="semantic", similarityThreshold=-1, pageSize=10
+        )
+        order = [h["filePath"] for h in everything["documents"]]
+        similarity = {h["filePath"]: h["similarity"] for h in everything["documents"]}
+        for path in ("/notes/bread.txt", "/notes/compiler.txt"):
+            miss = await call(client, "explainMiss", query=question, filePath=path)
+            assert miss["matchesQuery"] is False  # none of the question's words is in it
+            semantic = miss["semantic"]
+            assert semantic["similarity"] == pytest.approx(similarity[path], abs=1e-4)
+            assert semantic["rank"] == order.index(path) + 1
+            assert semantic["threshold"] == 0.3
+            assert semantic["reachesThreshold"] is (similarity[path] >= 0.3)
+        assert order[0] == "/notes/bread.txt"
+
+
 async def test_semantic_search_tool_answers_as_the_search_tool(semantic_index: Index) -> None:
     async with connect(semantic_index, **on(similarity_threshold=0.1)) as client:
         names = {t.name for t in (await client.list_tools()).tools}

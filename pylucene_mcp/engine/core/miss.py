@@ -46,6 +46,19 @@ class MissReason:
 
 
 @dataclass(frozen=True)
+class SemanticMiss:
+    """What the semantic path says of the document (vectors on): the cosine similarity of its
+    best chunk to the query and that chunk (None: it has no vectors yet), the threshold, and its
+    rank by similarity among the documents the filters allow (None beyond the 1,000 kept)."""
+
+    similarity: float | None
+    chunk: tuple[int, ...] | None
+    threshold: float
+    reaches_threshold: bool
+    rank: int | None
+
+
+@dataclass(frozen=True)
 class MissExplanation:
     file_path: str
     query: str
@@ -58,6 +71,8 @@ class MissExplanation:
     summary: str
     #: reasons left out to fit the answer's byte budget
     omitted: dict[str, int] | None = None
+    #: the semantic path's view of the document (vectors on): found by meaning, or why not
+    semantic: SemanticMiss | None = None
 
 
 _ALL_PARTS = 8 * 1024

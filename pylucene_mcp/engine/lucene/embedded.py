@@ -29,6 +29,8 @@ class EmbeddedBackend(index.LuceneIndex):
     Lucene objects (``searcher()``, ``searchers``) for those who want them."""
 
     search = searching.search
+    #: vectors on: what the semantic path makes of one document (explainMiss)
+    semantic_miss = searching.semantic_miss
     facet_counts = request.facet_counts
     document_details = info.document_details
     explain = explain.explain

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.basics.shapes import Encoded
-from pylucene_mcp.engine.core import cursors
+from pylucene_mcp.engine.core import cursors, documents
 from pylucene_mcp.engine.core.filters import (
     LONG_MAX,
     LONG_MIN,
@@ -23,6 +23,7 @@ from pylucene_mcp.engine.core.filters import (
     facet_value,
     filter_query,
 )
+from pylucene_mcp.engine.core.miss import SemanticMiss
 from pylucene_mcp.engine.core.query import context, limit_ms, parse_query
 from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.core.request import SearchRequest
@@ -164,6 +165,29 @@ def _hybrid(
     first = [vectors.ChunkHit(path, 1 + score, 0, 0) for path, score in fused.items()]
     shim.hybrid(vectors.paths_scored(hits), vectors.paths_scored(first))
     return {hit.path: hit for hit in hits}, Ranks(lexical, semantic, fused)
+
+
+def semantic_miss(index: LuceneIndex, path: str, request: SearchRequest) -> SemanticMiss:
+    """What a semantic search of ``request`` (its vector, threshold and filters) makes of the
+    document ``path``: its best chunk's similarity, whether that reaches the threshold, and
+    its rank by similarity among the documents the filters allow."""
+    store = vectors.refuse_without(index.vectors)
+    path = documents.normalize_path(path)
+    best = store.best_chunk(request.vector or (), path)
+    threshold = request.similarity_threshold
+    if best is None:
+        return SemanticMiss(None, None, threshold, False, None)
+    # the documents at least as similar: the rank among them, ties by the search's own order
+    floor = best.similarity - 1e-5  # its own chunk is in, whatever the float rounding
+    above = _nearest(index, dataclasses.replace(request, similarity_threshold=floor))
+    rank = next((n for n, hit in enumerate(above, start=1) if hit.path == path), None)
+    return SemanticMiss(
+        round(best.similarity, 4),
+        (best.start, best.end),
+        threshold,
+        best.similarity >= threshold,
+        rank,
+    )
 
 
 def _nearest(index: LuceneIndex, r: SearchRequest) -> list[vectors.ChunkHit]:

@@ -244,6 +244,12 @@ class VectorStore:
             self._manager.release(searcher)
         return list(best.values())
 
+    def best_chunk(self, vector: Sequence[float], path: str) -> ChunkHit | None:
+        """The chunk of the document ``path`` most similar to ``vector`` (None: it has none)."""
+        only = jvm.jclass("org.apache.lucene.search.TermQuery")(self._term(path))
+        found = self.nearest(vector, -1.0, only)
+        return found[0] if found else None
+
     def close(self) -> None:
         with self._lock, jvm.java_errors():
             self._manager.close()

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from typing import Annotated, Any
 
 from pydantic import Field
 
 from pylucene_mcp.basics.shapes import to_dict
-from pylucene_mcp.engine.core.backend import MissExplanation, QueryProfile
+from pylucene_mcp.engine.core.backend import MissExplanation, QueryProfile, SearchRequest
 from pylucene_mcp.server import caller
 from pylucene_mcp.server.tools.models import SearchFilter, filter_specs
 from pylucene_mcp.server.tools.output import ANSWER_BUDGET_BYTES, answers, fit_counted
 from pylucene_mcp.server.tools.registry import Registry
+from pylucene_mcp.server.tools.search import semantic_options
 from pylucene_mcp.service.service import Service
 
 
@@ -89,10 +91,17 @@ def register_debug(tools: Registry, svc: Service) -> None:
         excludes it (and its value), a required word it does not contain (with the closest
         words it has), a phrase whose words are too far apart (their distance), a pattern that
         reaches none of its words, or its rank and score against the first page."""
-        explained = caller.readable(svc).explain_miss(
+        index = caller.readable(svc)
+        explained = index.explain_miss(
             query,
             filePath,
             filters=filter_specs(filters),
             default_operator=defaultOperator,
         )
+        if svc.embedding is not None and hasattr(index, "semantic_miss"):
+            # found by meaning, or why not: the same search with mode semantic
+            options = semantic_options(svc, query, "semantic", None)
+            request = SearchRequest(query, filters=filter_specs(filters), **options)
+            semantic = index.semantic_miss(filePath, request)
+            explained = dataclasses.replace(explained, semantic=semantic)
         return fit_miss(to_dict(explained), ANSWER_BUDGET_BYTES)
