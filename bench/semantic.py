@@ -5,13 +5,19 @@ joined until each reaches its drawn length) cut into chunks and embedded with la
 plain chunking, interleaved, and queries embedded one at a time: ms per document, tokens per
 second, ms per query (p50/p95).
 
+``--scale N``: N such documents in the product's index, then their vectors made by the
+server's embedder: seconds per document, the size on disk of the index and of its vectors,
+the process's RSS with vectors off and on, and p50/p95 of lexical, semantic and hybrid
+searches (CACM titles as queries), interleaved.
+
 ``--relevance``: the 3,204 CACM abstracts in the product's index (through the Python API), their
 chunks embedded by the server's own embedder; the 64 CACM queries run lexically (their words
 ORed, as an AI client starts), semantically (mode semantic, every document ranked), and fused
 (mode hybrid: reciprocal rank fusion, k=60, of the two first hundred); MAP and P@30 over the
 first 100 of each (``ir-measures``), with late and with plain chunking.
 
-    python bench/semantic.py [--cost] [--relevance] [--docs N] [--queries Q] [--model FOLDER]
+    python bench/semantic.py [--cost] [--scale N] [--relevance] [--docs N] [--queries Q]
+                             [--model FOLDER]
 
 The model is the tests' all-MiniLM-L6-v2 (``scripts/ensure-test-model``) unless ``--model``
 names another folder (or a known model's name: ``multilingual-e5-small`` is fetched once).
@@ -40,15 +46,84 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cost", action="store_true")
     parser.add_argument("--relevance", action="store_true")
+    parser.add_argument("--scale", type=int, default=0)
     parser.add_argument("--docs", type=int, default=40)
     parser.add_argument("--queries", type=int, default=50)
     parser.add_argument("--model", default=str(test_model()))
     parser.add_argument("--cacm", type=Path, default=ROOT.parent / "shared/eval/cacm")
     args = parser.parse_args()
-    if args.cost or not args.relevance:
+    if args.cost or not (args.relevance or args.scale):
         cost(args)
+    if args.scale:
+        scale(args)
     if args.relevance:
         relevance(args)
+
+
+def folder_mb(folder: Path) -> float:
+    return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) / 1e6
+
+
+def rss_mb() -> float:
+    import psutil
+
+    return psutil.Process().memory_info().rss / 1e6
+
+
+def scale(args: argparse.Namespace) -> None:
+    from pylucene_mcp import Index
+    from pylucene_mcp.basics.config import Settings
+    from pylucene_mcp.engine.core.request import SearchRequest
+    from pylucene_mcp.service.embedding import Embedding
+
+    pages = list(cacm_pages(args.cacm / "cacm.tar.gz"))
+    abstracts = [" ".join(lines) for _, _, lines in pages]
+    titles = [lines[0] for _, _, lines in pages][: args.queries]
+    rng = random.Random(36)
+    with tempfile.TemporaryDirectory() as work:
+        index = Index.open(Path(work) / "index")
+        with index.writer() as writer:
+            for n in range(args.scale):
+                writer.add(
+                    {"file_path": f"/bench/{n:07}.txt", "content": joined_text(rng, abstracts)}
+                )
+        index.refresh()
+        off_mb = rss_mb()
+        settings = Settings(index_path=index.path, vectors=True, embedding_model=args.model)
+        embedding = Embedding(settings, lambda: index, lambda: True)
+        started = time.perf_counter()
+        progress = embedding.reconcile()
+        spent = time.perf_counter() - started
+        on_mb = rss_mb()
+        print(
+            f"{progress.embedded} documents embedded in {spent:.0f} s: "
+            f"{spent / max(1, progress.embedded) * 1000:.0f} ms a document"
+        )
+        vectors_mb = folder_mb(Path(work) / "index-vectors")
+        print(
+            f"index {folder_mb(index.path):.1f} MB; its vectors {vectors_mb:.1f} MB; "
+            f"RSS {off_mb:.0f} MB with vectors off, {on_mb:.0f} MB on (the model loaded)"
+        )
+        times: dict[str, list[float]] = {"lexical": [], "semantic": [], "hybrid": []}
+        for title in titles:
+            words = words_of(title)
+            vector = embedding.query_vector(title)
+            for mode, samples in times.items():
+                request = SearchRequest(
+                    words,
+                    default_operator="OR",
+                    **({} if mode == "lexical" else {"mode": mode, "vector": vector}),
+                )
+                t = time.perf_counter()
+                index.search(request)
+                samples.append((time.perf_counter() - t) * 1000)
+        print("| search | p50 ms | p95 ms |")
+        print("| --- | ---: | ---: |")
+        for mode, samples in times.items():
+            ordered = sorted(samples)
+            p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+            print(f"| {mode} | {statistics.median(ordered):.1f} | {p95:.1f} |")
+        index.close()
 
 
 def cost(args: argparse.Namespace) -> None:

@@ -216,3 +216,18 @@ def test_the_server_imports_no_part_of_the_semantic_path() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_vectors_without_their_packages_say_what_to_install(tmp_path: Path) -> None:
+    code = (
+        "import sys; sys.modules['tokenizers'] = None\n"  # as if it were not installed
+        "from pylucene_mcp.basics.config import Settings\n"
+        "from pylucene_mcp.service.embedding import Embedding\n"
+        f"e = Embedding(Settings(vectors=True, embedding_model={str(MODEL)!r}), None, None)\n"
+        "try:\n    e.encoder()\nexcept Exception as exc:\n    print(type(exc).__name__, exc)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert done.stdout.startswith("SetupError vectors need tokenizers")
+    assert "pip install 'pylucene-mcp[semantic]'" in done.stdout

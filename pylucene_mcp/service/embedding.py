@@ -70,8 +70,14 @@ class Embedding:
         """
         with self._loading:
             if self._encoder is None:
-                from pylucene_mcp.semantic import models
-                from pylucene_mcp.semantic.encoder import Encoder
+                try:
+                    from pylucene_mcp.semantic import models
+                    from pylucene_mcp.semantic.encoder import Encoder
+                except ImportError as exc:
+                    raise errors.SetupError(
+                        f"vectors need {exc.name or 'numpy and tokenizers'}: "
+                        "pip install 'pylucene-mcp[semantic]' (or set vectors: false)"
+                    ) from exc
 
                 located = models.locate(self.settings.embedding_model)
                 started = time.perf_counter()
@@ -123,6 +129,14 @@ class Embedding:
             self._thread.join(timeout_s)
 
     def _run(self) -> None:
+        try:
+            self.store()
+        except errors.InvalidRequestError as exc:  # a backend without vectors: nothing to keep
+            self.progress.error = str(exc)
+            log.warning("no embedder: %s", exc)
+            return
+        except errors.PyLuceneMcpError:  # a reader before the writer made any: tried below
+            pass
         seen: Any = None
         while not self._stop.is_set():
             try:

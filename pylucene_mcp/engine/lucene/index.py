@@ -484,11 +484,11 @@ class LuceneIndex:
 
     def viewed(self, readable: Readable | Sequence[str]) -> Self:
         """This index as a reader of the documents of ``readable`` (or below the folders
-        ``readable``) alone sees it: every
-        search, count, facet, score, explanation and term list of the view is the one an index
-        of those documents alone would give (the shim's ``VisibleReader``: the others hidden as
-        deleted ones are, and left out of every statistic). For reading only; one view per set
-        of folders is kept, refreshed when it is asked for again."""
+        ``readable``) alone sees it: every search, count, facet, score, explanation and term
+        list of the view is the one an index of those documents alone would give (the shim's
+        ``VisibleReader``: the others hidden as deleted ones are, and left out of every
+        statistic). For reading only; one view per reader is kept, refreshed when it is asked
+        for again."""
         chosen = Readable.of(readable)
         with self._views_lock:
             known = self._views.pop(chosen, None)
