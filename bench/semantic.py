@@ -10,14 +10,20 @@ server's embedder: seconds per document, the size on disk of the index and of it
 the process's RSS with vectors off and on, and p50/p95 of lexical, semantic and hybrid
 searches (CACM titles as queries), interleaved.
 
+``--crosslingual``: the Debian Reference (Debian's ``debian-reference-de`` and ``-en``: the same
+book in German and English, its sections under the same ids), each section a document with its
+language; each section's German title as a query among the English sections, and each English
+title among the German ones: whether the same section comes first (MRR@10) and among the first
+ten (success@10), for lexical (the title's words ORed), semantic and hybrid search.
+
 ``--relevance``: the 3,204 CACM abstracts in the product's index (through the Python API), their
 chunks embedded by the server's own embedder; the 64 CACM queries run lexically (their words
 ORed, as an AI client starts), semantically (mode semantic, every document ranked), and fused
 (mode hybrid: reciprocal rank fusion, k=60, of the two first hundred); MAP and P@30 over the
 first 100 of each (``ir-measures``), with late and with plain chunking.
 
-    python bench/semantic.py [--cost] [--scale N] [--relevance] [--docs N] [--queries Q]
-                             [--model FOLDER]
+    python bench/semantic.py [--cost] [--scale N] [--relevance] [--crosslingual] [--docs N]
+                             [--queries Q] [--model FOLDER]
 
 The model is the tests' all-MiniLM-L6-v2 (``scripts/ensure-test-model``) unless ``--model``
 names another folder (or a known model's name: ``multilingual-e5-small`` is fetched once).
@@ -47,17 +53,92 @@ def main() -> None:
     parser.add_argument("--cost", action="store_true")
     parser.add_argument("--relevance", action="store_true")
     parser.add_argument("--scale", type=int, default=0)
+    parser.add_argument("--crosslingual", action="store_true")
+    parser.add_argument("--reference", type=Path, default=Path("/usr/share/debian-reference"))
     parser.add_argument("--docs", type=int, default=40)
     parser.add_argument("--queries", type=int, default=50)
     parser.add_argument("--model", default=str(test_model()))
     parser.add_argument("--cacm", type=Path, default=ROOT.parent / "shared/eval/cacm")
     args = parser.parse_args()
-    if args.cost or not (args.relevance or args.scale):
+    if args.cost or not (args.relevance or args.scale or args.crosslingual):
         cost(args)
+    if args.crosslingual:
+        crosslingual(args)
     if args.scale:
         scale(args)
     if args.relevance:
         relevance(args)
+
+
+def sections(reference: Path, language: str) -> dict[str, tuple[str, str]]:
+    """The Debian Reference's sections in ``language``: id → (title without its number, text)."""
+    found: dict[str, tuple[str, str]] = {}
+    for page in sorted(reference.glob(f"*.{language}.html")):
+        html = page.read_text(encoding="utf-8")
+        heads = list(re.finditer(r'<h3 class="title"><a id="([^"]+)"/>([^<]*)</h3>', html))
+        for n, head in enumerate(heads):
+            end = heads[n + 1].start() if n + 1 < len(heads) else len(html)
+            text = re.sub(r"<[^>]+>", " ", html[head.end() : end])
+            title = re.sub(r"^[\d.A-Z]+\.\s*", "", head.group(2).strip())
+            found[head.group(1)] = (title, " ".join(text.split()))
+    return found
+
+
+def crosslingual(args: argparse.Namespace) -> None:
+    from pylucene_mcp import Index
+    from pylucene_mcp.basics.config import Settings
+    from pylucene_mcp.engine.core.request import SearchRequest
+    from pylucene_mcp.service.embedding import Embedding
+
+    books = {lang: sections(args.reference, lang) for lang in ("en", "de")}
+    shared = sorted(set(books["en"]) & set(books["de"]))
+    print(f"Debian Reference: {len(shared)} sections in both German and English")
+    with tempfile.TemporaryDirectory() as work:
+        index = Index.open(Path(work) / "index")
+        with index.writer() as writer:
+            for lang, book in books.items():
+                for key in shared:
+                    title, text = book[key]
+                    writer.add(
+                        {
+                            "file_path": f"/{lang}/{key}",
+                            "title": title,
+                            "content": f"{title}. {text}",
+                            "language": lang,
+                        }
+                    )
+        index.refresh()
+        settings = Settings(index_path=index.path, vectors=True, embedding_model=args.model)
+        embedding = Embedding(settings, lambda: index, lambda: True)
+        started = time.perf_counter()
+        embedding.reconcile()
+        print(f"embedded in {time.perf_counter() - started:.0f} s")
+        print("| queries → documents | search | MRR@10 | success@10 |")
+        print("| --- | --- | ---: | ---: |")
+        for asked, found in (("de", "en"), ("en", "de")):
+            scores: dict[str, list[float]] = {"lexical": [], "semantic": [], "hybrid": []}
+            for key in shared:
+                title = books[asked][key][0]
+                vector = embedding.query_vector(title)
+                for mode, got in scores.items():
+                    request = SearchRequest(
+                        words_of(title) or "*",
+                        default_operator="OR",
+                        filters=[{"field": "language", "operator": "eq", "value": found}],
+                        page_size=10,
+                        max_passages=0,
+                        **({} if mode == "lexical" else {"mode": mode, "vector": vector}),
+                        **({"similarity_threshold": -1} if mode != "lexical" else {}),
+                    )
+                    hits = index.search(request).to_dict()["documents"]
+                    paths = [h["filePath"] for h in hits]
+                    want = f"/{found}/{key}"
+                    got.append(1 / (paths.index(want) + 1) if want in paths else 0.0)
+            for mode, got in scores.items():
+                mrr = sum(got) / len(got)
+                success = sum(1 for g in got if g > 0) / len(got)
+                print(f"| {asked} → {found} | {mode} | {mrr:.3f} | {success:.3f} |")
+        index.close()
 
 
 def folder_mb(folder: Path) -> float:

@@ -98,6 +98,27 @@ async def test_explain_miss_says_what_the_semantic_path_makes_of_a_document(
         assert order[0] == "/notes/bread.txt"
 
 
+async def test_profile_query_says_what_each_path_contributes(semantic_index: Index) -> None:
+    async with connect(semantic_index, **on(similarity_threshold=0.15)) as client:
+        for words in ("river", "boats", "dough OR compiler"):
+            meaning = await call(client, "search", query=words, mode="semantic", pageSize=50)
+            by_meaning = {h["filePath"] for h in meaning["documents"]}
+            terms = words.lower().split(" or ")
+            # the oracle: the documents whose text holds one of the words, read here
+            by_words = {
+                f"/notes/{name}"
+                for name, text in TEXTS.items()
+                if any(t in text.lower().replace(",", " ").replace(".", " ").split() for t in terms)
+            }
+            profile = await call(client, "profileQuery", query=words, defaultOperator="OR")
+            semantic = profile["semantic"]
+            assert semantic["documents"] == len(by_meaning)
+            assert semantic["alsoByWords"] == len(by_meaning & by_words)
+            assert semantic["byMeaningOnly"] == len(by_meaning - by_words)
+            assert semantic["byWordsOnly"] == len(by_words - by_meaning)
+            assert profile["matchingAfterFilters"] == len(by_words)
+
+
 async def test_semantic_search_tool_answers_as_the_search_tool(semantic_index: Index) -> None:
     async with connect(semantic_index, **on(similarity_threshold=0.1)) as client:
         names = {t.name for t in (await client.list_tools()).tools}

@@ -28,7 +28,7 @@ from pylucene_mcp.engine.core.filters import Filter
 from pylucene_mcp.engine.core.info import DocumentDetails, FieldInfo, IndexStats, StoredDocument
 from pylucene_mcp.engine.core.miss import MissExplanation
 from pylucene_mcp.engine.core.probe import Probe
-from pylucene_mcp.engine.core.profile import QueryProfile
+from pylucene_mcp.engine.core.profile import QueryProfile, SemanticProfile
 from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.core.request import SearchRequest
 from pylucene_mcp.engine.core.results import (
@@ -55,6 +55,7 @@ __all__ = [
     "MissExplanation",
     "QueryProfile",
     "Readable",
+    "SemanticProfile",
     "RangeBucket",
     "RangeFacet",
     "SearchRequest",

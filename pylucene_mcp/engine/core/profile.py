@@ -87,6 +87,20 @@ class DocumentScore:
 
 
 @dataclass(frozen=True)
+class SemanticProfile:
+    """What the semantic path adds to a query (vectors on): the documents whose best chunk
+    reaches the threshold within the filters, how many of them the words match too, how many
+    only the meaning finds and only the words find, and the vector search's time."""
+
+    threshold: float
+    documents: int
+    also_by_words: int
+    by_meaning_only: int
+    by_words_only: int
+    time_ms: float
+
+
+@dataclass(frozen=True)
 class QueryProfile:
     query: str
     #: the query on the content, with its twins
@@ -105,6 +119,8 @@ class QueryProfile:
     #: items left out to fit the answer's byte budget, by list (``parsed``: parts of the tree)
     omitted: dict[str, int] | None = None
     profile_time_ms: float = field(default=0.0)
+    #: vectors on: what the semantic path contributes (found by meaning, by words, by both)
+    semantic: SemanticProfile | None = None
 
 
 def _tree(query: Any, occur: str | None, budget: list[int], probe: Probe | None) -> QueryNode:

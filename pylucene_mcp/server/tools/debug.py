@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Iterator
 from typing import Annotated, Any
 
 from pydantic import Field
 
 from pylucene_mcp.basics.shapes import to_dict
-from pylucene_mcp.engine.core.backend import MissExplanation, QueryProfile, SearchRequest
+from pylucene_mcp.engine.core.backend import (
+    MissExplanation,
+    QueryProfile,
+    SearchRequest,
+    SemanticProfile,
+)
 from pylucene_mcp.server import caller
 from pylucene_mcp.server.tools.models import SearchFilter, filter_specs
 from pylucene_mcp.server.tools.output import ANSWER_BUDGET_BYTES, answers, fit_counted
@@ -46,6 +52,37 @@ def fit_miss(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
     return fit_counted(data, lambda d: [("reasons", d["reasons"])], max_bytes)
 
 
+def semantic_profile(
+    index: Any,
+    svc: Service,
+    query: str,
+    filters: list[SearchFilter] | None,
+    operator: str,
+    by_words: int,
+) -> SemanticProfile:
+    """What a semantic search of ``query`` within ``filters`` adds to the words' ``by_words``
+    matches: its documents, counted with the words among them (a facet query of the search)."""
+    options = semantic_options(svc, query, "semantic", None)
+    started = time.perf_counter()
+    answer = index.search(
+        SearchRequest(
+            query,
+            filters=filter_specs(filters),
+            default_operator=operator,
+            facet_queries={"words": query},
+            page_size=1,
+            max_passages=0,
+            **options,
+        )
+    ).to_dict()
+    spent = (time.perf_counter() - started) * 1000
+    documents = int(answer["totalHits"])
+    both = int(answer.get("facetQueries", {}).get("words", 0))
+    return SemanticProfile(
+        options["similarity_threshold"], documents, both, documents - both, by_words - both, spent
+    )
+
+
 def register_debug(tools: Registry, svc: Service) -> None:
     """Records the debug tools on ``tools``. Their default operator is the one the search
     tool uses (the configured one), so that they explain the query the search ran."""
@@ -68,7 +105,8 @@ def register_debug(tools: Registry, svc: Service) -> None:
         documents and idf, the totals, warnings and recommendations; optionally what each filter
         removes, the BM25 breakdown of the top documents and the time faceting adds. Use it
         when results surprise you."""
-        profile = caller.readable(svc).profile_query(
+        index = caller.readable(svc)
+        profile = index.profile_query(
             query,
             filters=filter_specs(filters),
             default_operator=defaultOperator,
@@ -77,6 +115,13 @@ def register_debug(tools: Registry, svc: Service) -> None:
             analyze_facet_cost=analyzeFacetCost,
             max_doc_explanations=maxDocExplanations,
         )
+        if svc.embedding is not None and hasattr(index, "semantic_miss"):
+            profile = dataclasses.replace(
+                profile,
+                semantic=semantic_profile(
+                    index, svc, query, filters, defaultOperator, profile.matching_after_filters
+                ),
+            )
         return fit_profile(to_dict(profile), ANSWER_BUDGET_BYTES)
 
     @tools.tool("debug", "Explain a missing document", read_only=True)
