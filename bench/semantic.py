@@ -84,6 +84,12 @@ def sections(reference: Path, language: str) -> dict[str, tuple[str, str]]:
     return found
 
 
+def overlap(one: str, other: str) -> float:
+    """The share of distinct words two texts have in common (Jaccard)."""
+    a, b = set(re.findall(r"\w+", one.lower())), set(re.findall(r"\w+", other.lower()))
+    return len(a & b) / max(1, len(a | b))
+
+
 def crosslingual(args: argparse.Namespace) -> None:
     from pylucene_mcp import Index
     from pylucene_mcp.basics.config import Settings
@@ -91,17 +97,30 @@ def crosslingual(args: argparse.Namespace) -> None:
     from pylucene_mcp.service.embedding import Embedding
 
     books = {lang: sections(args.reference, lang) for lang in ("en", "de")}
-    shared = sorted(set(books["en"]) & set(books["de"]))
-    print(f"Debian Reference: {len(shared)} sections in both German and English")
+    both = sorted(set(books["en"]) & set(books["de"]))
+    # the German book leaves some sections in English: only those translated count, their
+    # titles different and their texts sharing under a third of their words
+    shared = [
+        key
+        for key in both
+        if books["de"][key][0] != books["en"][key][0]
+        and overlap(books["de"][key][1], books["en"][key][1]) < 1 / 3
+    ]
+    print(
+        f"Debian Reference: {len(both)} sections in both books, {len(shared)} of them "
+        "translated into German"
+    )
     with tempfile.TemporaryDirectory() as work:
         index = Index.open(Path(work) / "index")
         with index.writer() as writer:
             for lang, book in books.items():
-                for key in shared:
+                for number, key in enumerate(shared):
                     title, text = book[key]
                     writer.add(
                         {
-                            "file_path": f"/{lang}/{key}",
+                            # a number, not the section's id: the id is English, and a file's
+                            # name is searched too
+                            "file_path": f"/{lang}/{number}.html",
                             "title": title,
                             "content": f"{title}. {text}",
                             "language": lang,
@@ -117,7 +136,7 @@ def crosslingual(args: argparse.Namespace) -> None:
         print("| --- | --- | ---: | ---: |")
         for asked, found in (("de", "en"), ("en", "de")):
             scores: dict[str, list[float]] = {"lexical": [], "semantic": [], "hybrid": []}
-            for key in shared:
+            for number, key in enumerate(shared):
                 title = books[asked][key][0]
                 vector = embedding.query_vector(title)
                 for mode, got in scores.items():
@@ -132,7 +151,7 @@ def crosslingual(args: argparse.Namespace) -> None:
                     )
                     hits = index.search(request).to_dict()["documents"]
                     paths = [h["filePath"] for h in hits]
-                    want = f"/{found}/{key}"
+                    want = f"/{found}/{number}.html"
                     got.append(1 / (paths.index(want) + 1) if want in paths else 0.0)
             for mode, got in scores.items():
                 mrr = sum(got) / len(got)

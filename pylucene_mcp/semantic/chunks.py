@@ -58,8 +58,14 @@ def spans(text: str, offsets: Sequence[tuple[int, int]], size: int) -> list[tupl
     return cuts
 
 
+#: characters of a text that are tokenized at most: more than its chunks can hold (a token is
+#: rarely longer than 8 characters), so that a book is not tokenized whole for its first pages
+MAX_CHARS = MAX_CHUNKS * CHUNK_TOKENS * 8
+
+
 def chunks(encoder: Encoder, text: str, how: Chunking = "late") -> list[Chunk]:
     """``text`` cut into chunks with their vectors."""
+    text = text[:MAX_CHARS]
     encoding = encoder.tokenizer.encode(encoder.passage_prefix + text, add_special_tokens=False)
     skip = len(encoder.tokenizer.encode(encoder.passage_prefix, add_special_tokens=False).ids)
     ids = encoding.ids[skip:]
