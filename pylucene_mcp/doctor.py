@@ -175,6 +175,37 @@ def check_http(settings: Settings) -> Check | None:
     return Check("http", OK, "; ".join(parts))
 
 
+def check_vectors(settings: Settings) -> Check | None:
+    """The semantic path's model (vectors on): its folder, or that a known one is still to be
+    fetched; None with vectors off (nothing of it is loaded then)."""
+    if not settings.vectors:
+        return None
+    try:
+        import numpy  # noqa: F401
+        import tokenizers  # noqa: F401
+    except ImportError as exc:
+        return Check(
+            "vectors",
+            FAIL,
+            f"vectors need {exc.name}: pip install 'pylucene-mcp[semantic]' (or vectors: false)",
+        )
+    from pylucene_mcp.semantic import models
+
+    try:
+        located = models.locate(settings.embedding_model, fetch=False)
+    except errors.SetupError as exc:
+        known = models.KNOWN.get(settings.embedding_model)
+        if known is not None and "not been fetched" in str(exc):
+            return Check("vectors", WARN, f"{exc} ({known.about})")
+        return Check("vectors", FAIL, str(exc))
+    return Check(
+        "vectors",
+        OK,
+        f"model {located.path}; chunking {settings.chunking}, similarity threshold "
+        f"{settings.similarity_threshold}",
+    )
+
+
 def run_checks(fetch_tika: bool = False) -> list[Check]:
     """Every check, in the order a server needs them (a URL's credentials redacted)."""
     return [Check(c.name, c.status, redact(c.detail)) for c in _checks(fetch_tika)]
@@ -187,6 +218,8 @@ def _checks(fetch_tika: bool) -> list[Check]:
         checks += [check_index(settings), check_logs(settings)]
         http = check_http(settings)
         checks += [http] if http is not None else []
+        vectors = check_vectors(settings)
+        checks += [vectors] if vectors is not None else []
     checks.append(check_tika(fetch_tika))
     checks.append(check_crash_reports())
     return checks

@@ -231,3 +231,20 @@ def test_vectors_without_their_packages_say_what_to_install(tmp_path: Path) -> N
     )
     assert done.stdout.startswith("SetupError vectors need tokenizers")
     assert "pip install 'pylucene-mcp[semantic]'" in done.stdout
+
+
+def test_doctor_says_where_the_model_is_or_that_it_is_to_be_fetched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pylucene_mcp.basics.config import Settings
+    from pylucene_mcp.doctor import FAIL, OK, WARN, check_vectors
+
+    assert check_vectors(Settings()) is None  # vectors off: nothing of it is looked at
+    ok = check_vectors(Settings(vectors=True, embedding_model=str(MODEL)))
+    assert ok is not None and ok.status == OK and str(MODEL) in ok.detail
+    monkeypatch.setenv("PYLUCENE_MCP_HOME", str(tmp_path))
+    later = check_vectors(Settings(vectors=True))
+    assert later is not None and later.status == WARN
+    assert "fetches it once" in later.detail and "490 MB" in later.detail
+    wrong = check_vectors(Settings(vectors=True, embedding_model="nowhere"))
+    assert wrong is not None and wrong.status == FAIL and "neither a folder" in wrong.detail
