@@ -96,6 +96,16 @@ class StoredDocument:
     content: str
     pages: str | None
 
+    @property
+    def page_starts(self) -> list[int] | None:
+        """Where each page starts, in characters of the content (None without pages)."""
+        return [int(p) for p in self.pages.split(",") if p] if self.pages else None
+
+    def page_of(self, offset: int) -> int | None:
+        """The page (from 1) that the character at ``offset`` is on (None without pages)."""
+        starts = self.page_starts
+        return (sum(1 for start in starts if start <= offset) or None) if starts else None
+
 
 class Stores(Protocol):
     """An index that gives a document as it stored it: every backend. ``document_details`` is
@@ -129,14 +139,14 @@ def document_details(
         QuerySyntaxError, UnknownFieldError: for a query that does not parse.
     """
     stored = index.stored_document(file_path)
-    path, fields, content, pages = stored.path, stored.fields, stored.content, stored.pages
+    path, fields, content = stored.path, stored.fields, stored.content
     if offset < 0:
         raise errors.InvalidRequestError(f"offset must be >= 0, got {offset}")
     if not 1 <= length <= 100_000:
         raise errors.InvalidRequestError(f"length must be 1–100000, got {length}")
     chunk = content[offset : offset + length]
     more = offset + len(chunk) < len(content)
-    starts = [int(p) for p in str(pages).split(",")] if pages else None
+    starts = stored.page_starts
     matches = None
     if query is not None and query.strip():
         from pylucene_mcp.engine.core.query import context, parse_query

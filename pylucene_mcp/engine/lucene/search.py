@@ -245,10 +245,7 @@ def _with_chunks(
         if r.max_passages > 0 and not hit.get("passages"):
             stored = stored_document(index, hit["filePath"])
             text = stored.content[chunk.start : chunk.end]
-            page = None
-            if stored.pages:
-                starts = [int(p) for p in stored.pages.split(",") if p]
-                page = sum(1 for p in starts if p <= chunk.start) or None
+            page = stored.page_of(chunk.start)
             hit["passages"] = [
                 {
                     "text": _cut(text, r.passage_length),
