@@ -101,6 +101,15 @@ class DiskFullError(IndexAccessError):
 class InvalidRequestError(PyLuceneMcpError):
     """A parameter of a call is wrong; the message says how to fix it."""
 
+    @classmethod
+    def vectors_off(cls) -> InvalidRequestError:
+        """The one answer to a semantic or hybrid search of a server or index without vectors
+        (docs/semantic.md)."""
+        return cls(
+            "semantic search needs vectors: start the server with vectors: true (or "
+            "PYLUCENE_MCP_VECTORS=on); lexical search works without them"
+        )
+
 
 class QuerySyntaxError(InvalidRequestError):
     """The query string does not parse.

@@ -131,9 +131,9 @@ def _semantic(index: LuceneIndex, r: SearchRequest, shim: Any) -> dict[str, vect
     """Makes ``shim`` a search of the documents that have a chunk similar enough to the
     request's vector (:func:`_nearest`), each scored by its best chunk's similarity. Returns
     the best chunk of each, by path."""
-    hits = _nearest(index, r)
-    shim.matching(vectors.paths_scored(hits))
-    return {hit.path: hit for hit in hits}
+    best = {hit.path: hit for hit in _nearest(index, r)}
+    shim.matching(vectors.paths_scored({path: hit.similarity for path, hit in best.items()}))
+    return best
 
 
 def _hybrid(
@@ -162,8 +162,8 @@ def _hybrid(
         fused[path] = fused.get(path, 0.0) + 1 / (RRF_K + rank)
     for path, rank in semantic.items():
         fused[path] = fused.get(path, 0.0) + 1 / (RRF_K + rank)
-    first = [vectors.ChunkHit(path, 1 + score, 0, 0) for path, score in fused.items()]
-    shim.hybrid(vectors.paths_scored(hits), vectors.paths_scored(first))
+    meant = vectors.paths_scored({hit.path: hit.similarity for hit in hits})
+    shim.hybrid(meant, vectors.paths_scored({path: 1 + s for path, s in fused.items()}))
     return {hit.path: hit for hit in hits}, Ranks(lexical, semantic, fused)
 
 

@@ -19,13 +19,13 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pylucene_mcp import jvm
-from pylucene_mcp.basics import errors
+from pylucene_mcp.basics import errors, schema
 
 log = logging.getLogger(__name__)
 
@@ -197,10 +197,6 @@ class VectorStore:
         rows = json.loads(memoryview(raw).tobytes())
         return {row[0]: row[3] for row in rows}
 
-    def __len__(self) -> int:
-        """How many documents have chunks."""
-        return len(self.states())
-
     def nearest(
         self, vector: Sequence[float], threshold: float, within: Any | None = None
     ) -> list[ChunkHit]:
@@ -260,31 +256,25 @@ class VectorStore:
 
 def within_paths(main_searcher: Any, query: Any) -> Any:
     """The chunks of the documents of ``main_searcher`` that ``query`` matches: a pre-filter."""
-    from pylucene_mcp.basics import schema
-
     with jvm.java_errors():
         return jvm.jclass("io.github.pylucenemcp.search.PathScores").matching(
             main_searcher, query, schema.FILE_PATH, OF
         )
 
 
-def paths_scored(hits: Sequence[ChunkHit]) -> Any:
-    """The main index's query of the documents of ``hits``, each scored by its similarity."""
-    from pylucene_mcp.basics import schema
-
+def paths_scored(scores: Mapping[str, float]) -> Any:
+    """The main index's query of the documents of ``scores`` (path → score), each scored by
+    its own (Lucene's scores are not negative: a negative similarity scores 0)."""
     with jvm.java_errors():
         return jvm.jclass("io.github.pylucenemcp.search.PathScores").of(
             schema.FILE_PATH,
-            jvm.jarray("String", [h.path for h in hits]),
-            jvm.jarray("float", [max(0.0, h.similarity) for h in hits]),
+            jvm.jarray("String", list(scores)),
+            jvm.jarray("float", [max(0.0, score) for score in scores.values()]),
         )
 
 
 def refuse_without(store: VectorStore | None) -> VectorStore:
     """``store``, or the error that says how to get one."""
     if store is None:
-        raise errors.InvalidRequestError(
-            "semantic search needs vectors: start the server with vectors: true (or "
-            "PYLUCENE_MCP_VECTORS=on); lexical search works without them"
-        )
+        raise errors.InvalidRequestError.vectors_off()
     return store

@@ -82,10 +82,7 @@ def semantic_options(
     if mode == "lexical":
         return {}
     if svc.embedding is None:
-        raise errors.InvalidRequestError(
-            "semantic search needs vectors: start the server with vectors: true (or "
-            "PYLUCENE_MCP_VECTORS=on); lexical search works without them"
-        )
+        raise errors.InvalidRequestError.vectors_off()
     svc.embedding.store()  # opened before any view of the index is made
     return {
         "mode": mode,
