@@ -32,7 +32,6 @@ names another folder (or a known model's name: ``multilingual-e5-small`` is fetc
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import re
 import statistics
@@ -42,10 +41,7 @@ from pathlib import Path
 
 from _common import ROOT, cacm_pages, joined_text
 
-
-def test_model() -> Path:
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache / "pylucene-mcp" / "test-model" / "all-minilm-l6-v2"
+from tests.semantic_model import MODEL
 
 
 def main() -> None:
@@ -57,7 +53,7 @@ def main() -> None:
     parser.add_argument("--reference", type=Path, default=Path("/usr/share/debian-reference"))
     parser.add_argument("--docs", type=int, default=40)
     parser.add_argument("--queries", type=int, default=50)
-    parser.add_argument("--model", default=str(test_model()))
+    parser.add_argument("--model", default=str(MODEL))
     parser.add_argument("--cacm", type=Path, default=ROOT.parent / "shared/eval/cacm")
     args = parser.parse_args()
     if args.cost or not (args.relevance or args.scale or args.crosslingual):
