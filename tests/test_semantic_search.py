@@ -5,6 +5,7 @@ numpy; each hit's similarity, chunk and passage; what is refused and how."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,12 +47,34 @@ def encoder() -> Encoder:
     return Encoder(ensure())
 
 
-@pytest.fixture(scope="module")
+def _open(kind: str, request: pytest.FixtureRequest, folder: Path) -> Any:
+    """A new, empty backend: an embedded index, or a SolrCloud collection of its own on the
+    session's local cluster."""
+    if kind == "embedded":
+        return Index.open(folder / "index")
+    from pylucene_mcp.engine.solr import configset
+    from pylucene_mcp.engine.solr.backend import SolrBackend
+    from pylucene_mcp.engine.solr.client import SolrClient
+
+    settings = dataclasses.replace(request.getfixturevalue("solr_settings"), collection="semantic")
+    client = SolrClient(settings)
+    try:
+        configset.init(client, shards=2, replicas=1)
+    finally:
+        client.close()
+    backend = SolrBackend.open(settings, refresh_interval_s=0.05)
+    with backend.writer() as writer:
+        writer.delete_under("/")
+    return backend
+
+
+@pytest.fixture(scope="module", params=["embedded", "solr"])
 def corpus(
-    tmp_path_factory: pytest.TempPathFactory, encoder: Encoder
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, encoder: Encoder
 ) -> Iterator[tuple[Any, dict[str, dict[str, Any]]]]:
-    """An index of 27 documents with their chunks and vectors, and the oracle's copy of both."""
-    index = Index.open(tmp_path_factory.mktemp("semantic") / "index")
+    """27 documents with their chunks and vectors, on each backend, and the oracle's copy of
+    both."""
+    index = _open(request.param, request, tmp_path_factory.mktemp("semantic"))
     docs: dict[str, dict[str, Any]] = {}
     n = 0
     for topic, sentences in TOPICS.items():
@@ -71,6 +94,7 @@ def corpus(
     index.refresh()
     store = index.keep_vectors("all-minilm-l6-v2")
     hashes = {p: s.content_hash for p, s in index.file_states(["/docs"]).items()}
+    store.delete(list(store.states()))  # a collection's chunks outlive its documents
     for path, doc in docs.items():
         found = chunks.chunks(encoder, doc["content"])
         doc["chunks"] = found
@@ -149,6 +173,18 @@ def test_filters_and_chosen_facet_values_count_as_in_a_lexical_search(
     assert len(sideways) > 1
 
 
+def test_a_readers_folders_limit_what_it_finds(
+    corpus: tuple[Any, dict[str, dict[str, Any]]], encoder: Encoder
+) -> None:
+    index, docs = corpus
+    vector = encoder.embed("boats on the water")
+    truth = oracle(docs, vector, lambda d: d["file_path"].startswith("/docs/a/"))
+    answer = semantic(index, vector, within=["/docs/a"])
+    assert [h["filePath"] for h in answer["documents"]] == [p for p, _ in truth]
+    assert answer["totalHits"] == len(truth) > 0
+
+
+@pytest.mark.parametrize("corpus", ["embedded"], indirect=True)
 def test_a_readers_view_finds_only_its_documents(
     corpus: tuple[Any, dict[str, dict[str, Any]]], encoder: Encoder
 ) -> None:
@@ -176,6 +212,35 @@ def test_each_hit_has_its_chunk_as_its_passage(
         shown = passage["text"].removesuffix("…")
         assert len(passage["text"]) <= 60 and content[start:end].startswith(shown)
         assert hit["score"] == pytest.approx(hit["similarity"], abs=1e-3)
+
+
+def test_a_documents_miss_says_its_best_chunk_and_rank_as_the_oracle(
+    corpus: tuple[Any, dict[str, dict[str, Any]]], encoder: Encoder
+) -> None:
+    index, docs = corpus
+    vector = encoder.embed("a river full of fish")
+    ranked = oracle(docs, vector, lambda d: True)
+    below = [(p, sim) for p, sim in _every(docs, vector) if sim < THRESHOLD]
+    request = SearchRequest(
+        "x", mode="semantic", vector=list(vector), similarity_threshold=THRESHOLD
+    )
+    for path, similarity in [ranked[0], ranked[-1], below[0]]:
+        miss = index.semantic_miss(path, request)
+        assert miss.similarity == pytest.approx(similarity, abs=2e-4)
+        assert miss.reaches_threshold == (similarity >= THRESHOLD)
+        everyone = _every(docs, vector)
+        assert miss.rank == 1 + sum(1 for p, sim in everyone if sim > similarity + 1e-4)
+        best = max(docs[path]["chunks"], key=lambda c: float(np.dot(c.vector, vector)))
+        assert miss.chunk == (best.start, best.end)
+
+
+def _every(docs: dict[str, dict[str, Any]], query: Any) -> list[tuple[str, float]]:
+    """Every document with its best chunk's similarity, best first."""
+    found = [
+        (path, max(float(np.dot(c.vector, query)) for c in doc["chunks"]))
+        for path, doc in docs.items()
+    ]
+    return sorted(found, key=lambda pair: (-pair[1], pair[0]))
 
 
 def test_a_higher_threshold_keeps_fewer(
@@ -260,6 +325,7 @@ def test_hybrid_fuses_both_lists_by_reciprocal_rank(
             assert docs[path]["content"][start:end].startswith(shown)
 
 
+@pytest.mark.parametrize("corpus", ["embedded"], indirect=True)
 def test_a_reader_beside_the_writer_searches_the_writers_vectors(
     corpus: tuple[Any, dict[str, dict[str, Any]]], encoder: Encoder
 ) -> None:
@@ -282,3 +348,50 @@ def test_a_reader_before_any_vectors_is_told_who_makes_them(tmp_path: Path) -> N
     with Index.open(tmp_path / "index", read_only=True) as reader:
         with pytest.raises(IndexAccessError, match="the server that writes the index makes them"):
             reader.keep_vectors("m")
+
+
+def test_a_collections_vectors_are_beside_it_and_remade_for_another_model(
+    solr_settings: Any, encoder: Encoder
+) -> None:
+    from pylucene_mcp.engine.solr import configset
+    from pylucene_mcp.engine.solr.backend import SolrBackend
+    from pylucene_mcp.engine.solr.client import SolrClient
+
+    backend = SolrBackend.open(solr_settings)
+    try:
+        store = backend.keep_vectors("model-one")
+        store.delete(list(store.states()))
+        store.replace("/d/a.txt", "h1", chunks.chunks(encoder, "Herons wait by the water."))
+        store.commit()
+        assert store.states() == {"/d/a.txt": "h1"}
+    finally:
+        backend.close()
+    client = SolrClient(solr_settings)
+    try:
+        found = configset.collections(client)
+    finally:
+        client.close()
+    beside = found[solr_settings.collection + "-vectors"]
+    main = found[solr_settings.collection]
+    assert beside["configName"] == main["configName"]
+    assert len(beside["shards"]) == len(main["shards"])
+    backend = SolrBackend.open(solr_settings)
+    try:
+        assert backend.keep_vectors("model-one").states() == {"/d/a.txt": "h1"}
+    finally:
+        backend.close()
+    backend = SolrBackend.open(solr_settings)
+    try:
+        # made with another model: not current, so the embedder makes them again
+        assert backend.keep_vectors("model-two").states()["/d/a.txt"] != "h1"
+    finally:
+        backend.close()
+
+
+def test_a_model_of_a_dimension_without_a_field_is_refused_in_plain_words() -> None:
+    from pylucene_mcp.basics.errors import SetupError
+    from pylucene_mcp.engine.solr.vectors import vector_field
+
+    assert vector_field(384) == "chunk_vector_384"
+    with pytest.raises(SetupError, match="choose a model of one of these"):
+        vector_field(300)

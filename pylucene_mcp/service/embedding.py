@@ -102,15 +102,12 @@ class Embedding:
         """The vectors of the open index.
 
         Raises:
-            InvalidRequestError: for a backend that keeps none (the Solr backend, for now).
+            InvalidRequestError: for a backend that keeps none.
         """
         index = self._index()
         keep = getattr(index, "keep_vectors", None)
         if keep is None:
-            raise errors.InvalidRequestError(
-                "semantic search is offered on the embedded index; this server searches a "
-                "SolrCloud collection"
-            )
+            raise errors.InvalidRequestError(f"{index.identity} keeps no vectors")
         return keep(self.model_name)
 
     # -- the embedder -------------------------------------------------------------------------
@@ -154,10 +151,8 @@ class Embedding:
                 log.exception("the embedder failed")
             self._stop.wait(POLL_S)
 
-    def _version(self) -> int:
-        index = self._index()
-        with index.searcher() as searcher:  # type: ignore[attr-defined]
-            return int(searcher.getIndexReader().getVersion())
+    def _version(self) -> Any:
+        return self._index().content_version()  # type: ignore[attr-defined]
 
     def reconcile(self) -> Progress:
         """Brings the vectors in step with the index once: stale and missing documents

@@ -533,6 +533,11 @@ class LuceneIndex:
             self.vectors = VectorStore(folder_of(self.path), model, read_only=self.read_only)
         return self.vectors
 
+    def content_version(self) -> int:
+        """What changes whenever the documents do: the reader's version."""
+        with self.searcher() as searcher, jvm.java_errors():
+            return int(searcher.getIndexReader().getVersion())
+
     def content_hashes(self) -> dict[str, str | None]:
         """The content hash of every document, by path (what its chunks are made from)."""
         with self.searcher() as searcher, jvm.java_errors():

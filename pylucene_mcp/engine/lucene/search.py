@@ -5,7 +5,6 @@ tool each make; the result shapes are in :mod:`pylucene_mcp.engine.core.results`
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 import time
@@ -15,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.basics.shapes import Encoded
-from pylucene_mcp.engine.core import cursors, documents
+from pylucene_mcp.engine.core import cursors, documents, semantic
 from pylucene_mcp.engine.core.filters import (
     LONG_MAX,
     LONG_MIN,
@@ -28,6 +27,7 @@ from pylucene_mcp.engine.core.query import context, limit_ms, parse_query
 from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.core.request import SearchRequest
 from pylucene_mcp.engine.core.results import SearchResult
+from pylucene_mcp.engine.core.semantic import ChunkHit, Ranks
 from pylucene_mcp.engine.lucene import vectors
 from pylucene_mcp.engine.lucene.index import visible
 from pylucene_mcp.engine.lucene.info import stored_document
@@ -65,7 +65,7 @@ def search(index: LuceneIndex, request: SearchRequest | str, **options: Any) -> 
             shim = _request(r.text, r.default_operator == "AND", r.word_forms, r.parsed_filters)
             if r.within is not None:
                 shim.within(visible(Readable.of(r.within)))
-            chunks: dict[str, vectors.ChunkHit] | None = None
+            chunks: dict[str, ChunkHit] | None = None
             ranks: Ranks | None = None
             if r.mode == "semantic":
                 chunks = _semantic(index, r, shim)
@@ -107,27 +107,11 @@ def search(index: LuceneIndex, request: SearchRequest | str, **options: Any) -> 
         partial=answer["partial"],
     )
     if chunks is not None:
-        _with_chunks(index, data, chunks, r, ranks)
+        semantic.with_chunks(lambda path: stored_document(index, path), data, chunks, r, ranks)
     return SearchResult(data)
 
 
-#: a hybrid search fuses the first hundred of each list, by reciprocal rank (k = 60): measured
-#: on CACM by bench/semantic.py (docs/semantic.md)
-FUSED_DEPTH = 100
-RRF_K = 60
-
-
-@dataclasses.dataclass(frozen=True)
-class Ranks:
-    """A hybrid search's lists: each document's lexical rank and score, its semantic rank, and
-    its fused score (by path)."""
-
-    lexical: dict[str, tuple[int, float]]
-    semantic: dict[str, int]
-    fused: dict[str, float]
-
-
-def _semantic(index: LuceneIndex, r: SearchRequest, shim: Any) -> dict[str, vectors.ChunkHit]:
+def _semantic(index: LuceneIndex, r: SearchRequest, shim: Any) -> dict[str, ChunkHit]:
     """Makes ``shim`` a search of the documents that have a chunk similar enough to the
     request's vector (:func:`_nearest`), each scored by its best chunk's similarity. Returns
     the best chunk of each, by path."""
@@ -136,71 +120,36 @@ def _semantic(index: LuceneIndex, r: SearchRequest, shim: Any) -> dict[str, vect
     return best
 
 
-def _hybrid(
-    index: LuceneIndex, r: SearchRequest, shim: Any
-) -> tuple[dict[str, vectors.ChunkHit], Ranks]:
+def _hybrid(index: LuceneIndex, r: SearchRequest, shim: Any) -> tuple[dict[str, ChunkHit], Ranks]:
     """Makes ``shim`` a search of the documents of the request's words or of its vector: the
     first hundred of each list fused by reciprocal rank come first, in that order, the others
     after them. Returns the semantic documents' best chunks and the lists' ranks."""
     hits = _nearest(index, r)
-    words = dataclasses.replace(
-        r,
-        mode="lexical",
-        page=1,
-        page_size=FUSED_DEPTH,
-        max_passages=0,
-        facet_queries=None,
-        range_facets=(),
-        sort="_score",
-        sort_order="desc",
-    )
-    found = search(index, words).to_dict()["documents"]
-    lexical = {h["filePath"]: (rank, h["score"]) for rank, h in enumerate(found, start=1)}
-    semantic = {h.path: rank for rank, h in enumerate(hits[:FUSED_DEPTH], start=1)}
-    fused: dict[str, float] = {}
-    for path, (rank, _) in lexical.items():
-        fused[path] = fused.get(path, 0.0) + 1 / (RRF_K + rank)
-    for path, rank in semantic.items():
-        fused[path] = fused.get(path, 0.0) + 1 / (RRF_K + rank)
+    ranks = semantic.fuse(search(index, semantic.by_words(r)).to_dict()["documents"], hits)
     meant = vectors.paths_scored({hit.path: hit.similarity for hit in hits})
-    shim.hybrid(meant, vectors.paths_scored({path: 1 + s for path, s in fused.items()}))
-    return {hit.path: hit for hit in hits}, Ranks(lexical, semantic, fused)
+    shim.hybrid(meant, vectors.paths_scored({path: 1 + s for path, s in ranks.fused.items()}))
+    return {hit.path: hit for hit in hits}, ranks
 
 
 def semantic_miss(index: LuceneIndex, path: str, request: SearchRequest) -> SemanticMiss:
     """What a semantic search of ``request`` (its vector, threshold and filters) makes of the
     document ``path``: its best chunk's similarity, whether that reaches the threshold, and
     its rank by similarity among the documents the filters allow."""
-    store = vectors.refuse_without(index.vectors)
+    store = semantic.refuse_without(index.vectors)
     path = documents.normalize_path(path)
     best = store.best_chunk(request.vector or (), path)
-    threshold = request.similarity_threshold
-    if best is None:
-        return SemanticMiss(None, None, threshold, False, None)
-    # the documents at least as similar: the rank among them, ties by the search's own order
-    floor = best.similarity - 1e-5  # its own chunk is in, whatever the float rounding
-    above = _nearest(index, dataclasses.replace(request, similarity_threshold=floor))
-    rank = next((n for n, hit in enumerate(above, start=1) if hit.path == path), None)
-    return SemanticMiss(
-        round(best.similarity, 4),
-        (best.start, best.end),
-        threshold,
-        best.similarity >= threshold,
-        rank,
-    )
+    return semantic.miss(best, path, request, lambda r: _nearest(index, r))
 
 
-def _nearest(index: LuceneIndex, r: SearchRequest) -> list[vectors.ChunkHit]:
+def _nearest(index: LuceneIndex, r: SearchRequest) -> list[ChunkHit]:
     """The documents with a chunk whose similarity to the request's vector reaches its
     threshold, within what the request's filters (but for facet values chosen by drill-down,
     whose sideways counts need the others) and its reader's view allow, most similar first."""
-    store = vectors.refuse_without(index.vectors)
+    store = semantic.refuse_without(index.vectors)
     occur = jvm.jclass("org.apache.lucene.search.BooleanClause$Occur")
     allowed = jvm.jclass("org.apache.lucene.search.BooleanQuery$Builder")()
     limited = False
-    for flt in r.parsed_filters:
-        if flt.field in schema.FACET_FIELDS and flt.operator in ("eq", "in"):
-            continue
+    for flt in semantic.limiting(r.parsed_filters):
         negative = flt.operator in ("not", "not_in")
         allowed.add(filter_query(flt), occur.MUST_NOT if negative else occur.FILTER)
         limited = True
@@ -214,58 +163,6 @@ def _nearest(index: LuceneIndex, r: SearchRequest) -> list[vectors.ChunkHit]:
         with index.searcher() as searcher:
             within = vectors.within_paths(searcher, allowed.build())
     return store.nearest(r.vector or (), r.similarity_threshold, within)
-
-
-def _with_chunks(
-    index: LuceneIndex,
-    data: dict[str, Any],
-    chunks: dict[str, vectors.ChunkHit],
-    r: SearchRequest,
-    ranks: Ranks | None = None,
-) -> None:
-    """Gives each hit of a semantic or hybrid search its similarity, the span of its best
-    chunk, and that chunk as its passage (cut to the request's passage length) where the words
-    found none; a hybrid search's, its lexical rank and score, its semantic rank and its fused
-    score."""
-    documents = data["documents"]
-    hits = json.loads(documents) if isinstance(documents, Encoded) else list(documents)
-    order = {path: rank for rank, path in enumerate(chunks, start=1)}
-    for hit in hits:
-        path = hit["filePath"]
-        if ranks is not None:
-            if path in ranks.lexical:
-                hit["lexicalRank"], hit["lexicalScore"] = ranks.lexical[path]
-            hit["score"] = round(ranks.fused.get(path, 0.0), 6)
-        chunk = chunks.get(path)
-        if chunk is None:
-            continue
-        hit["semanticRank"] = order[path]
-        hit["similarity"] = round(chunk.similarity, 4)
-        hit["chunk"] = [chunk.start, chunk.end]
-        if r.max_passages > 0 and not hit.get("passages"):
-            stored = stored_document(index, hit["filePath"])
-            text = stored.content[chunk.start : chunk.end]
-            page = stored.page_of(chunk.start)
-            hit["passages"] = [
-                {
-                    "text": _cut(text, r.passage_length),
-                    "score": round(chunk.similarity, 4),
-                    "matchedTerms": [],
-                    "termCoverage": 0.0,
-                    "position": round(chunk.start / max(1, len(stored.content)), 4),
-                    **({"page": page} if page else {}),
-                }
-            ]
-    data["documents"] = Encoded(json.dumps(hits, ensure_ascii=False))
-
-
-def _cut(text: str, length: int) -> str:
-    """``text`` at most ``length`` characters, cut after a word, with an ellipsis."""
-    text = " ".join(text.split())
-    if len(text) <= length:
-        return text
-    cut = text[: length - 1].rsplit(" ", 1)[0]
-    return cut + "…"
 
 
 def _request(text: str, and_: bool, word_forms: bool, filters: Sequence[Filter]) -> Any:

@@ -20,31 +20,16 @@ import json
 import logging
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
+from pylucene_mcp.engine.core.semantic import MAX_CHUNKS, MAX_DOCUMENTS, ChunkHit, score_bounds
 
 log = logging.getLogger(__name__)
 
 OF, HASH, START, END, VECTOR = "chunk_of", "chunk_hash", "chunk_start", "chunk_end", "chunk_vector"
-#: the most chunks one search looks at, and the most documents it keeps
-MAX_CHUNKS = 10_000
-MAX_DOCUMENTS = 1_000
-#: how much less similar (in Lucene's score, (1 + cosine) / 2) the graph's walk may go
-TRAVERSAL_MARGIN = 0.1
-
-
-@dataclass(frozen=True)
-class ChunkHit:
-    """A document's best chunk for a query: its span in the content and its cosine similarity."""
-
-    path: str
-    similarity: float
-    start: int
-    end: int
 
 
 def folder_of(index_path: Path) -> Path:
@@ -53,7 +38,9 @@ def folder_of(index_path: Path) -> Path:
 
 
 class VectorStore:
-    """The chunks of one index, written by one process (the index's writer)."""
+    """The chunks of one index, written by one process (the index's writer): a
+    :class:`~pylucene_mcp.engine.core.semantic.VectorStore` whose ``within`` is a query of
+    its chunks (:func:`within_paths`)."""
 
     def __init__(self, path: Path, model: str, read_only: bool = False) -> None:
         """Opens the chunks at ``path`` made with ``model``: for writing (those made with another
@@ -203,15 +190,9 @@ class VectorStore:
         """The documents with a chunk whose cosine similarity to ``vector`` is at least
         ``threshold``, best first (at most :data:`MAX_DOCUMENTS`), each with its best chunk;
         ``within``: a query of this index's chunks that the search is limited to (None: all)."""
-        # the dot product's score is (1 + cosine) / 2; the graph is walked through nodes a little
-        # less similar than that, so that a similar chunk behind a less similar one is reached
-        score = (1 + threshold) / 2
+        score, traversed = score_bounds(threshold)
         query = jvm.jclass("org.apache.lucene.search.FloatVectorSimilarityQuery$Explicit")(
-            VECTOR,
-            jvm.jarray("float", [float(x) for x in vector]),
-            max(0.0, score - TRAVERSAL_MARGIN),
-            score,
-            within,
+            VECTOR, jvm.jarray("float", [float(x) for x in vector]), traversed, score, within
         )
         if self.read_only:
             with jvm.java_errors():
@@ -271,10 +252,3 @@ def paths_scored(scores: Mapping[str, float]) -> Any:
             jvm.jarray("String", list(scores)),
             jvm.jarray("float", [max(0.0, score) for score in scores.values()]),
         )
-
-
-def refuse_without(store: VectorStore | None) -> VectorStore:
-    """``store``, or the error that says how to get one."""
-    if store is None:
-        raise errors.InvalidRequestError.vectors_off()
-    return store

@@ -43,6 +43,7 @@ from pylucene_mcp.engine.solr.collection import Collection
 from pylucene_mcp.engine.solr.probe import SolrProbe
 from pylucene_mcp.engine.solr.searching import Searching
 from pylucene_mcp.engine.solr.statistics import Statistics
+from pylucene_mcp.engine.solr.vectors import SolrVectorStore
 from pylucene_mcp.engine.solr.writing import SCHEMA_VERSION_FIELD, Writing
 
 
@@ -60,6 +61,7 @@ class SolrBackend(Searching, Writing, Statistics):
         self.client = SolrClient(settings)
         self.collection = Collection(self.client)
         self._refresh_interval_s = refresh_interval_s
+        self.vectors: SolrVectorStore | None = None
 
     @classmethod
     def open(cls, settings: SolrSettings, *, refresh_interval_s: float = 1.0) -> SolrBackend:
@@ -109,7 +111,18 @@ class SolrBackend(Searching, Writing, Statistics):
         """Nothing to record: each document carries the schema version it was written with."""
 
     def close(self) -> None:
+        if self.vectors is not None:
+            self.vectors.close()
+            self.vectors = None
         self.client.close()
+
+    def keep_vectors(self, model: str) -> SolrVectorStore:
+        """The chunks and vectors of this collection's documents (made with ``model``; made
+        again when they were made with another), in a collection beside it, created when the
+        cluster lacks it (docs/semantic.md)."""
+        if self.vectors is None:
+            self.vectors = SolrVectorStore(self.settings, model)
+        return self.vectors
 
     def viewed(self, readable: Readable | Sequence[str]) -> None:
         """None: a collection has no view of some folders yet (Solr's statistics are the

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pylucene_mcp.engine.solr.configset as configset
@@ -21,6 +21,8 @@ from pylucene_mcp.engine.solr.client import SolrClient
 SCORED_FIELDS = "!".join(
     name for name, spec in schema.FIELDS.items() if spec.kind in ("text", "shadow")
 )
+#: rows per request when walking many documents (file states, a vector search's paths)
+WALK_ROWS = 5000
 #: how long the shards' replicas are taken as known (a new leader is seen within it)
 STATE_TTL_S = 5.0
 #: the terms a ranked pattern scores by (the product parser's ``RANKED_PATTERN_TERMS``)
@@ -45,6 +47,28 @@ class Collection:
         params.setdefault("shards.tolerant", "true")
         params.setdefault("solr.stats.fields", SCORED_FIELDS)
         return self.client.post(self.client.collection("select"), body)
+
+    def walk(self, node: Mapping[str, Any], fields: str, *filters: str) -> Iterator[dict[str, Any]]:
+        """Every document of ``node`` within ``filters``, with ``fields``, in the order of the
+        unique key, :data:`WALK_ROWS` to a request (a cursor: writes meanwhile neither repeat
+        nor skip a document that stays)."""
+        mark = "*"
+        while True:
+            answer = self.select(
+                {
+                    "query": json.dumps(node),
+                    "filter": list(filters),
+                    "limit": WALK_ROWS,
+                    "sort": f"{schema.FILE_PATH} asc",
+                    "fields": fields,
+                    "params": {"cursorMark": mark, "shards.tolerant": "false"},
+                }
+            )
+            yield from answer["response"]["docs"]
+            following = answer.get("nextCursorMark")
+            if not following or following == mark:
+                return
+            mark = following
 
     def count(self, node: Mapping[str, Any], *filters: str) -> int:
         answer = self.select({"query": json.dumps(node), "filter": list(filters), "limit": 0})

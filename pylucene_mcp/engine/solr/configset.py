@@ -134,6 +134,56 @@ def init(client: SolrClient, shards: int = 2, replicas: int = 2, wait_s: float =
     )
 
 
+#: the collection of a collection's chunks and vectors (docs/semantic.md)
+VECTORS_SUFFIX = "-vectors"
+
+
+def ensure_beside(client: SolrClient, suffix: str, wait_s: float = 120) -> str:
+    """The collection named as the configured one with ``suffix``, created with its configset
+    and its shards and replicas when the cluster lacks it (moved to its configset when on
+    another). Returns its name.
+
+    Raises:
+        RemoteIndexError: when the configured collection does not exist, or the cluster
+            refuses.
+    """
+    main = client.settings.collection
+    name_beside = main + suffix
+    existing = collections(client)
+    if main not in existing:
+        raise errors.RemoteIndexError(
+            f"the collection '{main}' does not exist: run `pylucene-mcp solr init`"
+        )
+    state = existing[main]
+    config = state.get("configName")
+    shards = state.get("shards", {})
+    if name_beside not in existing:
+        replicas = max((len(s.get("replicas", {})) for s in shards.values()), default=1)
+        client.get(
+            "admin/collections",
+            {
+                "action": "CREATE",
+                "name": name_beside,
+                "numShards": max(1, len(shards)),
+                "replicationFactor": replicas,
+                "collection.configName": config,
+                "waitForFinalState": "true",
+            },
+        )
+    elif existing[name_beside].get("configName") != config:
+        client.get(
+            "admin/collections",
+            {
+                "action": "MODIFYCOLLECTION",
+                "collection": name_beside,
+                "collection.configName": config,
+            },
+        )
+        client.get("admin/collections", {"action": "RELOAD", "name": name_beside})
+    wait_until_active(client, name_beside, wait_s)
+    return name_beside
+
+
 def collections(client: SolrClient) -> dict[str, dict[str, Any]]:
     """The cluster's collections with their state (CLUSTERSTATUS), by name."""
     status = client.get("admin/collections", {"action": "CLUSTERSTATUS"})

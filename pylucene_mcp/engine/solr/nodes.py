@@ -45,15 +45,25 @@ def _facet_term(node: dict[str, Any]) -> dict[str, Any]:
     return node
 
 
-def local(node: Mapping[str, Any], tags: Sequence[str] = ()) -> str:
+def local(node: Mapping[str, Any], tags: Sequence[str] = (), *, cache: bool = True) -> str:
     """``node`` as a query string for Solr: the product's parser named, then the JSON (which a
-    local-params parser takes literally, as the rest of the string)."""
+    local-params parser takes literally, as the rest of the string); not ``cache``d: a filter
+    that no other search will repeat (a vector search's documents)."""
     tag = f" tag={','.join(tags)}" if tags else ""
-    return "{!pylucene" + tag + "}" + json.dumps(node, ensure_ascii=False)
+    kept = "" if cache else " cache=false"
+    return "{!pylucene" + tag + kept + "}" + json.dumps(node, ensure_ascii=False)
 
 
 def term(field: str, value: str) -> dict[str, Any]:
     return {"t": "term", "f": field, "v": value}
+
+
+def paths(field: str, scores: Mapping[str, float] | Sequence[str]) -> dict[str, Any]:
+    """The documents whose keyword ``field`` holds one of ``scores``' keys, each scored by its
+    value (a sequence of keys: each scores 1): one query whatever their number."""
+    if isinstance(scores, Mapping):
+        return {"t": "paths", "f": field, "v": list(scores), "s": list(scores.values())}
+    return {"t": "paths", "f": field, "v": list(scores)}
 
 
 def prefix(field: str, value: str) -> dict[str, Any]:

@@ -7,8 +7,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pylucene_mcp.engine.core.info import StoredDocument
     from pylucene_mcp.engine.solr.client import SolrClient, SolrSettings
     from pylucene_mcp.engine.solr.collection import Collection
+    from pylucene_mcp.engine.solr.vectors import SolrVectorStore
 
 
 class Part:
@@ -20,6 +22,8 @@ class Part:
         client: SolrClient
         collection: Collection
         _refresh_interval_s: float
+        #: the chunks and their vectors (None: vectors off; docs/semantic.md)
+        vectors: SolrVectorStore | None
 
         @property
         def identity(self) -> str: ...
@@ -29,3 +33,5 @@ class Part:
 
         @property
         def needs_reindex(self) -> bool: ...
+
+        def stored_document(self, file_path: str) -> StoredDocument: ...

@@ -13,12 +13,14 @@ import pylucene_mcp.engine.solr.nodes as nodes
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, portable, schema
 from pylucene_mcp.basics.shapes import Encoded
-from pylucene_mcp.engine.core import cursors, documents
+from pylucene_mcp.engine.core import cursors, documents, semantic
 from pylucene_mcp.engine.core.filters import Filter, filter_query
+from pylucene_mcp.engine.core.miss import SemanticMiss
 from pylucene_mcp.engine.core.query import context, limit_ms, parse_query
 from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.core.request import SearchRequest
 from pylucene_mcp.engine.core.results import SearchResult
+from pylucene_mcp.engine.core.semantic import ChunkHit, Ranks
 from pylucene_mcp.engine.solr.part import Part
 from pylucene_mcp.engine.solr.writing import stored_row
 
@@ -61,6 +63,24 @@ def _partial_details(answer: Mapping[str, Any], limit_ms: int) -> str:
     return f"the time limit ({limit_ms} ms) ran out: the counts and hits are those found by then"
 
 
+def _readable(within: Readable | Sequence[str]) -> dict[str, Any]:
+    """The documents a reader may read: by folders alone, for the collection does not record
+    a file's readers (docs/team.md)."""
+    folders = Readable.of(within).folders
+    readable = [nodes.prefix(schema.FILE_PATH, portable.folder_prefix(f)) for f in folders]
+    return nodes.any_of(readable) if readable else nodes.NOTHING
+
+
+def _similarities(hits: Sequence[ChunkHit]) -> dict[str, float]:
+    """Each document's similarity as its score (Lucene's scores are not negative: 0)."""
+    return {hit.path: max(0.0, hit.similarity) for hit in hits}
+
+
+def _zero(node: dict[str, Any]) -> dict[str, Any]:
+    """The documents of ``node``, each scored 0."""
+    return {"t": "boost", "b": 0.0, "q": {"t": "const", "q": node}}
+
+
 def _sort(field_name: str, order: str) -> str:
     """Solr's sort: the score or the field, then the file path, so that ties come in one order
     on every shard layout and a cursor never repeats a document. A field's ties are not ordered
@@ -93,7 +113,10 @@ class Searching(Part):
         """As the embedded index's :func:`~pylucene_mcp.engine.lucene.search.search`."""
         started = time.perf_counter()
         r = request
-        parsed = parse_query(r.text, r.default_operator, word_forms=r.word_forms)
+        # a semantic search has its vector: its text is not parsed (it may not be a query)
+        parsed = None
+        if r.mode != "semantic":
+            parsed = parse_query(r.text, r.default_operator, word_forms=r.word_forms)
         counted = [
             parse_query(q, r.default_operator, word_forms=r.word_forms) for q in r.named.values()
         ]
@@ -103,11 +126,7 @@ class Searching(Part):
             mark, seen = _position(r.cursor, fingerprint)
         filter_strings, facets = self._facet_request(r.parsed_filters, r.facet_limit)
         if r.within is not None:  # untagged: no facet's or filter count's domain drops it
-            # by folders alone: the collection does not record a file's readers (docs/team.md)
-            folders = Readable.of(r.within).folders
-            readable = [nodes.prefix(schema.FILE_PATH, portable.folder_prefix(f)) for f in folders]
-            within = nodes.any_of(readable) if readable else nodes.NOTHING
-            filter_strings.append(nodes.local(within))
+            filter_strings.append(nodes.local(_readable(r.within)))
         for n, parsed_count in enumerate(counted):
             facets[f"q{n}"] = {
                 "type": "query",
@@ -117,11 +136,23 @@ class Searching(Part):
             for b, (low, high) in enumerate(zip(edges, edges[1:], strict=False)):
                 node = nodes.longs(facet.field, low, high - 1)
                 facets[f"r{f}_{b}"] = {"type": "query", "q": nodes.local(node)}
+        chunks: dict[str, ChunkHit] | None = None
+        ranks: Ranks | None = None
+        if r.mode == "semantic":
+            nearest = self._nearest(r)
+            chunks = {hit.path: hit for hit in nearest}
+            query = nodes.paths(schema.FILE_PATH, _similarities(nearest))
+        else:
+            assert parsed is not None
+            query = self.collection.ranked(nodes.portable_query(parsed.match_query))
+            if r.mode == "hybrid":
+                query, chunks, ranks = self._hybrid(r, query)
+        highlighted = parsed if r.max_passages and parsed and not parsed.match_all else None
         fields = [*HIT_FIELDS, "score"]
-        if r.max_passages and not parsed.match_all:
+        if highlighted is not None:
             fields.append(schema.CONTENT)
         body: dict[str, Any] = {
-            "query": json.dumps(self.collection.ranked(nodes.portable_query(parsed.match_query))),
+            "query": json.dumps(query),
             "filter": filter_strings,
             "limit": r.page_size,
             "fields": ",".join(fields),
@@ -149,7 +180,8 @@ class Searching(Part):
                 "(timeAllowedMs)"
             )
         counts = answer.get("facets", {})
-        hits = self._page(found["docs"], parsed, r.max_passages, r.passage_length)
+        passages = r.max_passages if highlighted is not None else 0
+        hits = self._page(found["docs"], highlighted, passages, r.passage_length)
         walk = None
         if fingerprint is not None:
             walked = (seen or 0) + len(found["docs"])
@@ -184,7 +216,47 @@ class Searching(Part):
         )
         if partial:
             data["partialDetails"] = _partial_details(answer, limit)
+        if chunks is not None:
+            semantic.with_chunks(self.stored_document, data, chunks, r, ranks)
         return SearchResult(data)
+
+    def _hybrid(
+        self, r: SearchRequest, words: dict[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, ChunkHit], Ranks]:
+        """The query of a hybrid search whose words are ``words``: the documents of the words
+        or of the request's vector, the first hundred of each list fused by reciprocal rank
+        first, in that order (their fused score plus one), the others after them (0). Returns
+        it, the semantic documents' best chunks and the lists' ranks."""
+        hits = self._nearest(r)
+        ranks = semantic.fuse(self.search(semantic.by_words(r)).to_dict()["documents"], hits)
+        unranked = [words, nodes.paths(schema.FILE_PATH, [hit.path for hit in hits])]
+        fused = nodes.paths(schema.FILE_PATH, {p: 1 + s for p, s in ranks.fused.items()})
+        clauses = [{"o": "SHOULD", "q": _zero(node)} for node in unranked]
+        query = {"t": "bool", "msm": 0, "c": [*clauses, {"o": "SHOULD", "q": fused}]}
+        return query, {hit.path: hit for hit in hits}, ranks
+
+    def _nearest(self, r: SearchRequest) -> list[ChunkHit]:
+        """The documents with a chunk whose similarity to the request's vector reaches its
+        threshold, within what the request's filters (but for facet values chosen by
+        drill-down, whose sideways counts need the others) and its reader's folders allow,
+        most similar first."""
+        store = semantic.refuse_without(self.vectors)
+        limits = [nodes.local(filter_node(flt)) for flt in semantic.limiting(r.parsed_filters)]
+        if r.within is not None:
+            limits.append(nodes.local(_readable(r.within)))
+        within = None
+        if limits:
+            walked = self.collection.walk(nodes.ALL, schema.FILE_PATH, *limits)
+            within = [str(doc[schema.FILE_PATH]) for doc in walked]
+        return store.nearest(r.vector or (), r.similarity_threshold, within)
+
+    def semantic_miss(self, path: str, request: SearchRequest) -> SemanticMiss:
+        """As the embedded index's
+        :func:`~pylucene_mcp.engine.lucene.search.semantic_miss`."""
+        store = semantic.refuse_without(self.vectors)
+        path = documents.normalize_path(path)
+        best = store.best_chunk(request.vector or (), path)
+        return semantic.miss(best, path, request, self._nearest)
 
     def _facet_request(
         self, filters: Sequence[Filter], facet_limit: int

@@ -26,10 +26,6 @@ UPDATE_DOCS = 500
 UPDATE_CHARS = 8_000_000
 
 
-#: rows per request when walking many documents (file states)
-WALK_ROWS = 5000
-
-
 def _below(folders: Sequence[str]) -> dict[str, Any]:
     """The node of the documents whose file_path lies below one of ``folders``."""
     return nodes.any_of(
@@ -185,26 +181,33 @@ class Writing(Part):
         return found
 
     def _states(self, node: dict[str, Any]) -> dict[str, FileState]:
-        states: dict[str, FileState] = {}
-        mark = "*"
-        while True:
-            answer = self.collection.select(
-                {
-                    "query": json.dumps(node),
-                    "limit": WALK_ROWS,
-                    "sort": "file_path asc",
-                    "fields": f"file_path,file_size,content_hash,{schema.SEEN_MTIME}",
-                    "params": {"cursorMark": mark, "shards.tolerant": "false"},
-                }
+        fields = f"file_path,file_size,content_hash,{schema.SEEN_MTIME}"
+        return {
+            doc["file_path"]: FileState(
+                doc.get("file_size"), doc.get(schema.SEEN_MTIME), doc.get("content_hash")
             )
-            for doc in answer["response"]["docs"]:
-                states[doc["file_path"]] = FileState(
-                    doc.get("file_size"), doc.get(schema.SEEN_MTIME), doc.get("content_hash")
-                )
-            following = answer.get("nextCursorMark")
-            if not following or following == mark:
-                return states
-            mark = following
+            for doc in self.collection.walk(node, fields)
+        }
+
+    def content_hashes(self) -> dict[str, str | None]:
+        """The content hash of every document, by path (what its chunks are made from)."""
+        return {path: state.content_hash for path, state in self._states(nodes.ALL).items()}
+
+    def content_version(self) -> str:
+        """What changes whenever the documents do: their number and the last update's
+        version (a deletion lowers the one, a write raises the other)."""
+        answer = self.collection.select(
+            {
+                "query": json.dumps(nodes.ALL),
+                "limit": 1,
+                "sort": "_version_ desc",
+                "fields": "_version_",
+                "params": {"shards.tolerant": "false"},
+            }
+        )
+        found = answer["response"]
+        last = found["docs"][0].get("_version_") if found["docs"] else None
+        return f"{found['numFound']}:{last}"
 
     @property
     def refresh_interval_s(self) -> float:

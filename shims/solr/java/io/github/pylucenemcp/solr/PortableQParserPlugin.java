@@ -103,7 +103,10 @@ public final class PortableQParserPlugin extends QParserPlugin {
       case "longRange" ->
           LongPoint.newRangeQuery(
               text(node, "f"), number(node, "lo").longValue(), number(node, "hi").longValue());
-      case "blend" -> new GlobalBlendQuery(text(node, "f"), strings(node.get("v")), floats(node));
+      case "blend" ->
+          new GlobalBlendQuery(text(node, "f"), strings(node.get("v")), floats(node, "b"));
+      case "paths" ->
+          new PathScoresQuery(text(node, "f"), strings(node.get("v")), floats(node, "s"));
       case "all" -> new MatchAllDocsQuery();
       case "none" -> new MatchNoDocsQuery();
       default -> throw new IllegalArgumentException("unknown node kind '" + kind + "'");
@@ -166,9 +169,10 @@ public final class PortableQParserPlugin extends QParserPlugin {
     return out;
   }
 
-  private static List<Float> floats(Map<?, ?> node) {
+  /** The numbers under {@code key} (none when it is absent). */
+  private static List<Float> floats(Map<?, ?> node, String key) {
     List<Float> out = new java.util.ArrayList<>();
-    Object value = node.get("b");
+    Object value = node.get(key);
     if (value != null) {
       for (Object each : (List<?>) value) {
         out.add(((Number) each).floatValue());
