@@ -16,13 +16,20 @@ language; each section's German title as a query among the English sections, and
 title among the German ones: whether the same section comes first (MRR@10) and among the first
 ten (success@10), for lexical (the title's words ORed), semantic and hybrid search.
 
+``--walk N``: the vector search alone, on N chunk vectors (384 numbers, drawn around 2,000
+topic centres so that, as with text, a query is close to a few hundred chunks and far from the
+rest) in the product's vector store: p50/p95 of the exhaustive walk the product makes (every
+chunk reaching the threshold, as exact numpy finds them), and of a walk that stops at nodes 0.1
+(in score) less similar than the threshold, with the share of the exact answer that one finds.
+
 ``--relevance``: the 3,204 CACM abstracts in the product's index (through the Python API), their
 chunks embedded by the server's own embedder; the 64 CACM queries run lexically (their words
 ORed, as an AI client starts), semantically (mode semantic, every document ranked), and fused
 (mode hybrid: reciprocal rank fusion, k=60, of the two first hundred); MAP and P@30 over the
 first 100 of each (``ir-measures``), with late and with plain chunking.
 
-    python bench/semantic.py [--cost] [--scale N] [--relevance] [--crosslingual] [--docs N]
+    python bench/semantic.py [--cost] [--scale N] [--walk N] [--relevance] [--crosslingual]
+                             [--docs N]
                              [--queries Q] [--model FOLDER]
 
 The model is the tests' all-MiniLM-L6-v2 (``scripts/ensure-test-model``) unless ``--model``
@@ -50,18 +57,21 @@ def main() -> None:
     parser.add_argument("--relevance", action="store_true")
     parser.add_argument("--scale", type=int, default=0)
     parser.add_argument("--crosslingual", action="store_true")
+    parser.add_argument("--walk", type=int, default=0)
     parser.add_argument("--reference", type=Path, default=Path("/usr/share/debian-reference"))
     parser.add_argument("--docs", type=int, default=40)
     parser.add_argument("--queries", type=int, default=50)
     parser.add_argument("--model", default=str(MODEL))
     parser.add_argument("--cacm", type=Path, default=ROOT.parent / "shared/eval/cacm")
     args = parser.parse_args()
-    if args.cost or not (args.relevance or args.scale or args.crosslingual):
+    if args.cost or not (args.relevance or args.scale or args.crosslingual or args.walk):
         cost(args)
     if args.crosslingual:
         crosslingual(args)
     if args.scale:
         scale(args)
+    if args.walk:
+        walk(args)
     if args.relevance:
         relevance(args)
 
@@ -220,6 +230,85 @@ def scale(args: argparse.Namespace) -> None:
             p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
             print(f"| {mode} | {statistics.median(ordered):.1f} | {p95:.1f} |")
         index.close()
+
+
+def walk(args: argparse.Namespace) -> None:
+    import numpy as np
+
+    from pylucene_mcp import jvm
+    from pylucene_mcp.engine.lucene.vectors import VECTOR, VectorStore
+
+    rng = np.random.default_rng(36)
+    centres = rng.normal(size=(2000, 384)).astype(np.float32)
+    vectors = centres[rng.integers(0, len(centres), args.walk)]
+    vectors = vectors + rng.normal(scale=0.9, size=vectors.shape).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    per_document = 12
+    threshold = 0.5
+    with tempfile.TemporaryDirectory() as work:
+        store = VectorStore(Path(work) / "vectors", "synthetic")
+        started = time.perf_counter()
+        for start in range(0, len(vectors), per_document):
+            numbers = range(start, min(start + per_document, len(vectors)))
+            chunks = [_Chunk(n, n + 1, vectors[n]) for n in numbers]
+            store.replace(f"/walk/{start // per_document:07}", "h", chunks)
+        store.commit()
+        print(
+            f"{len(vectors)} chunks ({len(vectors) // per_document} documents) stored in "
+            f"{time.perf_counter() - started:.0f} s; {folder_mb(Path(work) / 'vectors'):.0f} MB"
+        )
+        queries = vectors[rng.integers(0, len(vectors), args.queries)]
+        queries = queries + rng.normal(scale=0.03, size=queries.shape).astype(np.float32)
+        queries /= np.linalg.norm(queries, axis=1, keepdims=True)
+        exhaustive: list[float] = []
+        margin: list[float] = []
+        found = wanted = 0
+        for query in queries:
+            similar = vectors @ query >= threshold
+            truth = {f"/walk/{n // per_document:07}" for n in np.nonzero(similar)[0]}
+            t = time.perf_counter()
+            hits = store.nearest(query.tolist(), threshold)
+            exhaustive.append((time.perf_counter() - t) * 1000)
+            assert {h.path for h in hits} == truth, "the exhaustive walk missed a chunk"
+            t = time.perf_counter()
+            walked = _walk_with_margin(store, jvm, VECTOR, query, threshold, 0.1)
+            margin.append((time.perf_counter() - t) * 1000)
+            found += len(walked & truth)
+            wanted += len(truth)
+        print("| vector search | p50 ms | p95 ms | exact answer found |")
+        print("| --- | ---: | ---: | ---: |")
+        for name, samples, share in (
+            ("exhaustive walk (the product)", exhaustive, 1.0),
+            ("walk stopping 0.1 below", margin, found / max(1, wanted)),
+        ):
+            ordered = sorted(samples)
+            p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+            print(f"| {name} | {statistics.median(ordered):.1f} | {p95:.1f} | {share:.3f} |")
+        print(f"{wanted / len(queries):.0f} documents reach the threshold per query on average")
+        store.close()
+
+
+class _Chunk:
+    def __init__(self, start: int, end: int, vector: object) -> None:
+        self.start, self.end, self.vector = start, end, vector
+
+
+def _walk_with_margin(
+    store: object, jvm: object, field: str, query: object, threshold: float, margin: float
+) -> set[str]:
+    """The documents a walk through nodes at least ``margin`` (in score) less similar than
+    the threshold finds: Lucene's similarity query with a narrower walk."""
+    score = (1 + threshold) / 2
+    explicit = "org.apache.lucene.search.FloatVectorSimilarityQuery$Explicit"
+    vector = jvm.jarray("float", query.tolist())  # type: ignore[attr-defined]
+    found = jvm.jclass(explicit)(field, vector, score - margin, score, None)  # type: ignore[attr-defined]
+    searcher = store._manager.acquire()  # type: ignore[attr-defined]
+    try:
+        top = searcher.search(found, 100_000)
+        stored = searcher.storedFields()
+        return {str(stored.document(h.doc).get("chunk_of")) for h in top.scoreDocs}
+    finally:
+        store._manager.release(searcher)  # type: ignore[attr-defined]
 
 
 def cost(args: argparse.Namespace) -> None:
