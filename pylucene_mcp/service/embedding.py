@@ -25,6 +25,7 @@ from pylucene_mcp.basics.config import Settings
 
 if TYPE_CHECKING:
     from pylucene_mcp.engine.core.backend import Backend
+    from pylucene_mcp.engine.core.semantic import VectorStore
     from pylucene_mcp.semantic.encoder import Encoder
 
 log = logging.getLogger(__name__)
@@ -98,7 +99,7 @@ class Embedding:
         """``text`` embedded as a query."""
         return [float(x) for x in self.encoder().embed(text)]
 
-    def store(self) -> Any:
+    def store(self) -> VectorStore:
         """The vectors of the open index.
 
         Raises:
@@ -108,7 +109,8 @@ class Embedding:
         keep = getattr(index, "keep_vectors", None)
         if keep is None:
             raise errors.InvalidRequestError(f"{index.identity} keeps no vectors")
-        return keep(self.model_name)
+        store: VectorStore = keep(self.model_name)
+        return store
 
     # -- the embedder -------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ import logging
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
@@ -252,3 +252,10 @@ def paths_scored(scores: Mapping[str, float]) -> Any:
             jvm.jarray("String", list(scores)),
             jvm.jarray("float", [max(0.0, score) for score in scores.values()]),
         )
+
+
+if TYPE_CHECKING:  # mypy checks here that the store is a whole semantic.VectorStore
+    from pylucene_mcp.engine.core import semantic
+
+    def _is_a_store(store: VectorStore) -> semantic.VectorStore:
+        return store

@@ -21,7 +21,7 @@ import dataclasses
 import hashlib
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pylucene_mcp.engine.solr.configset as configset
 import pylucene_mcp.engine.solr.nodes as nodes
@@ -171,3 +171,10 @@ class SolrVectorStore:
 
     def close(self) -> None:
         self.client.close()
+
+
+if TYPE_CHECKING:  # mypy checks here that the store is a whole semantic.VectorStore
+    from pylucene_mcp.engine.core import semantic
+
+    def _is_a_store(store: SolrVectorStore) -> semantic.VectorStore:
+        return store
