@@ -68,14 +68,10 @@ def refuse_without(store: Store | None) -> Store:
     return store
 
 
-def score_bounds(threshold: float) -> tuple[float, float]:
-    """The least score a chunk found must reach for a cosine ``threshold`` (Lucene scores a
-    dot product of unit vectors as (1 + cosine) / 2), and the least one the graph's walk goes
-    through: 0, every node, so that the answer is every chunk that reaches the threshold and
-    not an approximation. A walk that stops at nodes a little less similar than the threshold
-    missed the three most similar of nine documents on a two-shard collection (the test of
-    tests/test_semantic_search.py); docs/semantic.md has the cost."""
-    return (1 + threshold) / 2, 0.0
+def least_score(threshold: float) -> float:
+    """The least score a chunk found must reach for a cosine ``threshold``: Lucene scores a
+    dot product of unit vectors as (1 + cosine) / 2."""
+    return (1 + threshold) / 2
 
 
 def limiting(filters: Sequence[Filter]) -> list[Filter]:

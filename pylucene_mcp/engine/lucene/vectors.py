@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
-from pylucene_mcp.engine.core.semantic import MAX_CHUNKS, MAX_DOCUMENTS, ChunkHit, score_bounds
+from pylucene_mcp.engine.core.semantic import MAX_CHUNKS, MAX_DOCUMENTS, ChunkHit, least_score
 
 log = logging.getLogger(__name__)
 
@@ -190,17 +190,17 @@ class VectorStore:
         """The documents with a chunk whose cosine similarity to ``vector`` is at least
         ``threshold``, best first (at most :data:`MAX_DOCUMENTS`), each with its best chunk;
         ``within``: a query of this index's chunks that the search is limited to (None: all)."""
-        score, traversed = score_bounds(threshold)
-        query = jvm.jclass("org.apache.lucene.search.FloatVectorSimilarityQuery$Explicit")(
-            VECTOR, jvm.jarray("float", [float(x) for x in vector]), traversed, score, within
-        )
+        exact = jvm.jclass("io.github.pylucenemcp.search.ExactVectors")
+        target = jvm.jarray("float", [float(x) for x in vector])
         if self.read_only:
             with jvm.java_errors():
                 self._manager.maybeRefresh()  # the writer's last commit
         searcher = self._manager.acquire()
         try:
             with jvm.java_errors():
-                top = searcher.search(query, MAX_CHUNKS)
+                top = exact.above(
+                    searcher, VECTOR, target, least_score(threshold), within, MAX_CHUNKS
+                )
                 stored = searcher.storedFields()
                 fields = jvm.jset([OF, START, END])
                 best: dict[str, ChunkHit] = {}

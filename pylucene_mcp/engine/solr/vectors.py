@@ -9,10 +9,10 @@ chunks were made from and the model (``chunk_model``: what the embedder's reconc
 chunk's key is its document's path hash, ``!`` and its number, so that a document's chunks share
 a shard and a shard can keep each document's best chunk itself (``{!collapse}``).
 
-A vector search is Solr's ``{!vectorSimilarity}`` (Lucene's ``FloatVectorSimilarityQuery``, as
-on the embedded index), pre-filtered by the documents that the search's filters allow (their
-paths, :func:`~pylucene_mcp.engine.solr.nodes.paths`): Solr's filters of a vector query are
-its pre-filter, not a post-filter that loses hits.
+A vector search reads every chunk vector of the documents that the search's filters allow (the
+plugin's ``vectorsAbove``, exact as the embedded index's ``ExactVectors``; those documents'
+paths are a filter that leads, :func:`~pylucene_mcp.engine.solr.nodes.paths`), and keeps those
+that reach the threshold: every one, not an approximation.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import pylucene_mcp.engine.solr.configset as configset
 import pylucene_mcp.engine.solr.nodes as nodes
 from pylucene_mcp.basics import errors, schema
-from pylucene_mcp.engine.core.semantic import MAX_DOCUMENTS, ChunkHit, score_bounds
+from pylucene_mcp.engine.core.semantic import MAX_DOCUMENTS, ChunkHit, least_score
 from pylucene_mcp.engine.solr.client import SolrClient, SolrSettings
 from pylucene_mcp.engine.solr.collection import Collection
 
@@ -140,23 +140,23 @@ class SolrVectorStore:
         ``within``: the paths of the documents the search is limited to (None: all)."""
         if within is not None and not within:
             return []
-        score, traversed = score_bounds(threshold)
-        query = (
-            f"{{!vectorSimilarity f={vector_field(len(vector))} minReturn={score!r} "
-            f"minTraverse={traversed!r}}}{json.dumps([float(x) for x in vector])}"
-        )
+        exact = {
+            "t": "vectorsAbove",
+            "f": vector_field(len(vector)),
+            "v": [float(x) for x in vector],
+            "min": least_score(threshold),
+        }
         filters = [f"{{!collapse field={OF}}}"]  # each document's best chunk, on its shard
         if within is not None:
             filters.append(nodes.local(nodes.paths(OF, list(within)), cache=False))
         answer = self.collection.select(
             {
-                "query": query,
+                "query": json.dumps(exact),
                 "filter": filters,
                 "limit": MAX_DOCUMENTS,
                 "sort": f"score desc,{OF} asc",
                 "fields": f"{OF},{START},{END},score",
-                # the query names its parser: Solr reads local params with the lucene one
-                "params": {"shards.tolerant": "false", "defType": "lucene"},
+                "params": {"shards.tolerant": "false"},
             }
         )
         return [

@@ -107,6 +107,9 @@ public final class PortableQParserPlugin extends QParserPlugin {
           new GlobalBlendQuery(text(node, "f"), strings(node.get("v")), floats(node, "b"));
       case "paths" ->
           new PathScoresQuery(text(node, "f"), strings(node.get("v")), floats(node, "s"));
+      case "vectorsAbove" ->
+          new VectorsAboveQuery(
+              text(node, "f"), vector(floats(node, "v")), number(node, "min").floatValue());
       case "all" -> new MatchAllDocsQuery();
       case "none" -> new MatchNoDocsQuery();
       default -> throw new IllegalArgumentException("unknown node kind '" + kind + "'");
@@ -177,6 +180,14 @@ public final class PortableQParserPlugin extends QParserPlugin {
       for (Object each : (List<?>) value) {
         out.add(((Number) each).floatValue());
       }
+    }
+    return out;
+  }
+
+  private static float[] vector(List<Float> numbers) {
+    float[] out = new float[numbers.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = numbers.get(i);
     }
     return out;
   }
