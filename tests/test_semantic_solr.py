@@ -8,7 +8,6 @@ tests/test_semantic_search.py)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import anyio
