@@ -184,9 +184,9 @@ async def test_the_collection_keeps_one_record_of_chunks_per_document(
         states = store.states()
         client = SolrClient(settings)
         try:
-            total = client.post(
-                client.collection("select"), {"query": '{"t": "all"}', "limit": 0}
-            )["response"]["numFound"]
+            total = client.post(client.collection("select"), {"query": '{"t": "all"}', "limit": 0})[
+                "response"
+            ]["numFound"]
         finally:
             client.close()
         assert len(states) == total  # one record of chunks per document, none left over
