@@ -26,7 +26,9 @@ threshold, with the share of the exact answer each finds.
 chunks embedded by the server's own embedder; the 64 CACM queries run lexically (their words
 ORed, as an AI client starts), semantically (mode semantic, every document ranked), and fused
 (mode hybrid: reciprocal rank fusion, k=60, of the two first hundred); MAP and P@30 over the
-first 100 of each (``ir-measures``), with late and with plain chunking.
+first 100 of each (``ir-measures``), with late and with plain chunking; and the seed's lexical gap:
+of the relevant documents that share no content word with their query, the share each run
+finds in its first 100.
 
     python bench/semantic.py [--cost] [--scale N] [--walk N] [--relevance] [--crosslingual]
                              [--docs N]
@@ -377,18 +379,22 @@ def relevance(args: argparse.Namespace) -> None:
     qrels = read_qrels(args.cacm / "qrels.cacm.txt")
     measures = ("AP", "P@30")
     rows: list[tuple[str, dict[str, float]]] = []
+    words_in: dict[str, set[str]] = {}
     with tempfile.TemporaryDirectory() as work:
         index = Index.open(Path(work) / "index")
         with index.writer() as writer:
             for name, page, lines in cacm_pages(args.cacm / "cacm.tar.gz"):
+                text = html_text(page)
+                words_in[Path(name).stem] = set(re.findall(r"\w+", text.lower()))
                 writer.add(
                     {
                         "file_path": f"/cacm/{Path(name).stem}",
-                        "content": html_text(page),
+                        "content": text,
                         "title": lines[0] if lines else "",
                     }
                 )
         index.refresh()
+        gap = lexical_gap(topics, qrels, words_in)
 
         def ids(hits: list[dict[str, object]]) -> list[tuple[str, float]]:
             return [(str(h["filePath"]).rsplit("/", 1)[-1], float(h["score"])) for h in hits]  # type: ignore[arg-type]
@@ -399,7 +405,8 @@ def relevance(args: argparse.Namespace) -> None:
                 words_of(text), default_operator="OR", page_size=100, max_passages=0
             )
             lexical[qid] = ids(index.search(request).to_dict()["documents"])
-        rows.append(("lexical (the words ORed)", evaluate(lexical, qrels, measures)))
+        figures = with_gap(evaluate(lexical, qrels, measures), lexical, gap)
+        rows.append(("lexical (the words ORed)", figures))
         for how in ("late", "plain"):
             settings = Settings(
                 index_path=index.path, vectors=True, embedding_model=args.model, chunking=how
@@ -426,16 +433,53 @@ def relevance(args: argparse.Namespace) -> None:
                         max_passages=0,
                     )
                     run[qid] = ids(index.search(request).to_dict()["documents"])
-            rows.append((f"semantic, {how} chunking", evaluate(runs["semantic"], qrels, measures)))
-            rows.append(
-                (f"hybrid (RRF), {how} chunking", evaluate(runs["hybrid"], qrels, measures))
-            )
+            for mode, run in runs.items():
+                name = f"{mode}{' (RRF)' if mode == 'hybrid' else ''}, {how} chunking"
+                rows.append((name, with_gap(evaluate(run, qrels, measures), run, gap)))
         index.close()
     print(f"model {Path(args.model).name}; {len(topics)} CACM queries; the first 100 of each run")
-    print("| run | MAP | P@30 |")
-    print("| --- | ---: | ---: |")
+    pairs = sum(len(docs) for docs in gap.values())
+    print(f"lexical gap: {pairs} relevant documents share no content word with their query")
+    print("| run | MAP | P@30 | lexical gap found |")
+    print("| --- | ---: | ---: | ---: |")
     for name, figures in rows:
-        print(f"| {name} | {figures['AP']:.4f} | {figures['P@30']:.4f} |")
+        print(f"| {name} | {figures['AP']:.4f} | {figures['P@30']:.4f} | {figures['gap']:.3f} |")
+
+
+#: words a CACM query asks with rather than about (English function words and the queries'
+#: own phrasing: "articles", "papers", "interested" …): not content words
+NOT_CONTENT = set(
+    """a an and are as at be but by for if in into is it no not of on or such that the their
+    then there these they this to was will with what which who whom how why where when do does
+    did about any all also can from i me my we our you your some more most other than so very
+    articles article papers paper exist exists deal deals dealing interested want need find
+    describe described description describing information please discussing discuss
+    discussion""".split()
+)
+
+
+def lexical_gap(
+    topics: dict[str, str], qrels: dict[str, dict[str, int]], words_in: dict[str, set[str]]
+) -> dict[str, set[str]]:
+    """The seed's lexical gap: each query's relevant documents that hold none of its content
+    words (words of three letters or more, lowercased, as written: no stemming)."""
+    gap = {}
+    for qid, text in topics.items():
+        content = {w for w in re.findall(r"\w+", text.lower()) if len(w) > 2} - NOT_CONTENT
+        gap[qid] = {
+            doc
+            for doc, relevance in qrels.get(qid, {}).items()
+            if relevance > 0 and doc in words_in and not content & words_in[doc]
+        }
+    return gap
+
+
+def with_gap(
+    figures: dict[str, float], run: dict[str, list[tuple[str, float]]], gap: dict[str, set[str]]
+) -> dict[str, float]:
+    """``figures`` and the share of the lexical gap's documents among the run's first 100."""
+    found = sum(len(docs & {doc for doc, _ in run.get(qid, [])}) for qid, docs in gap.items())
+    return {**figures, "gap": found / max(1, sum(len(docs) for docs in gap.values()))}
 
 
 def words_of(text: str) -> str:
