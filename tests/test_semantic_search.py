@@ -173,6 +173,22 @@ def test_filters_and_chosen_facet_values_count_as_in_a_lexical_search(
     assert len(sideways) > 1
 
 
+def test_an_exclusion_limits_the_vector_search_itself(
+    corpus: tuple[Any, dict[str, dict[str, Any]]], encoder: Encoder
+) -> None:
+    index, docs = corpus
+    vector = encoder.embed("machines that run programs")
+    truth = oracle(docs, vector, lambda d: d["author"] != "Ada")
+    answer = semantic(
+        index, vector, filters=[{"field": "author", "operator": "not", "value": "Ada"}]
+    )
+    assert [h["filePath"] for h in answer["documents"]] == [p for p, _ in truth]
+    assert answer["totalHits"] == len(truth) > 0
+    counted = Counter(docs[p]["author"] for p, _ in truth)
+    assert {f["value"]: f["count"] for f in answer["facets"]["author"]} == counted
+    assert "Ada" not in counted
+
+
 def test_a_readers_folders_limit_what_it_finds(
     corpus: tuple[Any, dict[str, dict[str, Any]]], encoder: Encoder
 ) -> None:
