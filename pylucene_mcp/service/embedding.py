@@ -24,8 +24,7 @@ from pylucene_mcp.basics import errors
 from pylucene_mcp.basics.config import Settings
 
 if TYPE_CHECKING:
-    from pylucene_mcp.engine.core.backend import Backend
-    from pylucene_mcp.engine.core.semantic import VectorStore
+    from pylucene_mcp.engine.core.backend import Backend, VectorStore
     from pylucene_mcp.semantic.encoder import Encoder
 
 log = logging.getLogger(__name__)

@@ -38,6 +38,7 @@ from pylucene_mcp.engine.core.results import (
     fit_passages,
     select,
 )
+from pylucene_mcp.engine.core.semantic import VectorStore
 from pylucene_mcp.engine.core.vocabulary import DuplicateGroup, Duplicates, TermCount, TermList
 
 __all__ = [
@@ -56,6 +57,7 @@ __all__ = [
     "QueryProfile",
     "Readable",
     "SemanticProfile",
+    "VectorStore",
     "RangeBucket",
     "RangeFacet",
     "SearchRequest",
