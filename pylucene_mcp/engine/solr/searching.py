@@ -115,8 +115,10 @@ class Searching(Part):
         r = request
         # a semantic search has its vector: its text is not parsed (it may not be a query)
         parsed = None
+        words: dict[str, Any] | None = None
         if r.mode != "semantic":
             parsed = parse_query(r.text, r.default_operator, word_forms=r.word_forms)
+            words = self.collection.ranked(nodes.portable_query(parsed.match_query))
         counted = [
             parse_query(q, r.default_operator, word_forms=r.word_forms) for q in r.named.values()
         ]
@@ -138,15 +140,14 @@ class Searching(Part):
                 facets[f"r{f}_{b}"] = {"type": "query", "q": nodes.local(node)}
         chunks: dict[str, ChunkHit] | None = None
         ranks: Ranks | None = None
-        if r.mode == "semantic":
+        if words is None:
             nearest = self._nearest(r)
             chunks = {hit.path: hit for hit in nearest}
             query = nodes.paths(schema.FILE_PATH, _similarities(nearest))
+        elif r.mode == "hybrid":
+            query, chunks, ranks = self._hybrid(r, words)
         else:
-            assert parsed is not None
-            query = self.collection.ranked(nodes.portable_query(parsed.match_query))
-            if r.mode == "hybrid":
-                query, chunks, ranks = self._hybrid(r, query)
+            query = words
         highlighted = parsed if r.max_passages and parsed and not parsed.match_all else None
         fields = [*HIT_FIELDS, "score"]
         if highlighted is not None:
