@@ -17,8 +17,7 @@ from pylucene_mcp.engine.core.info import StoredDocument
 from pylucene_mcp.engine.core.miss import SemanticMiss
 from pylucene_mcp.engine.core.request import SearchRequest
 
-#: the most chunks one vector search looks at, and the most documents it keeps
-MAX_CHUNKS = 10_000
+#: the most documents one vector search keeps (each with its best chunk)
 MAX_DOCUMENTS = 1_000
 #: a hybrid search fuses the first hundred of each list, by reciprocal rank (k = 60): measured
 #: on CACM by bench/semantic.py (docs/semantic.md)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
-from pylucene_mcp.engine.core.semantic import MAX_CHUNKS, MAX_DOCUMENTS, ChunkHit, least_score
+from pylucene_mcp.engine.core.semantic import MAX_DOCUMENTS, ChunkHit, least_score
 
 log = logging.getLogger(__name__)
 
@@ -198,8 +198,8 @@ class VectorStore:
         searcher = self._manager.acquire()
         try:
             with jvm.java_errors():
-                top = exact.above(
-                    searcher, VECTOR, target, least_score(threshold), within, MAX_CHUNKS
+                top = exact.bestByKey(
+                    searcher, VECTOR, OF, target, least_score(threshold), within, MAX_DOCUMENTS
                 )
                 stored = searcher.storedFields()
                 fields = jvm.jset([OF, START, END])
@@ -207,16 +207,12 @@ class VectorStore:
                 for hit in top.scoreDocs:
                     doc = stored.document(hit.doc, fields)
                     path = str(doc.get(OF))
-                    if path in best:
-                        continue  # a better chunk of it came first
                     best[path] = ChunkHit(
                         path,
                         2 * float(hit.score) - 1,
                         int(doc.getField(START).numericValue().intValue()),
                         int(doc.getField(END).numericValue().intValue()),
                     )
-                    if len(best) >= MAX_DOCUMENTS:
-                        break
         finally:
             self._manager.release(searcher)
         return list(best.values())

@@ -2,10 +2,14 @@ package io.github.pylucenemcp.search;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.KnnVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.ConjunctionUtils;
 import org.apache.lucene.search.DocIdSetIterator;
@@ -18,30 +22,37 @@ import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TotalHits;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * Every vector of a field whose similarity to a target reaches a least score, found by reading each
  * of them in order (no graph): the exact answer of a similarity threshold, which a walk of the HNSW
  * graph only approximates unless it visits every node, and which a sequential read of the vectors
- * gives at less cost than such a walk.
+ * gives at less cost than such a walk. A semantic search's chunks, each document's best.
  */
 public final class ExactVectors {
   private ExactVectors() {}
 
   /**
-   * The documents of {@code searcher} whose vector in {@code field} scores at least {@code
-   * minScore} against {@code target} (by the field's similarity function), among those {@code
-   * filter} matches (null: all), best first (ties by document), at most {@code max}; the total is
-   * the number of documents that reach it.
+   * For each value of the keyword {@code keyField} (a chunk's document), its document whose vector
+   * in {@code field} scores best against {@code target} (by the field's similarity function) if
+   * that reaches {@code minScore}, among the documents {@code filter} matches (null: all); best
+   * first (ties by document), at most {@code max}; the total is the number of keys that reach it.
    */
-  public static TopDocs above(
-      IndexSearcher searcher, String field, float[] target, float minScore, Query filter, int max)
+  public static TopDocs bestByKey(
+      IndexSearcher searcher,
+      String field,
+      String keyField,
+      float[] target,
+      float minScore,
+      Query filter,
+      int max)
       throws IOException {
     Weight allowed =
         filter == null
             ? null
             : searcher.createWeight(searcher.rewrite(filter), ScoreMode.COMPLETE_NO_SCORES, 1f);
-    List<ScoreDoc> found = new ArrayList<>();
+    Map<BytesRef, ScoreDoc> best = new HashMap<>();
     for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
       FloatVectorValues values = leaf.reader().getFloatVectorValues(field);
       if (values == null) {
@@ -59,16 +70,25 @@ public final class ExactVectors {
         docs = ConjunctionUtils.intersectIterators(List.of(scorer.iterator(), vectors));
       }
       Bits live = leaf.reader().getLiveDocs();
+      SortedDocValues keys = DocValues.getSorted(leaf.reader(), keyField);
       for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
         if (live != null && !live.get(doc)) {
           continue;
         }
         float score = similarity.compare(target, values.vectorValue(vectors.index()));
-        if (score >= minScore) {
-          found.add(new ScoreDoc(leaf.docBase + doc, score));
+        if (score >= minScore && keys.advanceExact(doc)) {
+          BytesRef key = keys.lookupOrd(keys.ordValue());
+          ScoreDoc known = best.get(key);
+          if (known == null) {
+            best.put(BytesRef.deepCopyOf(key), new ScoreDoc(leaf.docBase + doc, score));
+          } else if (score > known.score) { // documents come in order: the first of a tie stays
+            known.doc = leaf.docBase + doc;
+            known.score = score;
+          }
         }
       }
     }
+    List<ScoreDoc> found = new ArrayList<>(best.values());
     found.sort(
         (a, b) ->
             a.score != b.score ? Float.compare(b.score, a.score) : Integer.compare(a.doc, b.doc));
