@@ -93,6 +93,20 @@ class SolrClient:
         """The path of ``handler`` (``select``, ``update`` …) of the configured collection."""
         return f"{self.settings.collection}/{handler}"
 
+    def update(self, commands: Sequence[str], retry_s: float = 0.0) -> None:
+        """Sends ``commands`` (each ``"verb":{…}``) to the configured collection as one JSON
+        object whose keys repeat ("add", "delete" …): Solr applies them in order."""
+        self.post(
+            self.collection("update"),
+            params={"failOnVersionConflicts": "false"},
+            data=("{" + ",".join(commands) + "}").encode("utf-8"),
+            retry_s=retry_s,
+        )
+
+    def commit(self, retry_s: float = 0.0) -> None:
+        """Makes what was sent to the configured collection durable and searchable."""
+        self.post(self.collection("update"), {"commit": {"waitSearcher": True}}, retry_s=retry_s)
+
     def get(self, path: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
         return self.request("GET", path, params=params)
 

@@ -89,9 +89,23 @@ def init(client: SolrClient, shards: int = 2, replicas: int = 2, wait_s: float =
             data=archive(),
             content_type="application/octet-stream",
         )
-    existing = collections(client)
-    created = updated = False
-    if collection not in existing:
+    created, updated = _create_or_move(client, collection, config, shards, replicas)
+    state = wait_until_active(client, collection, wait_s)
+    return InitReport(collection, config, uploaded, created, updated, *_layout(state))
+
+
+def _create_or_move(
+    client: SolrClient, collection: str, config: str, shards: int, replicas: int
+) -> tuple[bool, bool]:
+    """Creates ``collection`` on ``config`` with ``shards`` × ``replicas`` when the cluster
+    lacks it, or moves it to ``config`` and reloads it when it is on another. Returns whether
+    it was created, and whether it was moved.
+
+    Raises:
+        RemoteIndexError: when the cluster refuses to create it.
+    """
+    existing = collections(client).get(collection)
+    if existing is None:
         try:
             client.get(
                 "admin/collections",
@@ -110,28 +124,21 @@ def init(client: SolrClient, shards: int = 2, replicas: int = 2, wait_s: float =
                 "io.github.pylucenemcp.solr.* is not found, put the plugin jars on every node "
                 "(`pylucene-mcp solr plugin` lists them; docs/scale-out.md)"
             ) from None
-        created = True
-    elif existing[collection].get("configName") != config:
-        client.get(
-            "admin/collections",
-            {
-                "action": "MODIFYCOLLECTION",
-                "collection": collection,
-                "collection.configName": config,
-            },
-        )
-        client.get("admin/collections", {"action": "RELOAD", "name": collection})
-        updated = True
-    state = wait_until_active(client, collection, wait_s)
-    return InitReport(
-        collection,
-        config,
-        uploaded,
-        created,
-        updated,
-        len(state.get("shards", {})),
-        max((len(s.get("replicas", {})) for s in state.get("shards", {}).values()), default=0),
+        return True, False
+    if existing.get("configName") == config:
+        return False, False
+    client.get(
+        "admin/collections",
+        {"action": "MODIFYCOLLECTION", "collection": collection, "collection.configName": config},
     )
+    client.get("admin/collections", {"action": "RELOAD", "name": collection})
+    return False, True
+
+
+def _layout(state: dict[str, Any]) -> tuple[int, int]:
+    """A collection's number of shards and the most replicas a shard has (CLUSTERSTATUS)."""
+    shards = state.get("shards", {})
+    return len(shards), max((len(s.get("replicas", {})) for s in shards.values()), default=0)
 
 
 #: the collection of a collection's chunks and vectors (docs/semantic.md)
@@ -154,32 +161,9 @@ def ensure_beside(client: SolrClient, suffix: str, wait_s: float = 120) -> str:
         raise errors.RemoteIndexError(
             f"the collection '{main}' does not exist: run `pylucene-mcp solr init`"
         )
-    state = existing[main]
-    config = state.get("configName")
-    shards = state.get("shards", {})
-    if name_beside not in existing:
-        replicas = max((len(s.get("replicas", {})) for s in shards.values()), default=1)
-        client.get(
-            "admin/collections",
-            {
-                "action": "CREATE",
-                "name": name_beside,
-                "numShards": max(1, len(shards)),
-                "replicationFactor": replicas,
-                "collection.configName": config,
-                "waitForFinalState": "true",
-            },
-        )
-    elif existing[name_beside].get("configName") != config:
-        client.get(
-            "admin/collections",
-            {
-                "action": "MODIFYCOLLECTION",
-                "collection": name_beside,
-                "collection.configName": config,
-            },
-        )
-        client.get("admin/collections", {"action": "RELOAD", "name": name_beside})
+    shards, replicas = _layout(existing[main])
+    config = str(existing[main]["configName"])  # CLUSTERSTATUS gives each its configset
+    _create_or_move(client, name_beside, config, max(1, shards), max(1, replicas))
     wait_until_active(client, name_beside, wait_s)
     return name_beside
 

@@ -97,29 +97,18 @@ class SolrVectorStore:
                 doc[vector_field(len(chunk.vector))] = [float(x) for x in chunk.vector]
             commands.append(f'"add":{json.dumps({"doc": doc})}')
         for start in range(0, len(commands), UPDATE_CHUNKS):
-            self._update(commands[start : start + UPDATE_CHUNKS])
+            self.client.update(commands[start : start + UPDATE_CHUNKS], self._retry_s)
 
     def delete(self, paths: Sequence[str]) -> None:
         """Removes the chunks of the documents ``paths``."""
         if paths:
             node = nodes.paths(OF, list(paths))
-            self._update([f'"delete":{json.dumps({"query": nodes.local(node)})}'])
-
-    def _update(self, commands: Sequence[str]) -> None:
-        # one JSON object whose keys repeat ("delete", "add" …): Solr applies them in order
-        self.client.post(
-            self.client.collection("update"),
-            data=("{" + ",".join(commands) + "}").encode("utf-8"),
-            retry_s=self._retry_s,
-        )
+            delete = f'"delete":{json.dumps({"query": nodes.local(node)})}'
+            self.client.update([delete], self._retry_s)
 
     def commit(self) -> None:
         """Makes the changes so far durable and searchable."""
-        self.client.post(
-            self.client.collection("update"),
-            {"commit": {"waitSearcher": True}},
-            retry_s=self._retry_s,
-        )
+        self.client.commit(self._retry_s)
 
     # -- reading ----------------------------------------------------------------------------
 

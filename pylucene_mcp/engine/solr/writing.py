@@ -137,11 +137,7 @@ class Writing(Part):
         block = SolrWriter()
         yield block
         self._send(block.commands)
-        self.client.post(
-            self.client.collection("update"),
-            {"commit": {"waitSearcher": True}},
-            retry_s=self.settings.write_retry_s,
-        )
+        self.client.commit(self.settings.write_retry_s)
 
     def _send(self, commands: Sequence[tuple[str, dict[str, Any]]]) -> None:
         chunk: list[str] = []
@@ -151,20 +147,10 @@ class Writing(Part):
             chunk.append(f'"{verb}":{text}')
             chars += len(text)
             if len(chunk) >= UPDATE_DOCS or chars >= UPDATE_CHARS:
-                self._update(chunk)
+                self.client.update(chunk, self.settings.write_retry_s)
                 chunk, chars = [], 0
         if chunk:
-            self._update(chunk)
-
-    def _update(self, chunk: Sequence[str]) -> None:
-        # one JSON object whose keys repeat ("add", "delete" …): Solr applies them in order
-        payload = ("{" + ",".join(chunk) + "}").encode("utf-8")
-        self.client.post(
-            self.client.collection("update"),
-            params={"failOnVersionConflicts": "false"},
-            data=payload,
-            retry_s=self.settings.write_retry_s,
-        )
+            self.client.update(chunk, self.settings.write_retry_s)
 
     def file_states(self, roots: Sequence[str]) -> dict[str, FileState]:
         prefixes = [nodes.prefix(schema.FILE_PATH, portable.folder_prefix(r)) for r in roots]
