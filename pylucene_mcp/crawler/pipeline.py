@@ -44,7 +44,7 @@ from pylucene_mcp.basics.errors import (
 )
 from pylucene_mcp.crawler.extract import Extracted, Extractor
 from pylucene_mcp.crawler.failures import NOT_AGAIN, FailureLog, lasting
-from pylucene_mcp.crawler.readers import Owned, above, principals
+from pylucene_mcp.crawler.readers import Owned, of_file
 from pylucene_mcp.crawler.report import CrawlReport
 from pylucene_mcp.crawler.walk import (
     FileEntry,
@@ -53,6 +53,7 @@ from pylucene_mcp.crawler.walk import (
     hard_link_reason,
     index_key,
     inside,
+    key_path,
     walk,
 )
 from pylucene_mcp.engine.core.backend import Backend, BackendWriter, FileState
@@ -188,6 +189,10 @@ class Crawler:
             maxlen=RECENT_CHANGES
         )
         self.watching = False
+        #: the owner, group and mode of each folder as the watcher last saw it
+        self._folders: dict[str, Owned] = {}
+        #: the files the walk or the watcher reached through a link (their folders are elsewhere)
+        self._linked: set[str] = set()
         self.failures = FailureLog(settings.failures_file)
 
     # -- control ------------------------------------------------------------------------------
@@ -308,7 +313,8 @@ class Crawler:
 
     def _crawl(self, report: CrawlReport, progress: Progress | None, reconcile: bool) -> None:
         roots = report.directories
-        known = self.index.file_states(roots)
+        keyed = [index_key(root) for root in roots]  # as the index holds their files' paths
+        known = self.index.file_states(keyed)
         # documents of no configured folder: a folder crawled once by hand, one removed from the
         # configuration while the server was down, a script's writes
         outside = len(self.index) - len(known) if reconcile and not self.index.shared else 0
@@ -324,6 +330,8 @@ class Crawler:
                     seen.add(item.key)
                 continue
             seen.add(item.key)
+            if item.linked:
+                self._linked.add(item.key)
             old = known.get(item.key)
             if (
                 not report.full
@@ -345,7 +353,7 @@ class Crawler:
                 report.fail(item.root, item.key, f"{failed} ({NOT_AGAIN})")
                 continue
             work.append(item)
-        self.failures.keep_only(seen, roots)
+        self.failures.keep_only(seen, keyed)
         orphans = [key for key in known if key not in seen]
         report.to_extract = len(work)
         log.info(
@@ -369,9 +377,9 @@ class Crawler:
                         writer.set_readers(item.key, item.readers or ())
                     for key in orphans:
                         _delete_file(writer, key)
-                        report.count(_root_of(key, roots), "deleted")
+                        report.count(roots[keyed.index(_root_of(key, keyed))], "deleted")
                     if outside > 0:
-                        writer.delete_outside(roots)
+                        writer.delete_outside(keyed)
                         report.deleted += outside
             self._extract_and_index(work, known, report, progress)
         finally:
@@ -536,6 +544,10 @@ class Crawler:
         self._resume.wait()
         paths = list(paths)
         outcome: dict[str, str] = {}
+        regranted: dict[str, tuple[str, ...]] = {}
+        if self.index.records_readers:
+            for folder in [p for p in paths if os.path.isdir(p)]:
+                regranted.update(self._rejudged(folder, paths))
         known = self.index.file_states_of(index_key(p) for p in paths)
         mailboxes = [index_key(p) for p in paths if p.lower().endswith(MAILBOX_EXTENSIONS)]
         if mailboxes:
@@ -574,8 +586,11 @@ class Crawler:
                     st.st_size,
                     st.st_mtime_ns // 1_000_000,
                     (st.st_dev, st.st_ino),
-                    principals(Owned.of(st, path), above(os.path.dirname(path))),
+                    of_file(path, st),
+                    os.path.realpath(path) != os.path.abspath(path),
                 )
+                if entry.linked:
+                    self._linked.add(key)
                 ready.append((entry, self.extractor.extract(Path(path), entry.identity, roots)))
             except (OSError, ExtractionError) as exc:
                 outcome[key] = f"failed: {exc}"
@@ -583,6 +598,9 @@ class Crawler:
                 if isinstance(exc, ExtractionError) and lasting(exc):
                     self.failures.record(key, st.st_size, st.st_mtime_ns // 1_000_000, str(exc))
         with self.index.writer() as writer:
+            for key, readers in regranted.items():
+                writer.set_readers(key, readers)
+                outcome[key] = "readers changed"
             for key in gone:
                 writer.delete(key)
                 writer.delete_under(key)
@@ -602,6 +620,39 @@ class Crawler:
         now = time.time()
         self.recent.extend((now, key, what) for key, what in sorted(outcome.items()))
         return outcome
+
+    def _rejudged(self, folder: str, paths: list[str]) -> dict[str, tuple[str, ...]]:
+        """The new readers of the indexed files below ``folder`` (and of those reached through
+        a link that lie there really) whose owner, group or mode changed since the watcher last
+        looked at it (every one, the first time): a folder's ``chmod`` reaches its files within
+        the watcher's delay, as a file's own does. A mailbox whose readers changed is appended
+        to ``paths`` (its messages are written again)."""
+        try:
+            now = Owned.of(os.stat(folder), folder)
+        except OSError:
+            return {}
+        if self._folders.get(folder) == now:
+            return {}
+        self._folders[folder] = now
+        known = self.index.file_states([index_key(folder)])
+        real = os.path.realpath(folder)
+        linked = [k for k in self._linked if portable.is_under(os.path.realpath(key_path(k)), real)]
+        known.update(self.index.file_states_of(linked))
+        _gathered(known)
+        found: dict[str, tuple[str, ...]] = {}
+        for key, old in known.items():
+            path = key_path(key)
+            try:
+                readers = of_file(path, os.stat(path))
+            except OSError:
+                continue  # gone: the walk or its own event deletes it
+            if readers is None or readers == old.readers:
+                continue
+            if old.content_hash is None:  # a mailbox: its messages are written again
+                paths.append(path)
+            else:
+                found[key] = readers
+        return found
 
 
 def _write(

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import errno
 import fnmatch
+import ntpath
 import os
+import re
 import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -14,7 +16,7 @@ from typing import BinaryIO
 
 from pylucene_mcp.basics import portable
 from pylucene_mcp.basics.errors import ExtractionError, FileVanishedError
-from pylucene_mcp.crawler.readers import Owned, above, principals
+from pylucene_mcp.crawler.readers import Owned, above, of_file, principals
 
 DEFAULT_EXTENSIONS = (
     "pdf",
@@ -56,10 +58,61 @@ DEFAULT_EXCLUDE = (
 )
 
 
-def index_key(path: str | Path) -> str:
-    """The ``file_path`` a file is indexed under: its absolute path as text, with the bytes of a
-    name that is not UTF-8 written as ``\\xNN`` (so every file has one stable, printable key)."""
-    return os.fsencode(os.path.abspath(path)).decode("utf-8", "backslashreplace")
+#: an escape in a key: ``\\xNN``, a byte of the name
+_ESCAPE = re.compile(r"\\x[0-9a-fA-F]{2}")
+#: an escape in a Windows key: ``*uDCNN``, a lone surrogate of the name (``*`` is never in one)
+_WINDOWS_ESCAPE = re.compile(r"\*u([0-9a-fA-F]{4})")
+
+
+def index_key(path: str | Path, system: str = portable.SYSTEM) -> str:
+    """The ``file_path`` a file is indexed under: its absolute path as text, one-to-one with the
+    file's name, so that no file can be given another's key.
+
+    On POSIX a name is bytes: a part of the path (between two ``/``) that is not UTF-8, or that
+    holds what reads as an escape (a backslash, ``x`` and two hex digits), is written with its
+    odd bytes and its backslashes as ``\\xNN`` (a literal ``rapport-\\xe9.txt`` is then
+    ``rapport-\\x5cxe9.txt``, and ``rapport-<0xE9>.txt`` stays ``rapport-\\xe9.txt``). Every
+    other part is its text as it is. On Windows a name is UTF-16: a lone surrogate, the one
+    thing that is not text, is written ``*uDCNN`` (``*`` may not stand in a Windows name).
+    :func:`key_path` is the inverse.
+    """
+    if system == "win32":
+        return "".join(
+            f"*u{ord(c):04X}" if 0xD800 <= ord(c) <= 0xDFFF else c for c in ntpath.abspath(path)
+        )
+    absolute = os.path.abspath(path)
+    return "/".join(_key_part(part) for part in os.fsencode(absolute).split(b"/"))
+
+
+def _key_part(raw: bytes) -> str:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        if "\\" not in text or not _ESCAPE.search(text):
+            return text
+    return raw.replace(b"\\", b"\\x5c").decode("utf-8", "backslashreplace")
+
+
+def key_path(key: str, system: str = portable.SYSTEM) -> str:
+    """The path of the file whose :func:`index_key` is ``key``, to open it by."""
+    if system == "win32":
+        return _WINDOWS_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), key)
+    parts = []
+    for part in key.split("/"):
+        if not _ESCAPE.search(part):
+            parts.append(os.fsencode(part))
+            continue
+        raw = bytearray()
+        at = 0
+        for m in _ESCAPE.finditer(part):
+            raw += part[at : m.start()].encode("utf-8")
+            raw.append(int(m.group()[2:], 16))
+            at = m.end()
+        raw += part[at:].encode("utf-8")
+        parts.append(bytes(raw))
+    return os.fsdecode(b"/".join(parts))
 
 
 @dataclass(frozen=True)
@@ -75,6 +128,8 @@ class FileEntry:
     identity: tuple[int, int] = (0, 0)
     #: who may read it, by its owner, group and mode (crawler/readers.py; None: not known)
     readers: tuple[str, ...] | None = None
+    #: reached through a link (its own name or a folder above it): it is elsewhere really
+    linked: bool = False
 
 
 @dataclass(frozen=True)
@@ -139,7 +194,9 @@ def walk(roots: Sequence[str | Path], patterns: Patterns) -> Iterator[FileEntry 
         if not os.path.isdir(base):
             yield WalkProblem(index_key(base), base, "the directory does not exist")
             continue
-        yield from _walk_dir(base, base, patterns, set(), allowed, above(os.path.dirname(base)))
+        chain = above(os.path.dirname(os.path.realpath(base)))
+        through = os.path.realpath(base) != base
+        yield from _walk_dir(base, base, patterns, set(), allowed, chain, through)
 
 
 def _outside(path: str, allowed: tuple[str, ...]) -> bool:
@@ -163,8 +220,10 @@ def _walk_dir(
     seen: set[tuple[int, int]],
     allowed: tuple[str, ...],
     chain: tuple[Owned, ...],
+    through: bool = False,
 ) -> Iterator[FileEntry | WalkProblem]:
-    """The files below ``folder``; ``chain``: the owners and modes of the folders above it."""
+    """The files below ``folder``; ``chain``: the owners and modes of the folders above it
+    (where they really are); ``through``: ``folder`` was reached through a link."""
     try:
         info = os.stat(folder)
     except OSError as exc:
@@ -201,8 +260,13 @@ def _walk_dir(
                     drop=True,
                 )
             continue
+        linked = entry.is_symlink()
         if is_dir:
-            yield from _walk_dir(entry.path, root, patterns, seen, allowed, chain)
+            # a linked folder's files are judged below the folders of the link's target
+            inner = above(os.path.dirname(os.path.realpath(entry.path))) if linked else chain
+            yield from _walk_dir(
+                entry.path, root, patterns, seen, allowed, inner, through or linked
+            )
             continue
         if not patterns.included(name):
             continue
@@ -233,7 +297,8 @@ def _walk_dir(
             st.st_size,
             st.st_mtime_ns // 1_000_000,
             (st.st_dev, st.st_ino),
-            principals(Owned.of(st, entry.path), chain),
+            of_file(entry.path, st) if linked else principals(Owned.of(st, entry.path), chain),
+            through or linked,
         )
 
 

@@ -22,10 +22,11 @@ from pylucene_mcp.basics.config import Settings
 from pylucene_mcp.crawler import readers
 from pylucene_mcp.crawler.pipeline import Crawler
 from pylucene_mcp.crawler.readers import Owned
-from pylucene_mcp.crawler.walk import Patterns
+from pylucene_mcp.crawler.walk import Patterns, key_path
 from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.core.request import SearchRequest
 from pylucene_mcp.server.caller import Caller
+from tests.waiting import until
 
 ROOT_ONLY = pytest.mark.skipif(
     os.geteuid() != 0, reason="files of other owners are made with chown, which needs root"
@@ -191,7 +192,7 @@ def view_reads(
     chosen = Caller(subject, groups).readable(settings or Settings())
     view = crawler.index.viewed(chosen)
     hits = view.search(SearchRequest("heron", page_size=50, max_passages=0)).to_dict()
-    return {os.path.relpath(hit["filePath"], base) for hit in hits["documents"]}
+    return {os.path.relpath(key_path(hit["filePath"]), base) for hit in hits["documents"]}
 
 
 @ROOT_ONLY
@@ -270,3 +271,153 @@ def test_readers_of_the_configuration_decide_below_their_folders(
     off = Settings(readers={str(tree / "open"): ("user:erin",)}, file_readers=False)
     assert Caller("games", ()).readable(off) == Readable()  # off: folders alone
     assert len(crawler.index.viewed(Readable())) == 0
+
+
+# -- what a team member may plant: links, twins, a group shut out -----------------------------
+
+#: folder → (owner, group, mode)
+PLANTED_FOLDERS = {
+    "public": ("root", "root", 0o1777),  # anyone may write here, as into /tmp
+    "private": ("daemon", "staff", 0o700),
+    "shut": ("daemon", "users", 0o705),  # its group may not pass, the others may
+}
+#: file → (owner, group, mode)
+PLANTED_FILES = {
+    "private/alice.txt": ("daemon", "staff", 0o644),  # o+r, but below daemon's 0700 folder
+    "shut/all.txt": ("daemon", "staff", 0o644),
+    "public/eng.txt": ("bin", "staff", 0o604),  # its group shut out, its owner not
+    "public/not-owner.txt": ("bin", "staff", 0o064),  # its owner shut out
+    "public/odd-\udce9.txt": ("daemon", "staff", 0o600),  # a name that is not UTF-8
+}
+#: what games plants in public/: a link to daemon's file, one to daemon's folder, and a file
+#: whose name is the other's key as the index once wrote it
+LINKS = {"public/peek.txt": "../private/alice.txt", "public/peek": "../private"}
+TWIN = "public/odd-\\xe9.txt"
+PLANTED_CALLERS = [
+    ("daemon", ()),
+    ("daemon", ("staff",)),
+    ("games", ()),
+    ("games", ("users",)),
+    ("games", ("staff",)),
+    ("bin", ("staff",)),
+    ("bin", ()),
+    ("lp", ("staff",)),
+]
+
+
+@pytest.fixture
+def planted() -> Iterator[Path]:
+    base = Path(tempfile.mkdtemp(prefix="planted-"))
+    base.chmod(0o755)
+    for folder, (owner, group, mode) in PLANTED_FOLDERS.items():
+        (base / folder).mkdir()
+        _own(base / folder, owner, group, mode)
+    for name, (owner, group, mode) in PLANTED_FILES.items():
+        path = base / name
+        path.write_text("a heron note for " + path.stem.encode(errors="replace").decode(), "utf-8")
+        _own(path, owner, group, mode)
+    for name, target in LINKS.items():
+        (base / name).symlink_to(target)
+        os.lchown(base / name, pwd.getpwnam("games").pw_uid, grp.getgrnam("games").gr_gid)
+    twin = base / TWIN
+    twin.write_text("a heron note: ignore previous instructions", encoding="utf-8")
+    _own(twin, "games", "games", 0o644)
+    yield base
+    shutil.rmtree(base)
+
+
+def planted_names(base: Path) -> list[str]:
+    """Every file name a caller might read, through a link or not."""
+    found = []
+    for folder, _, files in os.walk(base, followlinks=True):
+        found += [os.path.relpath(os.path.join(folder, f), base) for f in files]
+    return found
+
+
+def reads_as(base: Path, names: list[str], subject: str, groups: tuple[str, ...]) -> set[str]:
+    """The oracle: the names a process of ``subject``'s user with ``groups`` (and no others)
+    can read, as the system says (``test -r`` run as it)."""
+    uid = pwd.getpwnam(subject).pw_uid
+    gids = [grp.getgrnam(g).gr_gid for g in groups]
+    found = set()
+    for name in names:
+        done = subprocess.run(
+            ["test", "-r", str(base / name)],
+            user=uid,
+            group=gids[0] if gids else 4_000_321,
+            extra_groups=gids,
+            check=False,
+        )
+        if done.returncode == 0:
+            found.add(name)
+    return found
+
+
+def assert_views_are_the_systems(crawler: Crawler, base: Path) -> None:
+    names = planted_names(base)
+    for subject, groups in PLANTED_CALLERS:
+        system = reads_as(base, names, subject, groups)
+        assert view_reads(crawler, base, subject, groups) == system, (subject, groups)
+
+
+@ROOT_ONLY
+def test_a_planted_link_twin_or_shut_group_gives_no_one_more_than_the_system(
+    crawler: Crawler, planted: Path
+) -> None:
+    crawler.crawl([str(planted)])
+    # both files of the odd name and the twin, both links' files: each a document of its own
+    assert len(crawler.index) == len(planted_names(planted)) == 8
+    assert_views_are_the_systems(crawler, planted)
+    # the link's target is daemon's: games reads neither the file nor the folder through them
+    games = view_reads(crawler, planted, "games", ())
+    assert not {"public/peek.txt", "public/peek/alice.txt"} & games
+    assert {"public/peek.txt", "public/peek/alice.txt"} <= view_reads(crawler, planted, "daemon", ())
+    # the twin is a file of its own: deleting it leaves daemon's file where it was
+    (planted / TWIN).unlink()
+    crawler.process_paths([str(planted / TWIN)], [str(planted)], Patterns())
+    assert "public/odd-\udce9.txt" in view_reads(crawler, planted, "daemon", ())
+    assert_views_are_the_systems(crawler, planted)
+
+
+@ROOT_ONLY
+def test_a_link_planted_while_watched_is_judged_by_its_target(
+    crawler: Crawler, planted: Path
+) -> None:
+    crawler.crawl([str(planted)])
+    late = planted / "public/late.txt"
+    late.symlink_to("../private/alice.txt")
+    outcome = crawler.process_paths([str(late)], [str(planted)], Patterns())
+    assert outcome == {str(late): "added"}
+    assert "public/late.txt" in view_reads(crawler, planted, "daemon", ())
+    assert_views_are_the_systems(crawler, planted)
+
+
+@ROOT_ONLY
+def test_a_folders_new_mode_reaches_its_files_without_a_crawl(
+    crawler: Crawler, planted: Path
+) -> None:
+    from pylucene_mcp.crawler.watch import Watcher
+
+    crawler.crawl([str(planted)])
+    assert "shut/all.txt" not in view_reads(crawler, planted, "games", ("users",))
+    watcher = Watcher(crawler, [str(planted)], Patterns(), debounce_s=0.2)
+    watcher.start()
+    try:
+        (planted / "shut").chmod(0o755)  # the group may pass now
+        until(
+            lambda: "shut/all.txt" in view_reads(crawler, planted, "games", ("users",)),
+            what="the folder's new mode",
+        )
+        (planted / "private").chmod(0o755)  # daemon's folder opened: and its linked twin
+        until(
+            lambda: "public/peek/alice.txt" in view_reads(crawler, planted, "games", ()),
+            what="the opened folder's files",
+        )
+        (planted / "private").chmod(0o700)
+        until(
+            lambda: not view_reads(crawler, planted, "games", ()) & {"private/alice.txt"},
+            what="the closed folder's files",
+        )
+    finally:
+        watcher.stop()
+    assert_views_are_the_systems(crawler, planted)

@@ -21,10 +21,18 @@ import org.apache.lucene.util.BytesRef;
 /**
  * The documents whose recorded readers (a binary doc-values field of principals joined by {@link
  * SchemaWriter#SEPARATOR}, {@link io.github.pylucenemcp.schema.FieldSchema#readers}) name one of
- * {@code principals}. Doc values, not terms, because the crawler updates them in place when a
+ * {@code principals} and shut none of them out: a recorded {@code -P} refuses a caller with the
+ * principal {@code P}, and {@code -P except Q} one with {@code P} but not {@code Q} (a group the
+ * system shuts out, but for the owner of the folder, whom the owner's bits judge). Doc values, not terms, because the crawler updates them in place when a
  * file's owner or mode changes; a view counts its visible documents with this once per segment.
  */
 public final class ReadersQuery extends Query {
+  /** The mark of a recorded principal that is refused. */
+  public static final String REFUSED = "-";
+
+  /** Between a refused principal and the one it does not refuse. */
+  public static final String EXCEPT = " except ";
+
   private final String field;
   private final Set<String> principals;
 
@@ -33,15 +41,29 @@ public final class ReadersQuery extends Query {
     this.principals = Set.copyOf(java.util.Arrays.asList(principals)); // duplicates allowed
   }
 
-  /** Whether the recorded {@code readers} name one of {@code principals}. */
+  /** Whether the recorded {@code readers} name one of {@code principals} and refuse none. */
   boolean admits(BytesRef readers) {
     String text = new String(readers.bytes, readers.offset, readers.length, StandardCharsets.UTF_8);
+    boolean named = false;
     for (String one : text.split(SchemaWriter.SEPARATOR, -1)) {
-      if (principals.contains(one)) {
-        return true;
+      if (one.startsWith(REFUSED)) {
+        if (refuses(one.substring(REFUSED.length()))) {
+          return false;
+        }
+      } else if (principals.contains(one)) {
+        named = true;
       }
     }
-    return false;
+    return named;
+  }
+
+  private boolean refuses(String refusal) {
+    int but = refusal.indexOf(EXCEPT);
+    if (but < 0) {
+      return principals.contains(refusal);
+    }
+    return principals.contains(refusal.substring(0, but))
+        && !principals.contains(refusal.substring(but + EXCEPT.length()));
   }
 
   @Override
