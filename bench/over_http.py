@@ -65,7 +65,8 @@ WARM_UP = 5 * len(QUERIES)
 
 class Server:
     """``pylucene-mcp serve`` over ``index`` in a process of its own: HTTP on a free loopback
-    port (with ``token``, static tokens on), or nothing started here for stdio."""
+    port (with ``token``, static tokens on; else the owner's token of the server's home), or
+    nothing started here for stdio."""
 
     def __init__(
         self, index: Path, home: Path, token: bool, extra: dict[str, str] | None = None
@@ -97,6 +98,8 @@ class Server:
         self.ready = threading.Event()
         threading.Thread(target=self._read, daemon=True).start()
         assert self.ready.wait(120), "the server did not start"
+        if self.token is None:  # no authentication set: the owner's token, as its user has it
+            self.token = (home / "http-token").read_text(encoding="ascii").strip()
 
     def _read(self) -> None:
         assert self.process.stderr is not None

@@ -152,6 +152,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     token.add_argument("--groups", default="", help="comma-separated groups of the subject")
     token.add_argument(
+        "--days", type=float, default=90, help="how long it is taken (default 90, at most 366)"
+    )
+    token.add_argument(
         "--file",
         type=Path,
         help="the tokens file (default: tokens_file, PYLUCENE_MCP_TOKENS_FILE, else "
@@ -552,11 +555,12 @@ def _token(args: argparse.Namespace) -> int:
 
     path = args.file or Settings.load().tokens_file or home_dir() / "tokens.yaml"
     names, groups = comma_list(args.scopes), comma_list(args.groups)
-    made = add_static_token(path, args.subject, names, groups)
+    made = add_static_token(path, args.subject, names, groups, args.days)
     print(made)
     print(
-        f"a token for {args.subject} ({', '.join(names)}): give it to them now, it is not "
-        f"kept (its SHA-256 is in {path}); serve with tokens_file set to that file",
+        f"a token for {args.subject} ({', '.join(names)}), good for {args.days:g} days: give it "
+        f"to them now, it is not kept (its SHA-256 is in {path}); serve with tokens_file set to "
+        "that file",
         file=sys.stderr,
     )
     return 0

@@ -161,14 +161,15 @@ def check_http(settings: Settings) -> Check | None:
         host, port = address(settings.http or "127.0.0.1:0")
         found = auth.access(settings, host, port)
         parts = [f"http {settings.http}" if settings.http else "stdio (no http set)"]
-        if found is None:
-            parts.append("no authentication: loopback clients only")
+        if found.verifier.verifiers and isinstance(found.verifier.verifiers[0], auth.OwnerToken):
+            where = found.verifier.verifiers[0].path
+            parts.append(f"no authentication set: loopback clients with the token in {where}")
         if settings.tokens_file is not None:
             count = len(auth.read_static_tokens(settings.tokens_file))
             parts.append(f"{count} static token(s) in {settings.tokens_file}")
         if settings.oauth_issuer is not None:
             keys = settings.oauth_jwks_url or auth.discover_jwks(settings.oauth_issuer)
-            audience = found.resource if found is not None else settings.oauth_audience
+            audience = found.resource
             parts.append(f"tokens of {settings.oauth_issuer} for {audience}, keys at {keys}")
     except errors.PyLuceneMcpError as exc:
         return Check("http", FAIL, str(exc))

@@ -3,12 +3,20 @@ which notes hold a word."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
 import sys
 import threading
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
+from typing import Any
+
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 
 class HttpServer:
@@ -46,6 +54,22 @@ class HttpServer:
         found = re.search(r"http://\S+/mcp", "".join(self.said))
         assert found is not None
         self.url = found.group(0)
+        self.home = home
+        owner = home / "http-token"  # without authentication set, the owner's token is needed
+        self.owner_token = owner.read_text(encoding="ascii") if owner.exists() else None
+
+    @property
+    def owner(self) -> dict[str, str]:
+        """The owner's Authorization header (as the user who started the server has it)."""
+        assert self.owner_token is not None
+        return {"Authorization": f"Bearer {self.owner_token}"}
+
+    def client(self, **options: Any) -> AbstractAsyncContextManager[Client]:
+        """The SDK's client, as the owner unless ``options`` say otherwise (``headers``,
+        ``auth``)."""
+        if not options and self.owner_token is not None:
+            options = {"headers": self.owner}
+        return authorized(self.url, **options)
 
     def _read(self) -> None:
         assert self.process.stderr is not None
@@ -59,6 +83,15 @@ class HttpServer:
         self.process.terminate()
         out, _ = self.process.communicate(timeout=60)
         return out
+
+
+@contextlib.asynccontextmanager
+async def authorized(url: str, **options: Any) -> AsyncIterator[Client]:
+    """The SDK's client over its HTTP transport, on an HTTP client of ``options`` (``auth``,
+    ``headers``) that the caller owns, so closes."""
+    async with create_mcp_http_client(**options) as http:
+        async with Client(streamable_http_client(url, http_client=http)) as client:
+            yield client
 
 
 def holding(folder: Path, word: str) -> set[str]:

@@ -123,6 +123,7 @@ class AuthorizationServer:
         key: RSAKey | None = None,
         issuer: str | None = None,
         client_id: str = "direct",
+        without: tuple[str, ...] = (),
     ) -> str:
         """A signed access token for ``user``; the tests' wrong ones change one part."""
         now = int(time.time())
@@ -140,6 +141,8 @@ class AuthorizationServer:
         }
         if audience is not None:
             claims["aud"] = audience
+        for name in without:
+            del claims[name]
         signing = key or self.key
         header = {"alg": "RS256", "kid": signing.kid or "test-1", "typ": "at+jwt"}
         return jwt.encode(header, claims, signing)

@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 import requests
-from mcp import Client
 
 from pylucene_mcp.basics.errors import ConfigError
 from pylucene_mcp.server.http import MAX_BODY_BYTES, address
@@ -47,7 +46,7 @@ async def test_the_tools_answer_over_http_with_progress_and_in_two_sessions(
     async def on_progress(done: float, total: float | None, message: str | None) -> None:
         progress.append(done)
 
-    async with Client(server.url) as first, Client(server.url) as second:
+    async with server.client() as first, server.client() as second:
         tools = (await first.list_tools()).tools
         assert {"search", "startCrawl", "getDocumentDetails", "indexAdmin"} <= {
             t.name for t in tools
@@ -70,7 +69,11 @@ async def test_the_tools_answer_over_http_with_progress_and_in_two_sessions(
 
 def test_a_foreign_origin_or_host_and_an_oversized_body_are_refused(server: HttpServer) -> None:
     ping = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"})
-    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+        **server.owner,
+    }
 
     def post(body: str = ping, **extra: str) -> int:
         return requests.post(
@@ -84,6 +87,21 @@ def test_a_foreign_origin_or_host_and_an_oversized_body_are_refused(server: Http
         {"jsonrpc": "2.0", "id": 2, "method": "ping", "params": {"pad": "x" * MAX_BODY_BYTES}}
     )
     assert post(padded) == 413
+
+
+def test_on_loopback_without_authentication_only_the_owners_token_is_taken(
+    server: HttpServer, tmp_path: Path
+) -> None:
+    # a loopback port is open to every local account: the token of the user who started the
+    # server, in a file no one else may read, is what tells the user's own clients apart
+    ping = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"})
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    for extra in ({}, {"Authorization": "Bearer plo_" + "x" * 43}, {"Authorization": "Basic x"}):
+        refused = requests.post(server.url, data=ping, headers={**headers, **extra}, timeout=30)
+        assert refused.status_code == 401, extra
+    assert server.owner_token is not None
+    made = Path(server.home / "http-token").stat()
+    assert made.st_uid == os.getuid() and made.st_mode & 0o777 == 0o600
 
 
 @pytest.mark.parametrize(

@@ -9,14 +9,14 @@ credentials flow end to end; static tokens made by ``pylucene-mcp token``; no to
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
 import subprocess
 import sys
+import time
 import urllib.parse
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +27,6 @@ from joserfc.jwk import RSAKey
 from mcp import Client
 from mcp.client.auth import OAuthClientProvider, TokenStorage
 from mcp.client.auth.extensions.client_credentials import ClientCredentialsOAuthProvider
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.auth import (
     AuthorizationCodeResult,
     OAuthClientInformationFull,
@@ -37,7 +35,7 @@ from mcp.shared.auth import (
 )
 from mcp.shared.exceptions import MCPError
 
-from tests.http_server import WORDS, HttpServer, holding, write_notes
+from tests.http_server import WORDS, HttpServer, authorized, holding, write_notes
 from tests.oauth_server import AuthorizationServer, User, free_port
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
@@ -148,6 +146,29 @@ def test_a_token_is_refused_for_each_wrong_part(
     assert good.status_code == 200, good.text
 
 
+def test_a_token_within_the_clock_leeway_is_taken(
+    protected: Protected, issuer: AuthorizationServer
+) -> None:
+    # expired 10 s ago by the issuer's clock: within the 30 s of difference docs/team.md allows
+    late = issuer.token("bob", protected.url, lifetime_s=-10)
+    assert post(protected.url, INITIALIZE, late).status_code == 200
+    too_late = issuer.token("bob", protected.url, lifetime_s=-60)
+    assert post(protected.url, INITIALIZE, too_late).status_code == 401
+
+
+async def test_a_token_without_a_subject_names_no_user(
+    protected: Protected, issuer: AuthorizationServer
+) -> None:
+    from pylucene_mcp.server.auth import JwtVerifier
+    from pylucene_mcp.server.caller import Caller
+
+    # a client's own token (client credentials) may carry no sub: its client id is no user
+    token = issuer.token("bob", protected.url, client_id="alice", without=("sub",))
+    checked = await JwtVerifier(issuer.issuer, protected.url).verify_token(token)
+    assert checked is not None and checked.client_id == "alice" and checked.subject is None
+    assert Caller(checked.subject, ()).principals == {"*"}
+
+
 def test_a_foreign_origin_is_refused_even_with_a_good_token(
     protected: Protected, issuer: AuthorizationServer
 ) -> None:
@@ -221,15 +242,6 @@ def browser_flow(issuer: AuthorizationServer, person: str, url: str) -> OAuthCli
         redirect_handler=redirect,
         callback_handler=callback,
     )
-
-
-@contextlib.asynccontextmanager
-async def authorized(url: str, **options: Any) -> AsyncIterator[Client]:
-    """The SDK's client over its HTTP transport, on an HTTP client of ``options`` (``auth``,
-    ``headers``) that the caller owns, so closes."""
-    async with create_mcp_http_client(**options) as http:
-        async with Client(streamable_http_client(url, http_client=http)) as client:
-            yield client
 
 
 async def test_a_person_signs_in_with_pkce_and_searches_but_cannot_crawl(
@@ -333,11 +345,17 @@ async def test_static_tokens_from_the_file_and_only_while_they_are_in_it(
         async with authorized(url, headers=headers) as client:
             crawled = await client.call_tool("startCrawl", {"wait": True})
             assert not crawled.is_error, crawled.content
+        # a token lives 90 days unless said otherwise, and is refused once they are over
+        entries = _entries(tokens)
+        assert all(abs(e["expires"] - time.time() - 90 * 86_400) < 600 for e in entries)
+        (erik,) = [e for e in entries if e["subject"] == "erik"]
+        erik["expires"] = int(time.time()) - 1
+        tokens.write_text(json.dumps({"tokens": entries}))
+        assert post(url, INITIALIZE, keeper).status_code == 401
         # a token taken out of the file is refused from then on
-        kept = [e for e in _entries(tokens) if e["subject"] != "dora"]
+        kept = [e for e in entries if e["subject"] != "dora"]
         tokens.write_text(json.dumps({"tokens": kept}))
         assert post(url, INITIALIZE, searcher).status_code == 401
-        assert post(url, INITIALIZE, keeper).status_code == 200
     finally:
         assert running.stop() == b""
 

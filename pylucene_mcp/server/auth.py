@@ -26,7 +26,10 @@ import hashlib
 import hmac
 import json
 import logging
+import os
 import secrets
+import stat
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +60,9 @@ ALL_SCOPES = ("search", "crawl", "admin")
 ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "EdDSA"]
 #: how far the clocks of this server and the issuer may differ, in seconds
 LEEWAY_S = 30
+#: the longest a static token may live, and how long one lives unless said otherwise
+MAX_TOKEN_DAYS = 366
+DEFAULT_TOKEN_DAYS = 90
 
 
 def scope_of(group: str) -> str:
@@ -195,7 +201,8 @@ class JwtVerifier:
             token=token,
             client_id=str(claims.get("client_id", claims.get("azp", claims.get("sub", "")))),
             scopes=_scopes(claims),
-            expires_at=int(claims["exp"]),
+            # the SDK refuses a token past expires_at itself: the leeway of the check above
+            expires_at=int(claims["exp"]) + LEEWAY_S,
             resource=self.audience if self.audience in audiences else None,
             subject=str(claims["sub"]) if "sub" in claims else None,
             claims={"iss": claims.get("iss"), "groups": _groups(claims)},
@@ -210,6 +217,9 @@ class StaticToken:
     subject: str
     scopes: tuple[str, ...]
     groups: tuple[str, ...] = ()
+    #: when it stops being taken (seconds since the epoch); None: an entry made before tokens
+    #: had a lifetime, taken with a warning until it is replaced
+    expires: int | None = None
 
 
 def token_digest(token: str) -> str:
@@ -247,16 +257,29 @@ def read_static_tokens(path: Path) -> list[StaticToken]:
                 subject=str(entry.get("subject", "")),
                 scopes=tuple(str(s) for s in entry.get("scopes", ()) or ()),
                 groups=tuple(str(g) for g in entry.get("groups", ()) or ()),
+                expires=_expiry(path, n, entry.get("expires")),
             )
         )
     return found
 
 
+def _expiry(path: Path, n: int, value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"{path}: entry {n}: expires is seconds since the epoch, not {value!r}")
+    return value
+
+
 def add_static_token(
-    path: Path, subject: str, scopes: Sequence[str], groups: Sequence[str] = ()
+    path: Path,
+    subject: str,
+    scopes: Sequence[str],
+    groups: Sequence[str] = (),
+    days: float = DEFAULT_TOKEN_DAYS,
 ) -> str:
-    """Makes a new token for ``subject``, writes its digest into ``path`` (this user's alone,
-    0600) and returns the token: the one time it is seen.
+    """Makes a new token for ``subject``, good for ``days``, writes its digest into ``path``
+    (this user's alone, 0600) and returns the token: the one time it is seen.
 
     Raises:
         ConfigError: for an unknown scope, or a file that cannot be written.
@@ -268,15 +291,19 @@ def add_static_token(
         raise ConfigError(
             f"scopes are some of {', '.join(ALL_SCOPES)}, not {', '.join(unknown) or 'none'}"
         )
+    if not 0 < days <= MAX_TOKEN_DAYS:
+        raise ConfigError(f"a token lives 1 to {MAX_TOKEN_DAYS} days, not {days:g}")
     entries = read_static_tokens(path)
     token = "plm_" + secrets.token_urlsafe(32)
-    entries.append(StaticToken(token_digest(token), subject, tuple(scopes), tuple(groups)))
+    expires = int(time.time() + days * 86_400)
+    entries.append(StaticToken(token_digest(token), subject, tuple(scopes), tuple(groups), expires))
     rows = [
         {
             "sha256": e.sha256,
             "subject": e.subject,
             "scopes": list(e.scopes),
             "groups": list(e.groups),
+            **({} if e.expires is None else {"expires": e.expires}),
         }
         for e in entries
     ]
@@ -290,7 +317,8 @@ def add_static_token(
 
 class StaticTokens:
     """Checks a token against the static tokens file, read again when it changes. A token
-    lives until its entry is removed from the file."""
+    lives until its ``expires`` or until its entry is removed from the file, whichever comes
+    first."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -317,14 +345,84 @@ class StaticTokens:
             return None
         for entry in entries:
             if hmac.compare_digest(entry.sha256, digest):
+                if entry.expires is None:
+                    log.warning(
+                        "a static token of %s has no lifetime (made by an older version): "
+                        "replace it with one from `pylucene-mcp token`",
+                        entry.subject,
+                    )
+                elif entry.expires <= time.time():
+                    log.info("a static token of %s was refused: expired", entry.subject)
+                    return None
                 return AccessToken(
                     token=token,
                     client_id=entry.subject,
                     scopes=list(entry.scopes),
+                    expires_at=entry.expires,
                     subject=entry.subject,
                     claims={"iss": None, "groups": list(entry.groups)},
                 )
         return None
+
+
+class OwnerToken:
+    """The token of the user who started the server, for an HTTP server on loopback without
+    ``oauth_issuer`` or ``tokens_file``: a port there is open to every local account, so a
+    request must show that it comes from someone who may read this user's files. The token
+    is kept in ``<home>/http-token`` (this user's alone, 0600; made on the first start, kept
+    for the next, deleted to make another); a request with it is the index's owner, as a
+    stdio client is (:func:`~pylucene_mcp.server.caller.current`)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._digest = token_digest(read_or_make_owner_token(path))
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        if not hmac.compare_digest(token_digest(token), self._digest):
+            return None
+        return AccessToken(
+            token=token, client_id=OWNER, scopes=list(ALL_SCOPES), claims={OWNER: True}
+        )
+
+
+#: the client id, and the claim, of the owner's token
+OWNER = "owner"
+
+
+def read_or_make_owner_token(path: Path) -> str:
+    """The owner's token in ``path``, made there first when there is none.
+
+    Raises:
+        ConfigError: when it cannot be read or written, or is not this user's alone.
+    """
+    from pylucene_mcp.basics.config import private_dir
+
+    try:
+        private_dir(path.parent)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise ConfigError(f"cannot write the server's token {path}: {exc.strerror}") from exc
+    else:
+        with os.fdopen(fd, "w", encoding="ascii") as handle:
+            handle.write("plo_" + secrets.token_urlsafe(32))
+    try:
+        status = os.lstat(path)
+        token = path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read the server's token {path}: {exc}") from exc
+    getuid = getattr(os, "getuid", None)
+    if getuid is not None and (
+        not stat.S_ISREG(status.st_mode) or status.st_uid != getuid() or status.st_mode & 0o077
+    ):
+        raise ConfigError(
+            f"{path} must be a file of this user's that no one else may read (0600); remove it "
+            "and start the server again to make a new one"
+        )
+    if len(token) < 32:
+        raise ConfigError(f"{path} holds no token; remove it and start the server again")
+    return token
 
 
 class Verifiers:
@@ -438,6 +536,13 @@ class ScopeGuard:
 LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
 
 
+def owner_token_path() -> Path:
+    """Where the owner's token of a loopback server without authentication is kept."""
+    from pylucene_mcp.basics.config import home_dir
+
+    return home_dir() / "http-token"
+
+
 @dataclass(frozen=True)
 class Access:
     """Who may call an HTTP server: the token check, this server's resource URL (the tokens'
@@ -461,9 +566,10 @@ class Access:
         return {"auth": auth, "token_verifier": self.verifier}
 
 
-def access(settings: Any, host: str, port: int) -> Access | None:
+def access(settings: Any, host: str, port: int) -> Access:
     """The access of an HTTP server on ``host``:``port`` from ``settings`` (``oauth_*``,
-    ``tokens_file``); None when neither is set and ``host`` is loopback.
+    ``tokens_file``); when neither is set and ``host`` is loopback, the owner's token
+    (:class:`OwnerToken`).
 
     Raises:
         ConfigError: for a server beyond loopback without either (it would serve every
@@ -472,6 +578,8 @@ def access(settings: Any, host: str, port: int) -> Access | None:
     """
     issuer: str | None = settings.oauth_issuer
     tokens: Path | None = settings.tokens_file
+    named = f"[{host}]" if ":" in host else host
+    resource = settings.oauth_audience or f"http://{named}:{port}/mcp"
     if issuer is None and tokens is None:
         if host not in LOOPBACK_HOSTS:
             raise ConfigError(
@@ -481,9 +589,7 @@ def access(settings: Any, host: str, port: int) -> Access | None:
                 "(PYLUCENE_MCP_TOKENS_FILE; `pylucene-mcp token` makes tokens), or serve on "
                 "127.0.0.1 (docs/team.md)"
             )
-        return None
-    named = f"[{host}]" if ":" in host else host
-    resource = settings.oauth_audience or f"http://{named}:{port}/mcp"
+        return Access(Verifiers([OwnerToken(owner_token_path())]), resource, None)
     if (
         issuer is not None
         and settings.oauth_audience is None

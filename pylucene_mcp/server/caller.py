@@ -9,8 +9,10 @@ crawler/readers.py). Nothing else. On the embedded index every read tool answers
 of those documents (``Backend.viewed``): counts, facets, terms, scores and explanations as an
 index of those documents alone would give them. On a backend without views (Solr, which records
 no readers) its search is trimmed to its folders (``SearchRequest.within``) and the other read
-tools refuse it. A call without a token (stdio, loopback HTTP without authentication) is the
-index's owner and reads everything.
+tools refuse it. A call without a token (stdio) is the index's owner and reads everything; so
+does one with a loopback server's owner token
+(:class:`~pylucene_mcp.server.auth.OwnerToken`). A token without a subject names no user: its
+caller has its groups and ``*`` only.
 """
 
 from __future__ import annotations
@@ -36,14 +38,16 @@ READING_GROUPS = frozenset({"search", "info", "debug", "observability"})
 
 @dataclass(frozen=True)
 class Caller:
-    """A restricted caller: the token's subject and groups."""
+    """A restricted caller: the token's subject (None: a token that names no one, such as a
+    client's own without ``sub``: it is no user, only its groups and anyone) and groups."""
 
-    subject: str
+    subject: str | None
     groups: tuple[str, ...] = ()
 
     @property
     def principals(self) -> frozenset[str]:
-        return frozenset({f"user:{self.subject}", *(f"group:{g}" for g in self.groups), "*"})
+        user = () if self.subject is None else (f"user:{self.subject}",)
+        return frozenset({*user, *(f"group:{g}" for g in self.groups), "*"})
 
     def readable(self, settings: Settings) -> Readable:
         """What this caller may read under ``settings`` (``readers``, ``file_readers``)."""
@@ -55,15 +59,18 @@ class Caller:
 
 
 def current() -> Caller | None:
-    """The caller of the request being answered: None without an access token."""
+    """The caller of the request being answered: None without an access token, or with the
+    owner's (a loopback server's own, :class:`~pylucene_mcp.server.auth.OwnerToken`)."""
     from mcp.server.auth.middleware.auth_context import get_access_token
 
     token = get_access_token()
     if token is None:
         return None
     claims = token.claims or {}
+    if claims.get("owner") is True:
+        return None
     groups = claims.get("groups") or []
-    return Caller(token.subject or token.client_id, tuple(str(g) for g in groups))
+    return Caller(token.subject, tuple(str(g) for g in groups))
 
 
 def within(settings: Settings) -> Readable | None:

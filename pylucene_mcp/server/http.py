@@ -9,9 +9,11 @@ page elsewhere cannot reach the server through its visitor's browser (DNS rebind
 body is at most :data:`MAX_BODY_BYTES`, as a line on stdio. Nothing is written to stdout: the
 server's address goes to stderr, uvicorn's messages into the product's log.
 
-With ``access`` (``oauth_issuer``, ``tokens_file``: :mod:`pylucene_mcp.server.auth`) every
-request needs a bearer token and each tool its scope; without it, only a loopback bind is
-allowed, and anyone who can open the port there can call every tool (docs/team.md).
+Every request needs a bearer token (:mod:`pylucene_mcp.server.auth`): with ``oauth_issuer`` or
+``tokens_file`` one of theirs, and each tool its scope; without them only a loopback bind is
+allowed, and a request must carry the owner's token, which the server keeps in
+``<home>/http-token`` for this user alone: a loopback port is open to every local account, so a
+client must show it may read this user's files (docs/http.md).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -127,6 +130,15 @@ def protect(app: Starlette, access: Access, groups: Mapping[str, str]) -> None:
     app.router.routes[:] = routes
 
 
+def _owner_token(access: Access | None) -> Path | None:
+    from pylucene_mcp.server.auth import OwnerToken
+
+    for verifier in access.verifier.verifiers if access is not None else ():
+        if isinstance(verifier, OwnerToken):
+            return verifier.path
+    return None
+
+
 async def serve_http(
     server: MCPServer,
     host: str,
@@ -161,4 +173,6 @@ async def serve_http(
         bound = web.servers[0].sockets[0].getsockname()[1] if web.servers else port
         url = f"http://{_named(host)}:{bound}{PATH}"
         log.info("serving MCP over HTTP at %s", url)
-        print(f"pylucene-mcp: serving MCP over HTTP at {url}", file=sys.stderr, flush=True)
+        owner = _owner_token(access)
+        how = f" (Authorization: Bearer <the token in {owner}>)" if owner else ""
+        print(f"pylucene-mcp: serving MCP over HTTP at {url}{how}", file=sys.stderr, flush=True)

@@ -371,7 +371,9 @@ def test_a_planted_link_twin_or_shut_group_gives_no_one_more_than_the_system(
     # the link's target is daemon's: games reads neither the file nor the folder through them
     games = view_reads(crawler, planted, "games", ())
     assert not {"public/peek.txt", "public/peek/alice.txt"} & games
-    assert {"public/peek.txt", "public/peek/alice.txt"} <= view_reads(crawler, planted, "daemon", ())
+    assert {"public/peek.txt", "public/peek/alice.txt"} <= view_reads(
+        crawler, planted, "daemon", ()
+    )
     # the twin is a file of its own: deleting it leaves daemon's file where it was
     (planted / TWIN).unlink()
     crawler.process_paths([str(planted / TWIN)], [str(planted)], Patterns())
