@@ -110,6 +110,13 @@ def translate(exc: BaseException, caller_input: bool = False) -> errors.PyLucene
         message = link.getMessage()
         if message is not None and portable.disk_full(str(message)):
             return errors.DiskFullError(f"no space left on device ({message})")
+    for link in chain:  # the process ran out of descriptors: a moment's state, not a bug
+        message = link.getMessage()
+        if message is not None and "Too many open files" in str(message):
+            return errors.IndexAccessError(
+                f"no file descriptor left in this process ({_message(link)}): too many files "
+                "or connections are open; the next call tries again"
+            )
     for link in chain:  # the index's folder cannot be written: it can still be searched
         if isinstance(link, _jclass_cached("java.nio.file.AccessDeniedException")) or (
             isinstance(link, _jclass_cached("java.nio.file.FileSystemException"))

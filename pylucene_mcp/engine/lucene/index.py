@@ -187,6 +187,9 @@ class LuceneIndex:
         self._writer: Any = None
         self.java_writer: Any = None
         self._reopener: Any = None
+        #: the writer could not be opened again after an error: searches go on, on the last
+        #: searcher, and the next block of changes tries again
+        self._stalled = False
         self._following: threading.Event | None = None  # set: stop following the commits
         self._commit_schema_version = schema.SCHEMA_VERSION
         self._write_lock = threading.RLock()
@@ -360,6 +363,9 @@ class LuceneIndex:
         """Changes how stale searches may be (widened during a bulk crawl)."""
         if self._writer is None or seconds == self.refresh_interval_s:
             return
+        if self._stalled:  # the writer opened again takes it
+            self.refresh_interval_s = seconds
+            return
         with jvm.java_errors():
             self._reopener.close()
             self.refresh_interval_s = seconds
@@ -413,6 +419,14 @@ class LuceneIndex:
                 f"{self.path} was opened read-only; open it with Index.open(path) to write"
             )
         with self._write_lock:
+            if self._stalled:
+                self._reopen_writer()
+                if self._stalled:
+                    raise errors.IndexAccessError(
+                        f"the writer of {self.path} could not be opened again after an error "
+                        "(see the log: no file descriptor left, say); searches go on, and the "
+                        "next write tries again"
+                    )
             writer = Writer(self)
             try:
                 yield writer
@@ -432,14 +446,38 @@ class LuceneIndex:
 
     def _rollback(self) -> None:
         """Drops the uncommitted changes and opens a new writer (after an error or a full disk:
-        a writer that failed to commit may be closed for good)."""
+        a writer that failed to commit may be closed for good). Searches go on meanwhile on the
+        last searcher, and go on so when the new writer cannot be opened yet (no descriptor left,
+        say): the next block of changes tries again (:meth:`_reopen_writer`)."""
         log.warning("rolling back uncommitted changes to %s", self.path)
+        with contextlib.suppress(errors.PyLuceneMcpError), jvm.java_errors():
+            if self._reopener is not None:
+                self._reopener.close()
+                self._reopener = None
+            self._schema_writer.close()
+            self._writer.rollback()
+        self._reopen_writer()
+
+    def _reopen_writer(self) -> None:
+        """Opens a new writer and searcher manager, then closes the old manager; when that
+        fails, keeps the old one searching and :attr:`_stalled` set."""
+        searching, failed = self._manager, self._writer
         try:
             with jvm.java_errors():
-                self._close_searching()
                 self._open_writer()
         except errors.PyLuceneMcpError:
-            log.exception("could not reopen the writer of %s", self.path)
+            log.exception(
+                "could not reopen the writer of %s; tried again at the next write", self.path
+            )
+            if self._writer is not failed:  # opened, then failed: let go of its lock
+                with contextlib.suppress(Exception):
+                    self._writer.rollback()
+            self._writer = self.java_writer = failed
+            self._manager, self._stalled = searching, True
+            return
+        self._stalled = False
+        with contextlib.suppress(errors.PyLuceneMcpError), jvm.java_errors():
+            searching.close()
 
     def _close_searching(self) -> None:
         """Stops the refresh thread, closes the searchers and drops uncommitted changes (cursor
@@ -449,7 +487,7 @@ class LuceneIndex:
         if self._following is not None:
             self._following.set()
         self._manager.close()
-        if self._writer is not None:
+        if self._writer is not None and not self._stalled:
             self._schema_writer.close()
             self._writer.rollback()
 
