@@ -193,13 +193,15 @@ def _serve(args: argparse.Namespace) -> int:
         settings = _settings(args)
         if args.http:
             settings = settings.model_copy(update={"http": args.http})
-        access = None
+        access = sockets = None
         if settings.http:
             from pylucene_mcp.server.auth import access as http_access
+            from pylucene_mcp.server.guard import loopback_sockets
             from pylucene_mcp.server.http import address
 
             host, port = address(settings.http)
             access = http_access(settings, host, port)
+            sockets = loopback_sockets(host, port)  # a squatter on [::1] is said before start
     except errors.PyLuceneMcpError as exc:  # before anything starts: said, not logged
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -237,7 +239,15 @@ def _serve(args: argparse.Namespace) -> int:
 
             hosts, origins = settings.http_hosts, settings.http_origins
             run = partial(
-                serve_http, server, host, port, hosts=hosts, origins=origins, access=access
+                serve_http,
+                server,
+                host,
+                port,
+                hosts=hosts,
+                origins=origins,
+                access=access,
+                settings=settings,
+                sockets=sockets,
             )
             anyio.run(run)
         else:

@@ -183,6 +183,17 @@ class Settings(BaseSettings):
     http_hosts: Names = ()
     #: the Origin headers it takes besides the loopback origins (a browser's page elsewhere)
     http_origins: Names = ()
+    #: open connections at once, in all and from one address (more are closed at once); the
+    #: total is lowered to leave the index descriptors (server/guard.py, docs/http.md)
+    http_max_connections: int = Field(default=256, ge=1)
+    http_max_connections_per_peer: int = Field(default=128, ge=1)
+    #: seconds a request may take to arrive whole (its headers and body): a slow sender's
+    #: connection is closed after them
+    http_request_timeout_s: float = Field(default=30.0, gt=0)
+    #: MCP sessions open at once, in all and of one caller, and how long one may stay idle
+    http_max_sessions: int = Field(default=1000, ge=1)
+    http_max_sessions_per_caller: int = Field(default=32, ge=1)
+    http_session_idle_s: float = Field(default=600.0, gt=0)
     # who may call over HTTP (server/auth.py, docs/team.md): an issuer's JWTs, static tokens
     #: the authorization server whose JWT access tokens are taken (its ``iss``, exactly)
     oauth_issuer: Text | None = None

@@ -19,8 +19,10 @@ client must show it may read this user's files (docs/http.md).
 from __future__ import annotations
 
 import logging
+import socket
 import sys
 from collections.abc import Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +35,7 @@ from pylucene_mcp.basics import errors
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 
+    from pylucene_mcp.basics.config import Settings
     from pylucene_mcp.server.auth import Access
 
 log = logging.getLogger(__name__)
@@ -147,25 +150,56 @@ async def serve_http(
     hosts: Sequence[str] = (),
     origins: Sequence[str] = (),
     access: Access | None = None,
+    settings: Settings | None = None,
+    sockets: list[socket.socket] | None = None,
 ) -> None:
     """Runs ``server`` over Streamable HTTP at ``http://host:port/mcp`` until cancelled; says
     the address it listens on (the port chosen when ``port`` is 0) on stderr once it does.
-    With ``access``, ``server`` must have been built with it (``build_server``)."""
+    With ``access``, ``server`` must have been built with it (``build_server``). ``settings``
+    give the bounds on connections and sessions (server/guard.py; the defaults without them);
+    ``sockets``, those to listen on (by default every loopback address for a loopback
+    ``host``, :func:`~pylucene_mcp.server.guard.loopback_sockets`).
+
+    Raises:
+        ConfigError: when a loopback address at ``port`` is another process's.
+    """
     import uvicorn
 
+    from pylucene_mcp.basics.config import Settings
+    from pylucene_mcp.server import guard
+
+    bounds = settings or Settings.model_construct()
     app = server.streamable_http_app(
         streamable_http_path=PATH,
         max_request_body_size=MAX_BODY_BYTES,
         transport_security=security(host, hosts, origins),
         host=host,
+        session_idle_timeout=bounds.http_session_idle_s,
+        max_sessions=bounds.http_max_sessions,
     )
+    guard.limit_sessions(server.session_manager, bounds.http_max_sessions_per_caller)
     if access is not None:
         protect(app, access, getattr(server, "groups", {}))
+    limits = guard.Limits(
+        guard.descriptor_budget(bounds.http_max_connections),
+        bounds.http_max_connections_per_peer,
+        bounds.http_request_timeout_s,
+    )
+    if sockets is None:
+        sockets = guard.loopback_sockets(host, port)
     # log_config=None: uvicorn's loggers go to the product's log and stderr, never to stdout
-    config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_config=None,
+        access_log=False,
+        http=guard.guarded_protocol(limits),
+        backlog=min(2048, limits.connections * 2),
+    )
     web = uvicorn.Server(config)
     async with anyio.create_task_group() as group:
-        group.start_soon(web.serve)
+        group.start_soon(partial(web.serve, sockets=sockets))
         while not web.started:
             if web.should_exit:
                 return
