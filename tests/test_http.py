@@ -65,6 +65,7 @@ async def test_the_tools_answer_over_http_with_progress_and_in_two_sessions(
             for client in (first, second):  # each session sees the same index
                 found = await call(client, "search", query=word, pageSize=50)
                 assert {hit["filePath"] for hit in found["documents"]} == expected
+                assert "searchTimeMs" in found  # the owner is told everything
 
 
 def test_a_foreign_origin_or_host_and_an_oversized_body_are_refused(server: HttpServer) -> None:

@@ -197,6 +197,31 @@ async def test_every_read_tool_answers_within_what_one_may_read(team: Team, root
             assert not duplicates.is_error, duplicates.content
 
 
+async def test_no_timing_or_index_path_tells_a_restricted_caller_of_other_documents(
+    team: Team,
+) -> None:
+    # a word in 20,000 hidden documents takes longer to count than in none: no such figure
+    # reaches one who may not read them all, nor where the index lies
+    async with team.client("finn") as client:
+        found = await search(client, query="heron")
+        assert "searchTimeMs" not in found and "totalHits" in found
+        profile = await client.call_tool(
+            "profileQuery",
+            {
+                "query": "heron",
+                "analyzeFacetCost": True,
+                "analyzeFilterImpact": True,
+                "filters": [{"field": "file_extension", "operator": "eq", "value": "md"}],
+            },
+        )
+        data = profile.structured_content
+        assert data is not None and not profile.is_error, profile.content
+        assert "facetCost" not in data and "profileTimeMs" not in data
+        assert data["filterImpact"] and all("ms" not in f for f in data["filterImpact"])
+        stats = (await client.call_tool("getIndexStats", {})).structured_content
+        assert stats is not None and "indexPath" not in stats and "documentCount" in stats
+
+
 @pytest.mark.parametrize(
     ("tool", "arguments"),
     [

@@ -17,9 +17,9 @@ caller has its groups and ``*`` only.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from pylucene_mcp.basics import errors, portable
 from pylucene_mcp.engine.core.backend import Readable
@@ -71,6 +71,27 @@ def current() -> Caller | None:
         return None
     groups = claims.get("groups") or []
     return Caller(token.subject, tuple(str(g) for g in groups))
+
+
+#: what would tell a restricted caller of documents it may not read: how long the work took
+#: (a word in 20,000 hidden documents takes longer than in none) and where the index is
+UNSEEN_KEYS = frozenset({"searchTimeMs", "profileTimeMs", "facetCost", "timeMs", "ms", "indexPath"})
+
+
+def unseen(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A tool's answer ``data`` as the current caller may see it: for a restricted caller,
+    without :data:`UNSEEN_KEYS` at any depth (every such field is optional in its shape)."""
+    if current() is None:
+        return data
+    return cast("Mapping[str, Any]", _without(data))
+
+
+def _without(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _without(v) for k, v in value.items() if k not in UNSEEN_KEYS}
+    if isinstance(value, list):
+        return [_without(v) for v in value]
+    return value
 
 
 def within(settings: Settings) -> Readable | None:

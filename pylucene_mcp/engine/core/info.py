@@ -34,7 +34,8 @@ class IndexStats:
 
     document_count: int
     deleted_documents: int
-    index_path: str
+    #: None where it is not said (to a caller who may not read every document)
+    index_path: str | None
     schema_version: int
     needs_reindex: bool
     lucene_version: str

@@ -64,7 +64,7 @@ class FilterImpact:
     hits_with_filter: int
     removed: int
     selectivity: float  # the share of the query's hits the filter keeps
-    ms: float  # the time to count the query with this filter
+    ms: float | None  # the time to count the query with this filter (None: not said)
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ class SemanticProfile:
     also_by_words: int
     by_meaning_only: int
     by_words_only: int
-    time_ms: float
+    time_ms: float | None
 
 
 @dataclass(frozen=True)
@@ -118,7 +118,7 @@ class QueryProfile:
     facet_cost: FacetCost | None = None
     #: items left out to fit the answer's byte budget, by list (``parsed``: parts of the tree)
     omitted: dict[str, int] | None = None
-    profile_time_ms: float = field(default=0.0)
+    profile_time_ms: float | None = field(default=0.0)
     #: vectors on: what the semantic path contributes (found by meaning, by words, by both)
     semantic: SemanticProfile | None = None
 

@@ -110,7 +110,8 @@ class SearchResult(Shape):
     has_next_page: bool
     facets: dict[str, tuple[FacetValue, ...]]
     active_filters: tuple[ActiveFilter, ...]
-    search_time_ms: float
+    #: None where it is not said (to a caller who may not read every document: it tells of them)
+    search_time_ms: float | None
     facet_queries: dict[str, int] | None
     range_facets: dict[str, tuple[RangeBucket, ...]] | None
     next_cursor: str | None

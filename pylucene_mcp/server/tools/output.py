@@ -20,6 +20,7 @@ from mcp_types import CallToolResult, TextContent
 from typing_extensions import TypedDict, is_typeddict
 
 from pylucene_mcp.basics.shapes import compact_size, fit, to_dict, wire_type
+from pylucene_mcp.server.caller import unseen
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -71,7 +72,7 @@ def answer(value: Any, failed: bool = False) -> CallToolResult:
     report). A ``CallToolResult`` is taken as it is."""
     if isinstance(value, CallToolResult):
         return value
-    data = value if isinstance(value, Mapping) else to_dict(value)
+    data = unseen(value if isinstance(value, Mapping) else to_dict(value))
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return CallToolResult(
         content=[TextContent(type="text", text=text)], structured_content=data, is_error=failed
