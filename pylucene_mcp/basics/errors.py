@@ -8,6 +8,7 @@ own call::
     ├── SetupError                a part fetched on first need (the Tika server jar) is missing
     ├── ExtractionError           a file could not be extracted (the reason recorded for it)
     │   ├── WorkerDiedError       Tika's parser died under the file (retried alone once)
+    │   ├── TikaUnavailableError  no Tika to be had now (it did not start): not the file's fault
     │   └── FileVanishedError     the file was deleted between the walk and its extraction
     ├── ConfigError               a bad setting
     ├── IndexAccessError          the index cannot be opened or used
@@ -59,6 +60,12 @@ class ExtractionError(PyLuceneMcpError):
 class WorkerDiedError(ExtractionError):
     """Tika's parser process died while the file was in work: the file's fault or another's
     in flight beside it; the crawler retries it alone before it counts as failed."""
+
+
+class TikaUnavailableError(ExtractionError):
+    """Tika's parser process could not be started or was being closed (killed at start-up, a
+    machine out of memory, a server shutting down): a failure of the moment, not of the file,
+    which the next crawl tries again."""
 
 
 class FileVanishedError(ExtractionError):

@@ -23,8 +23,10 @@ NOT_AGAIN = "not tried again until the file changes (a full crawl tries it); it 
 
 
 def lasting(failure: errors.ExtractionError) -> bool:
-    """Whether ``failure`` is the file's own (it would fail again as it is)."""
-    return not isinstance(failure, errors.FileVanishedError) and str(failure) != REPLACED
+    """Whether ``failure`` is the file's own (it would fail again as it is): not a file that
+    vanished or was replaced, nor a Tika that could not be had at the moment."""
+    passing = (errors.FileVanishedError, errors.TikaUnavailableError)
+    return not isinstance(failure, passing) and str(failure) != REPLACED
 
 
 class FailureLog:

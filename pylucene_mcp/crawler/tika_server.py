@@ -32,7 +32,7 @@ from typing import IO, Any, BinaryIO
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import portable
 from pylucene_mcp.basics.config import jvm_crash_options, private_dir, private_temp
-from pylucene_mcp.basics.errors import ExtractionError
+from pylucene_mcp.basics.errors import TikaUnavailableError
 from pylucene_mcp.crawler import tika_jar
 
 log = logging.getLogger(__name__)
@@ -280,7 +280,9 @@ class TikaServer:
     def _running(self) -> _Child:
         with self._lock:
             if self._closed:
-                raise ExtractionError("the Tika server was closed (the server is shutting down)")
+                raise TikaUnavailableError(
+                    "the Tika server was closed (the server is shutting down)"
+                )
             self._last_used = time.monotonic()
             child = self._child
             if child is None or not child.alive():
@@ -300,7 +302,7 @@ class TikaServer:
         Raises:
             TikaDied: when the process ended while the file was in flight.
             TikaTimeout: when the parse ran past ``timeout_s`` (the process was stopped).
-            ExtractionError: when the process cannot be started.
+            TikaUnavailableError: when the process cannot be started.
         """
         child = self._running()
         try:
@@ -367,8 +369,10 @@ class TikaServer:
             code = proc.poll()
             self._kill(child)
             if code is None:
-                raise ExtractionError("the Tika server did not start within the start-up timeout")
-            raise ExtractionError(
+                raise TikaUnavailableError(
+                    "the Tika server did not start within the start-up timeout"
+                )
+            raise TikaUnavailableError(
                 f"the Tika server exited at start-up (code {code}); see {self.log_dir or 'its log'}"
             )
         self._ensure_idle_monitor()

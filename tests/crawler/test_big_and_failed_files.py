@@ -8,6 +8,7 @@ failed is not extracted again until it changes (or a full crawl asks), across re
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -86,3 +87,29 @@ def test_a_failed_file_is_not_tried_again_until_it_changes(
     (folder / "broken.pdf").unlink()
     crawl()
     assert failures.read_text() == "{}"  # nothing kept of a file that is gone
+
+
+def test_files_that_met_no_tika_are_tried_again_by_the_next_crawl(
+    tmp_path: Path, tika: TikaServer
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for n in range(6):
+        (folder / f"page{n}.html").write_text(f"<p>page {n} about kittiwakes</p>")
+    failures = tmp_path / "state" / "failed.json"
+    # a Tika that dies while it starts (its JVM cannot have the heap: as an OOM kill at start)
+    dying = TikaServer(TikaSettings(heap="1m"), log_dir=tmp_path / "tika-logs")
+    index = Index.open(tmp_path / "index")
+    try:
+        first = Crawler(index, Extractor(dying), CrawlSettings(failures_file=failures))
+        report = first.crawl([str(folder)])
+        assert report.failed == 6 and all("start-up" in f["reason"] for f in report.failures)
+        # none of the files is to blame: none is kept as failed
+        assert not failures.exists() or json.loads(failures.read_text()) == {}
+        again = Crawler(index, Extractor(tika), CrawlSettings(failures_file=failures))
+        report = again.crawl([str(folder)])
+        assert (report.added, report.failed) == (6, 0)
+        assert index.search("kittiwakes").total_hits == 6
+    finally:
+        dying.close()
+        index.close()
