@@ -169,6 +169,16 @@ async def test_a_token_without_a_subject_names_no_user(
     assert Caller(checked.subject, ()).principals == {"*"}
 
 
+def test_json_nested_too_deep_is_a_bad_request_not_a_crash(
+    protected: Protected, issuer: AuthorizationServer
+) -> None:
+    deep = "[" * 200_000 + "]" * 200_000
+    refused = post(protected.url, deep, issuer.token("bob", protected.url))
+    assert refused.status_code == 400, refused.text
+    assert "nests too deep" in refused.text
+    assert post(protected.url, INITIALIZE, issuer.token("bob", protected.url)).status_code == 200
+
+
 def test_a_foreign_origin_is_refused_even_with_a_good_token(
     protected: Protected, issuer: AuthorizationServer
 ) -> None:

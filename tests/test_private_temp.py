@@ -87,3 +87,30 @@ def test_the_suite_keeps_the_product_s_files_in_its_own_folders(
     assert config.Settings().log_dir.is_relative_to(base)
     archive = jvm.class_archive(Path(jvm.find_java_home()), jvm.class_path())
     assert archive.is_relative_to(base)
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.geteuid() != 0, reason="chown needs root")
+def test_a_private_folder_another_user_made_first_is_refused(tmp_path: Path) -> None:
+    import pwd
+
+    from pylucene_mcp.basics.config import private_dir
+    from pylucene_mcp.basics.errors import ConfigError
+
+    games = pwd.getpwnam("games").pw_uid
+    planted = tmp_path / "pylucene-mcp-0"  # as in a shared temporary folder, made first
+    planted.mkdir(mode=0o777)
+    os.chown(planted, games, games)
+    with pytest.raises(ConfigError, match="another user"):
+        private_dir(planted)
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    os.chown(theirs, games, games)
+    link = tmp_path / "link"
+    link.symlink_to(theirs)
+    with pytest.raises(ConfigError, match="another user"):
+        private_dir(link)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (tmp_path / "my-link").symlink_to(mine)  # a link of mine to a folder of mine is mine
+    assert private_dir(tmp_path / "my-link") == tmp_path / "my-link"
+    assert private_dir(tmp_path / "new" / "deeper").is_dir()

@@ -391,14 +391,36 @@ def from_environment(key: str) -> str | None:
 
 def private_dir(path: Path) -> Path:
     """Creates ``path`` and any missing parents for this user alone (0700): the index holds the
-    full text of files that may be private. Existing folders keep their mode."""
+    full text of files that may be private. Existing folders keep their mode, but ``path``
+    itself must be this user's (and, a link, lead to a folder of this user's): one that another
+    user made first (in a shared place such as the temporary folder) is refused.
+
+    Raises:
+        ConfigError: when ``path`` or what it links to is another user's.
+    """
     missing = [p for p in (path, *path.parents) if not p.exists()]
     for folder in reversed(missing):
         try:
             folder.mkdir(mode=0o700)
         except FileExistsError:
             pass
+    _check_own(path)
     return path
+
+
+def _check_own(path: Path) -> None:
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:
+        return  # Windows: its folders' owners are access control lists' business
+    try:
+        owners = {os.lstat(path).st_uid, os.stat(path).st_uid}
+    except OSError:
+        return  # not made (a read-only place): whoever writes into it says why
+    if owners != {getuid()}:
+        raise ConfigError(
+            f"{path} belongs to another user (or is another user's link); pylucene-mcp keeps "
+            "this user's private files there: remove it, or point PYLUCENE_MCP_HOME elsewhere"
+        )
 
 
 def crash_dir() -> Path:

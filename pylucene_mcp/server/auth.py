@@ -442,9 +442,15 @@ class Verifiers:
 def needed_scopes(body: bytes, groups: Mapping[str, str]) -> set[str]:
     """The scopes a request body's messages need: a ``tools/call``'s tool needs its group's
     (:data:`SCOPES`); anything else (initialize, the tool list, the apps) needs none beyond a
-    valid token. A body that is not JSON needs none here: the SDK refuses it."""
+    valid token. A body that is not JSON needs none here: the SDK refuses it.
+
+    Raises:
+        ValueError: for JSON nested too deep to read (the SDK could not read it either).
+    """
     try:
         data = json.loads(body)
+    except RecursionError as exc:
+        raise ValueError("the request's JSON nests too deep") from exc
     except ValueError:
         return set()
     messages = data if isinstance(data, list) else [data]
@@ -494,7 +500,12 @@ class ScopeGuard:
             size += len(chunks[-1])
             more = message.get("more_body", False)
         body = b"".join(chunks)
-        missing = sorted(needed_scopes(body, self.groups) - set(user.scopes))
+        try:
+            needed = needed_scopes(body, self.groups)
+        except ValueError as exc:
+            await _bad_request(send, str(exc))
+            return
+        missing = sorted(needed - set(user.scopes))
         if missing:
             await self._refuse(send, [*user.scopes, *missing], missing)
             return
@@ -531,6 +542,23 @@ class ScopeGuard:
             }
         )
         await send({"type": "http.response.body", "body": body.encode()})
+
+
+async def _bad_request(send: Send, description: str) -> None:
+    body = json.dumps(
+        {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": description}}
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 400,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
