@@ -22,6 +22,7 @@ from pylucene_mcp.basics.config import Settings
 from pylucene_mcp.crawler import readers
 from pylucene_mcp.crawler.pipeline import Crawler
 from pylucene_mcp.crawler.readers import Owned
+from pylucene_mcp.crawler.tika_server import TikaServer
 from pylucene_mcp.crawler.walk import Patterns, key_path
 from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.core.request import SearchRequest
@@ -420,6 +421,32 @@ def test_a_folders_new_mode_reaches_its_files_without_a_crawl(
             lambda: not view_reads(crawler, planted, "games", ()) & {"private/alice.txt"},
             what="the closed folder's files",
         )
+        # a file's new group, which its bits shut out: lp of staff may read it no more
+        os.chown(planted / "public/not-owner.txt", -1, grp.getgrnam("users").gr_gid)
+        (planted / "public/not-owner.txt").chmod(0o604)
+        until(
+            lambda: "public/not-owner.txt" not in view_reads(crawler, planted, "games", ("users",)),
+            what="the file's new group",
+        )
     finally:
         watcher.stop()
     assert_views_are_the_systems(crawler, planted)
+
+
+@ROOT_ONLY
+def test_after_a_restart_every_view_is_still_the_systems(
+    tmp_path: Path, tika: TikaServer, planted: Path
+) -> None:
+    from pylucene_mcp import Index
+    from pylucene_mcp.crawler.extract import Extractor
+    from pylucene_mcp.crawler.pipeline import CrawlSettings
+
+    for _ in range(2):  # a crawl, then a restart: a new process's index and crawler
+        index = Index.open(tmp_path / "index")
+        try:
+            crawler = Crawler(index, Extractor(tika), CrawlSettings())
+            crawler.crawl([str(planted)])
+            assert_views_are_the_systems(crawler, planted)
+        finally:
+            index.close()
+        (planted / "shut").chmod(0o755)  # changed while no server ran
