@@ -23,8 +23,9 @@ import org.apache.lucene.util.BytesRef;
  * SchemaWriter#SEPARATOR}, {@link io.github.pylucenemcp.schema.FieldSchema#readers}) name one of
  * {@code principals} and shut none of them out: a recorded {@code -P} refuses a caller with the
  * principal {@code P}, and {@code -P except Q} one with {@code P} but not {@code Q} (a group the
- * system shuts out, but for the owner of the folder, whom the owner's bits judge). Doc values, not terms, because the crawler updates them in place when a
- * file's owner or mode changes; a view counts its visible documents with this once per segment.
+ * system shuts out, but for the owner of the folder, whom the owner's bits judge). Doc values, not
+ * terms, because the crawler updates them in place when a file's owner or mode changes; a view
+ * counts its visible documents with this once per segment.
  */
 public final class ReadersQuery extends Query {
   /** The mark of a recorded principal that is refused. */
