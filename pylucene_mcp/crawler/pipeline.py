@@ -47,6 +47,7 @@ from pylucene_mcp.crawler.failures import NOT_AGAIN, FailureLog, lasting
 from pylucene_mcp.crawler.readers import Owned, of_file
 from pylucene_mcp.crawler.report import CrawlReport
 from pylucene_mcp.crawler.walk import (
+    CROSSES,
     FileEntry,
     Patterns,
     WalkProblem,
@@ -564,8 +565,12 @@ class Crawler:
                 continue
             if not patterns.wants(path, roots):
                 continue
-            if not inside(path, roots):
-                reason = "a link to a place outside the configured directories"
+            if not inside(path, roots) or patterns.crosses(path):
+                reason = (
+                    CROSSES
+                    if inside(path, roots)
+                    else "a link to a place outside the configured directories"
+                )
                 if key in known:  # what the file was may stay searchable no longer
                     gone.append(key)
                 outcome[key] = f"{'deleted' if key in known else 'skipped'}: {reason}"

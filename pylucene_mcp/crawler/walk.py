@@ -155,6 +155,21 @@ class Patterns:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     #: index regular files with more than one hard link (off: one of them may lie outside)
     hard_links: bool = False
+    #: the folders whose readers the configuration names (``readers``): a link is not followed
+    #: from one such folder (or from none) into another
+    decided: tuple[str, ...] = ()
+
+    def decider(self, path: str) -> str | None:
+        """The folder of :attr:`decided` that ``path`` lies in (None: none)."""
+        return next((f for f in self.decided if portable.is_under(path, f)), None)
+
+    def crosses(self, path: str | Path) -> bool:
+        """Whether ``path`` (reached through a link) really lies where another ``readers``
+        folder decides who reads it than where its name lies."""
+        if not self.decided:
+            return False
+        named = os.path.abspath(path)
+        return self.decider(named) != self.decider(os.path.realpath(named))
 
     def excluded(self, name: str) -> bool:
         lowered = name.lower()
@@ -260,6 +275,10 @@ def _walk_dir(
                     drop=True,
                 )
             continue
+        if (through or entry.is_symlink()) and patterns.crosses(entry.path):
+            if is_dir or patterns.included(name):
+                yield WalkProblem(index_key(entry.path), root, CROSSES, drop=True)
+            continue
         linked = entry.is_symlink()
         if is_dir:
             # a linked folder's files are judged below the folders of the link's target
@@ -302,6 +321,11 @@ def _walk_dir(
         )
 
 
+#: Why a link is not followed: its readers would be another folder's than its target's.
+CROSSES = (
+    "a link into a folder whose readers the configuration names otherwise (readers): not "
+    "followed, its target is read where it lies"
+)
 #: Why a file is not read: what is at its name now is not the file the walk checked.
 REPLACED = (
     "the file was replaced while the crawl ran (it is now another file, or a link to one): not "

@@ -84,6 +84,7 @@ class Crawling(ServicePart):
             include=self.settings.include or DEFAULT_INCLUDE,
             exclude=self.settings.exclude or DEFAULT_EXCLUDE,
             hard_links=self.settings.index_hard_links,
+            decided=tuple(self.settings.readers),
         )
 
     def tika(self) -> TikaServer:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from pylucene_mcp import Index
 from pylucene_mcp.basics.config import Settings
 from pylucene_mcp.crawler import readers
 from pylucene_mcp.crawler.pipeline import Crawler
@@ -450,3 +451,27 @@ def test_after_a_restart_every_view_is_still_the_systems(
         finally:
             index.close()
         (planted / "shut").chmod(0o755)  # changed while no server ran
+
+
+@ROOT_ONLY
+def test_a_link_does_not_carry_a_file_into_a_folder_the_configuration_opens(
+    fresh_index: Index, tika: TikaServer, planted: Path
+) -> None:
+    from pylucene_mcp.crawler.extract import Extractor
+    from pylucene_mcp.crawler.pipeline import CrawlSettings
+
+    public = str(planted / "public")
+    settings = Settings(readers={public: ("*",)})  # everyone reads public/, by the configuration
+    patterns = Patterns(decided=tuple(settings.readers))
+    crawler = Crawler(fresh_index, Extractor(tika), CrawlSettings(patterns=patterns))
+    report = crawler.crawl([str(planted)])
+    refused = {os.path.relpath(f["path"], planted) for f in report.failures}
+    assert {"public/peek.txt", "public/peek"} <= refused
+    games = view_reads(crawler, planted, "games", (), settings)
+    assert not any("alice" in name or "peek" in name for name in games), games
+    # daemon reads its file where it lies
+    assert "private/alice.txt" in view_reads(crawler, planted, "daemon", (), settings)
+    late = planted / "public/late.txt"
+    late.symlink_to("../private/alice.txt")
+    outcome = crawler.process_paths([str(late)], [str(planted)], patterns)
+    assert outcome[str(late)].startswith("skipped: a link into a folder whose readers")
