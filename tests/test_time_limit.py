@@ -90,6 +90,29 @@ def test_an_expensive_expansion_stops_at_the_limit_with_advice(many_terms: Index
     assert "more letters before a *" in message and "search_timeout_s" in message
 
 
+def test_a_search_cut_before_it_found_anything_is_the_error_that_says_what_to_do(
+    many_terms: Index,
+) -> None:
+    """docs/tools.md: a search that found nothing within its limit is a tool error naming
+    cheaper forms, never ``totalHits: 0, partialResults: true`` (which reads as "no such
+    documents"). An OR of 200 fuzzy words, under limits from 1 ms to 0.4 s."""
+    rng = random.Random(11)
+    with many_terms.searcher() as searcher:
+        terms = searcher.getIndexReader().leaves().get(0).reader().terms("content").iterator()
+        vocabulary = []
+        while len(vocabulary) < 5000 and (term := terms.next()) is not None:
+            vocabulary.append(str(term.utf8ToString()))
+    query = " OR ".join(f"{w}~2" for w in rng.sample(vocabulary, 200))
+    for limit in (0.000001, 0.005, 0.05, 0.4):
+        try:
+            found = many_terms.search(query, timeout_s=limit, max_passages=0)
+        except SearchTimeoutError as exc:
+            assert "found nothing" in str(exc) or "time limit" in str(exc)
+            assert "~1 instead of ~2" in str(exc)
+            continue
+        assert found.total_hits > 0 or not found.partial_results, limit
+
+
 @pytest.mark.anyio
 async def test_the_server_s_search_timeout_setting_limits_the_search_tool(
     many_terms: Index,

@@ -154,6 +154,14 @@ class TryLaterError(PyLuceneMcpError):
     with a larger time limit). Not the caller's mistake, so no ``InvalidRequestError``."""
 
 
+#: what makes a search that ran out of time cheaper (the advice of a SearchTimeoutError)
+CHEAPER = (
+    "make the query cheaper: more letters before a * (vert* instead of v*), fewer or closer "
+    "fuzzy terms (~1 instead of ~2), a simpler /regex/, fewer OR-terms, or filters "
+    "(search_timeout_s, or the search's timeAllowedMs, sets the limit)"
+)
+
+
 class SearchTimeoutError(TryLaterError):
     """A search ran out of its time limit before it found anything (see ``search_timeout_s``)."""
 

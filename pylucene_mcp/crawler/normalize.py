@@ -16,9 +16,8 @@ import re
 import unicodedata
 from html.parser import HTMLParser
 
-_REMOVE = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff\ufffd]"
-)
+from pylucene_mcp.basics.text import visible
+
 _HSPACE = re.compile(r"[ \t\r\f\v\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+")
 _BLANK_LINES = re.compile(r"\n{3,}")
 # a line feed inside a paragraph: a line on each side
@@ -30,7 +29,7 @@ _HYPHENATED = re.compile(r"(?<=[^\W\d_])-\n(?=[^\W\d_])")
 def normalize_text(text: str) -> str:
     """NFKC, invisible and replacement characters removed, whitespace collapsed."""
     text = unicodedata.normalize("NFKC", text)
-    text = _REMOVE.sub("", text)
+    text = visible(text)
     text = _HSPACE.sub(" ", text)
     text = "\n".join(line.strip() for line in text.split("\n"))
     return _BLANK_LINES.sub("\n\n", text).strip()

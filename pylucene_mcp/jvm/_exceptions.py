@@ -55,11 +55,7 @@ _MAPPING: list[tuple[str, _Mapper]] = [
     ),
     (
         "io.github.pylucenemcp.search.SearchTimeoutException",
-        lambda e: errors.SearchTimeoutError(
-            f"{_message(e)}; make the query cheaper: more letters before a * (vert* instead "
-            "of v*), fewer or closer fuzzy terms (~1 instead of ~2), a simpler /regex/, fewer "
-            "OR-terms, or filters (search_timeout_s sets the limit)"
-        ),
+        lambda e: errors.SearchTimeoutError(f"{_message(e)}; {errors.CHEAPER}"),
     ),
     (
         "org.apache.lucene.store.LockObtainFailedException",

@@ -7,6 +7,7 @@ their answers shaped.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -50,29 +51,36 @@ def _date_edges(facet: RangeFacet) -> list[int]:
         raise errors.InvalidRequestError(
             f"the gap of a date range facet is one of {', '.join(DATE_GAPS)}, not {facet.gap!r}"
         )
-    start = dt.datetime.fromtimestamp(
-        documents.to_epoch_millis(str(facet.start), facet.field) / 1000, tz=dt.UTC
-    )
-    end = dt.datetime.fromtimestamp(
-        documents.to_epoch_millis(str(facet.end), facet.field) / 1000, tz=dt.UTC
-    )
+    try:
+        start, end = (
+            dt.datetime.fromtimestamp(
+                documents.to_epoch_millis(str(value), facet.field) / 1000, tz=dt.UTC
+            )
+            for value in (facet.start, facet.end)
+        )
+    except ValueError as exc:
+        raise errors.InvalidFilterError(f"a range facet's start and end: {exc}") from exc
     if end <= start:
         raise errors.InvalidRequestError("a range facet needs end > start and a gap above 0")
     edges = [start]
     while edges[-1] < end and len(edges) <= MAX_BUCKETS + 1:  # the last bucket cut at end
-        edges.append(min(_step(edges[-1], str(facet.gap)), end))
+        edges.append(min(_step(start, str(facet.gap), len(edges)), end))
     return [int(e.timestamp() * 1000) for e in edges]
 
 
-def _step(moment: dt.datetime, gap: str) -> dt.datetime:
+def _step(start: dt.datetime, gap: str, count: int) -> dt.datetime:
+    """``count`` gaps after ``start``: a month or a year as a calendar takes it, from the
+    start's day (31 January, then 29 February in a leap year, 31 March; 29 February, then 28
+    February), never from the previous bucket's shortened one."""
     if gap == "day":
-        return moment + dt.timedelta(days=1)
+        return start + dt.timedelta(days=count)
     if gap == "week":
-        return moment + dt.timedelta(weeks=1)
-    if gap == "month":
-        year, month = divmod(moment.month, 12)
-        return moment.replace(year=moment.year + year, month=month + 1)
-    return moment.replace(year=moment.year + 1)
+        return start + dt.timedelta(weeks=count)
+    months = count if gap == "month" else 12 * count
+    year, month = divmod(start.month - 1 + months, 12)
+    year += start.year
+    day = min(start.day, calendar.monthrange(year, month + 1)[1])
+    return start.replace(year=year, month=month + 1, day=day)
 
 
 def _size_edges(facet: RangeFacet) -> list[int]:

@@ -22,6 +22,11 @@ from pylucene_mcp.basics.config import cursor_key
 #: 3: signed, and owned by an index too
 VERSION = "3"
 _MAC_CHARS = 32
+#: the longest file_path the index holds, in UTF-8 bytes (Lucene's longest term)
+MAX_KEY_BYTES = 32_766
+#: the longest cursor this server gives: its position holds the last hit's path (on a SolrCloud
+#: collection inside Solr's cursorMark, base64 of it: two thirds more), then the whole is base64
+MAX_CHARS = 4 * (100 + 4 * (MAX_KEY_BYTES + 100) // 3) // 3 + 4
 
 NOT_OURS = (
     "cursor is not one this server gave; start with cursor '*' and pass on each answer's nextCursor"

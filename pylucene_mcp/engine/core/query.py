@@ -12,6 +12,7 @@ from typing import Any
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.basics.shapes import camel, field_names
+from pylucene_mcp.basics.text import visible
 from pylucene_mcp.engine.core import analysis, documents
 from pylucene_mcp.engine.core.results import Hit
 
@@ -105,7 +106,9 @@ class ParsedQuery:
 
 
 def query_text(text: str, default_operator: str = "AND") -> str:
-    """``text`` stripped, once it and ``default_operator`` are known to be worth parsing.
+    """``text`` stripped, and without the characters no indexed text keeps
+    (:func:`~pylucene_mcp.basics.text.visible`), once it and ``default_operator`` are known to
+    be worth parsing.
 
     Raises:
         InvalidRequestError: for an operator other than AND and OR.
@@ -115,7 +118,7 @@ def query_text(text: str, default_operator: str = "AND") -> str:
         raise errors.InvalidRequestError(
             f"defaultOperator must be AND or OR, not {default_operator!r}"
         )
-    stripped = text.strip()
+    stripped = visible(text).strip()  # as the indexed text has them: 👩‍💻 without its joiner
     if not stripped:
         raise errors.QuerySyntaxError(
             "the query is empty; to list every document use '*' (and narrow it with filters)",

@@ -71,7 +71,7 @@ def search(index: LuceneIndex, request: SearchRequest | str, **options: Any) -> 
                 chunks = _semantic(index, r, shim)
             elif r.mode == "hybrid":
                 chunks, ranks = _hybrid(index, r, shim)
-            shim.sort(_sort(r.sort, r.sort_order, by_key=fingerprint is not None))
+            shim.sort(_sort(r.sort, r.sort_order))
             shim.page(r.page, r.page_size, after).passages(r.max_passages, r.passage_length)
             if fingerprint is not None:
                 shim.walk(snapshot)
@@ -90,6 +90,10 @@ def search(index: LuceneIndex, request: SearchRequest | str, **options: Any) -> 
     # which stay JSON text until read; the rest is added here, in SearchResult's order
     raw = memoryview(answer_bytes).tobytes().decode("utf-8")
     answer, end = _HEADER.raw_decode(raw)
+    if answer["partial"] and answer["totalHits"] == 0:  # cut before it found anything
+        raise errors.SearchTimeoutError(
+            f"the search found nothing within its time limit ({r.timeout_s:g} s); " + errors.CHEAPER
+        )
     walk = None
     if fingerprint is not None:
         more = answer.get("more", answer["totalHits"] > r.page_size)
@@ -207,13 +211,13 @@ def _position(cursor: str, fingerprint: str, sort: str) -> tuple[int, str | None
     return int(snapshot), last
 
 
-def _sort(field_name: str, order: str, *, by_key: bool) -> Any:
+def _sort(field_name: str, order: str) -> Any:
     """The Lucene sort: ``field_name`` and then the unique key, the file path, for its ties (no
     score: writes move scores, and a cursor's position that held one would then repeat or skip
-    documents, as in Solr's cursorMark); ``_score``: by relevance (None), and for a cursor
-    (``by_key``) the score and then the file path, so that a walk sees each document once however
-    segments merge between its pages (Lucene's own last tie-break, the document number, changes
-    with a merge)."""
+    documents, as in Solr's cursorMark); ``_score``: the score and then the file path, on pages
+    as in a cursor walk (docs/tools.md: "ties: by file path"), so that a walk sees each document
+    once however segments merge between its pages (Lucene's own last tie-break, the document
+    number, changes with a merge) and two pages of one search agree with each other."""
     sort_field = jvm.jclass("org.apache.lucene.search.SortField")
     types = jvm.jclass("org.apache.lucene.search.SortField$Type")
     fields = []
@@ -223,8 +227,6 @@ def _sort(field_name: str, order: str, *, by_key: bool) -> Any:
             jvm.jclass("java.lang.Long")(LONG_MIN if order == "desc" else LONG_MAX)
         )
         fields.append(primary)
-    elif not by_key:
-        return None
     else:
         fields.append(sort_field.FIELD_SCORE)
     fields.append(sort_field(schema.FILE_PATH, types.STRING))

@@ -12,6 +12,7 @@ import pylucene_mcp.engine.core.backend as info
 from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.basics.config import Settings
 from pylucene_mcp.basics.shapes import compact_size
+from pylucene_mcp.engine.core import cursors
 from pylucene_mcp.engine.core.backend import FacetValue, SearchRequest, SearchResult
 from pylucene_mcp.server import caller
 from pylucene_mcp.server.tools.actions import search_actions
@@ -137,7 +138,7 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         cursor: Annotated[
             str | None,
             Field(
-                max_length=200,
+                max_length=cursors.MAX_CHARS,
                 description="deep paging: '*' for the first page, then the answer's nextCursor",
             ),
         ] = None,

@@ -407,9 +407,10 @@ public final class ContentQueryParser extends QueryParser {
       return getRangeQuery(contentField, part1, part2, startInclusive, endInclusive);
     }
     if (isNumeric(field)) {
+      // an exclusive day starts after its last millisecond, an exclusive instant after itself
       long lower = part1 == null ? Long.MIN_VALUE : parseLong(field, part1, !startInclusive);
       long upper = part2 == null ? Long.MAX_VALUE : parseLong(field, part2, endInclusive);
-      if (!startInclusive && part1 != null && !schema.dates.contains(field)) {
+      if (!startInclusive && part1 != null) {
         lower = Math.addExact(lower, 1);
       }
       if (!endInclusive && part2 != null) {
