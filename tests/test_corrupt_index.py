@@ -104,6 +104,9 @@ async def test_the_admin_tool_s_full_purge_recovers_a_corrupt_index(tmp_path: Pa
         async with Client(build_server(service.settings, service)) as client:
             failed = await client.call_tool("search", {"query": "skuas"})
             assert failed.is_error and "pylucene-mcp rebuild" in failed.content[0].text  # type: ignore[union-attr]
+            # a model cannot run a shell: the error names the way through the tools too
+            said = failed.content[0].text  # type: ignore[union-attr]
+            assert "purgeIndex {confirm: true, fullPurge: true}, then startCrawl" in said
             started = await client.call_tool("purgeIndex", {"confirm": True, "fullPurge": True})
             assert not started.is_error, started.content
             operation = (started.structured_content or {})["operationId"]

@@ -40,6 +40,22 @@ class Tool:
     app: str | None = None
 
 
+#: what a model can do itself about a corrupt index: the shell's `rebuild` is out of its reach
+REBUILD_OVER_MCP = (
+    "; from this chat: purgeIndex {confirm: true, fullPurge: true}, then startCrawl "
+    "{wait: true}, rebuilds it the same way"
+)
+
+
+def addressed(exc: errors.PyLuceneMcpError) -> ToolError:
+    """``exc`` as a tool error addressed to the model: with what it can do through the tools
+    where the error names a shell command."""
+    text = str(exc)
+    if isinstance(exc, errors.IndexCorruptError) and "pylucene-mcp rebuild" in text:
+        text += REBUILD_OVER_MCP
+    return ToolError(text)
+
+
 def tool_errors(fn: F) -> F:
     """``fn`` with the project's errors turned into tool errors addressed to the model."""
 
@@ -50,7 +66,7 @@ def tool_errors(fn: F) -> F:
             try:
                 return await fn(*args, **kwargs)
             except errors.PyLuceneMcpError as exc:
-                raise ToolError(str(exc)) from exc
+                raise addressed(exc) from exc
 
         return waiting  # type: ignore[return-value]
 
@@ -59,7 +75,7 @@ def tool_errors(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except errors.PyLuceneMcpError as exc:
-            raise ToolError(str(exc)) from exc
+            raise addressed(exc) from exc
 
     return wrapper  # type: ignore[return-value]
 
