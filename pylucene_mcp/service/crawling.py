@@ -97,15 +97,23 @@ class Crawling(ServicePart):
         changed, else crawl incrementally; then watch. Only the process that writes the index
         does (another one's readers hand it their writes, see :meth:`forward`)."""
         index = self.index()
-        directories = list(self.settings.directories)
+        with self._lock:
+            chosen, self._start_folders = self._start_folders, None
+            directories = [
+                d
+                for d in self.settings.directories
+                if chosen is None or d in chosen or d in self._queued
+            ]
         if not directories or not self.writes():
             return
         full = index.needs_reindex
         if full:
             log.warning("the index was written with another schema version: reindexing all")
+        if full:  # every document must be written again
+            directories = list(self.settings.directories)
         if self.settings.crawl_on_start or full:
             try:
-                self.start_crawl(None, full=full)
+                self.start_crawl(directories, full=full)
             except errors.CrawlerBusyError:
                 # a tool started a crawl before the start-up got here (addCrawlableDirectory,
                 # startCrawl): that crawl runs, and watches when it ends; nothing went wrong

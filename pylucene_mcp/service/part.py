@@ -37,6 +37,7 @@ class ServicePart:
     _queued: list[str]
     _queue_runner: threading.Thread | None
     _start_up_crawl: threading.Event
+    _start_folders: tuple[str, ...] | None
 
     if TYPE_CHECKING:  # the whole's (Service's)
 

@@ -68,6 +68,8 @@ class Service(Folders):
         self._queue_runner: threading.Thread | None = None
         # the start-up crawl (warm_up) has not begun yet
         self._start_up_crawl = threading.Event()
+        #: the folders the start-up crawl crawls (None: every configured one)
+        self._start_folders: tuple[str, ...] | None = None
         self.sharing = Sharing(on_takeover=self._took_over)
         #: the semantic path (None: vectors off, and nothing of it is imported)
         self.embedding: Embedding | None = None
@@ -205,6 +207,9 @@ class Service(Folders):
                 self._start_up_crawl.clear()
 
         if then_crawl:  # set even without folders yet: one may be added before it begins
+            # the folders the start-up crawl is for: those of this start, not one a call adds
+            # meanwhile with crawlNow false (a call that crawls queues its folder)
+            self._start_folders = tuple(self.settings.directories)
             self._start_up_crawl.set()
 
         self._timer = threading.Timer(delay_s, run)

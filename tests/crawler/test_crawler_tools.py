@@ -20,7 +20,7 @@ from pylucene_mcp.server.app import build_server
 from pylucene_mcp.server.tools.crawler import progress_step
 from pylucene_mcp.service.service import Service
 from tests.mcp_client import call, error
-from tests.waiting import arrives
+from tests.waiting import arrives, until
 
 pytestmark = pytest.mark.anyio
 
@@ -438,3 +438,18 @@ def test_a_folder_added_while_the_index_opens_is_crawled_once(home: Path, tmp_pa
             assert (attempt, last.added, last.skipped) == (attempt, 40, 0)
         finally:
             service.close()
+
+
+def test_a_folder_added_without_a_crawl_before_the_start_up_crawl_is_not_crawled(
+    service: Service, home: Path
+) -> None:
+    """addCrawlableDirectory {crawlNow: false} as the first call after the start: the start-up
+    crawl, which began after it, crawled the folder all the same (2 of 2)."""
+    service.add_directory(str(home / "alpha"), crawl_now=False)  # configured before the start
+    service.warm_up(0.5, then_crawl=True)
+    service.add_directory(str(home / "beta"), crawl_now=False)  # the first call after it
+    until(lambda: service.started_crawler() is not None and service.crawler().last is not None)
+    assert service.crawler().wait(120)
+    index = service.index()
+    assert index.search("alpha", max_passages=0).total_hits == 3
+    assert index.search("beta", max_passages=0).total_hits == 0
