@@ -11,6 +11,7 @@ import functools
 import io
 import json
 import logging
+import mimetypes
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -170,8 +171,10 @@ class Extractor:
                 f"the file has {size / 1e6:.1f} MB, over the limit of "
                 f"{self.server.settings.max_file_size_mb:g} MB (max_file_size_mb)"
             )
-        if size == 0:
-            return Extracted("", [], content_hash(""), "application/octet-stream", "unknown")
+        if size == 0:  # nothing to read: its name says what it is
+            kind = TEXT_TYPES.get(name.rsplit(".", 1)[-1].lower()) if "." in name else None
+            kind = kind or mimetypes.guess_type(name)[0] or "application/octet-stream"
+            return Extracted("", [], content_hash(""), kind, "unknown")
         as_text = read_as_text(handle, name, self.server.settings.max_content_chars)
         if as_text is not None:
             return as_text
@@ -186,6 +189,15 @@ class Extractor:
         if not parts:
             raise ExtractionError("Tika returned nothing for the file")
         _raise_parse_failure(parts[0])
+        encoding = str(_first(parts[0], "Content-Encoding") or "").upper()
+        kind = TEXT_TYPES.get(name.rsplit(".", 1)[-1].lower()) if "." in name else None
+        if kind is not None and encoding in ("ISO-8859-1", "WINDOWS-1252"):
+            # Tika's guess for a Windows text writes its quotes, dashes and € as U+FFFD: its
+            # bytes are read as Windows-1252 here (which is what ISO-8859-1 text really is)
+            handle.seek(0)
+            limit = self.server.settings.max_content_chars
+            text = handle.read(limit + 1).decode("cp1252", "replace")
+            return _text([text], name, kind, limit, len(text) > limit)
         extracted = self._build(parts)
         if any(_first(part, WRITE_LIMIT_KEY) == "true" for part in parts):
             extracted.truncated = True
@@ -400,6 +412,11 @@ def read_as_text(handle: BinaryIO, name: str, max_chars: int) -> Extracted | Non
             parts.append(decoder.decode(b"", final=True))
     except UnicodeDecodeError:
         return None
+    return _text(parts, name, mime, max_chars, truncated)
+
+
+def _text(parts: list[str], name: str, mime: str, max_chars: int, truncated: bool) -> Extracted:
+    """A text file's extraction: its ``parts`` joined and cut at ``max_chars``."""
     content = normalize_text("".join(parts)[:max_chars])
     if truncated:
         _say_cut(name, max_chars)

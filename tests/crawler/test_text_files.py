@@ -36,8 +36,16 @@ def test_text_files_are_their_own_utf8_text(crawler: Crawler, tmp_path: Path) ->
     for name, text in FILES.items():
         (folder / name).write_text(text, encoding="utf-8")
     (folder / "latin1.txt").write_bytes("Ein Caf\xe9 am Fluss.\n".encode("latin-1"))
+    # a Windows text: its curly quotes and dashes are C1 controls in ISO-8859-1, Tika's guess
+    windows = "Er sagte \u201eja\u201c \u2013 und ging \u2026 f\xfcr 5 \u20ac.\n"
+    (folder / "windows.txt").write_bytes(windows.encode("cp1252"))
+    (folder / "empty.txt").write_bytes(b"")
     report = crawler.crawl([str(folder)])
-    assert (report.added, report.failed) == (len(FILES) + 1, 0)
+    assert (report.added, report.failed) == (len(FILES) + 3, 0)
+    # as written (NFKC writes the ellipsis as three dots, as for every text)
+    said = details(index := crawler.index, "windows.txt").content
+    assert said == windows.strip().replace("\u2026", "...")
+    assert details(index, "empty.txt").fields["file_type"] == "text/plain"
     index = crawler.index
     law = details(index, "law.txt")
     assert "§4.1" in law.content and "ยง" not in law.content
