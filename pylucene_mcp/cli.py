@@ -311,6 +311,10 @@ def _search(args: argparse.Namespace) -> int:
             ).to_dict()
         finally:
             index.close()
+        from pylucene_mcp.engine.core.backend import fit_passages
+        from pylucene_mcp.server.tools.output import ANSWER_BUDGET_BYTES
+
+        data = fit_passages(data, ANSWER_BUDGET_BYTES)  # as the tool answers, passages fitted
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
@@ -583,9 +587,27 @@ def _unlock(args: argparse.Namespace) -> int:
     return 0
 
 
+def _negated_query(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """``search -debian``: a word that begins with '-' and is none of search's options is its
+    query (a negation), not an option; it goes after ``--``, where a query that is one goes."""
+    if not argv or argv[0] != "search" or "--" in argv:
+        return argv
+    search = next(
+        action.choices["search"]
+        for action in parser._subparsers._group_actions  # type: ignore[union-attr]
+        if isinstance(action, argparse._SubParsersAction)
+    )
+    options = set(search._option_string_actions)
+    for at, word in enumerate(argv[1:], start=1):
+        if word.startswith("-") and len(word) > 1 and word.split("=", 1)[0] not in options:
+            return [*argv[:at], *argv[at + 1 :], "--", word]
+    return argv
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit code."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(_negated_query(parser, list(sys.argv[1:] if argv is None else argv)))
     if args.command == "serve":
         return _serve(args)
     logging.basicConfig(

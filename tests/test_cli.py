@@ -161,3 +161,21 @@ def test_the_cli_s_hints_are_for_a_shell(tmp_path: Path) -> None:
     a_file.write_text("not an index")
     wrong = cli(tmp_path, "search", "x", "--index", str(a_file))
     assert wrong.returncode == 2 and "is a file, not an index's folder" in wrong.stderr
+
+
+def test_a_query_that_begins_with_a_minus_is_the_query(tmp_path: Path) -> None:
+    """`pylucene-mcp search -debian` was taken for an option (only `-- -debian` worked)."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "debian.txt").write_text("the debian handbook")
+    (docs / "other.txt").write_text("the other handbook")
+    home = tmp_path / "home"  # the product's files apart from the documents
+    home.mkdir()
+    index = str(home / "index")
+    crawled = cli(home, "crawl", str(docs), "--index", index)
+    assert crawled.returncode == 0, crawled.stderr
+    for argv in (["-debian"], ["-debian", "--json"], ["--json", "--", "-debian"]):
+        found = cli(home, "search", "--index", index, "--json", *argv)
+        assert found.returncode == 0, found.stderr
+        paths = [hit["filePath"] for hit in json.loads(found.stdout)["documents"]]
+        assert paths == [str(docs / "other.txt")], argv

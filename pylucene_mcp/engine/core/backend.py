@@ -22,6 +22,7 @@ from pathlib import PurePath
 from typing import Any, Protocol
 
 from pylucene_mcp.engine.core.counts import RangeFacet
+from pylucene_mcp.engine.core.cursors import MAX_CHARS as MAX_CURSOR_CHARS
 from pylucene_mcp.engine.core.documents import FileState, content_hash
 from pylucene_mcp.engine.core.explain import DocumentExplanation
 from pylucene_mcp.engine.core.filters import Filter
@@ -42,6 +43,7 @@ from pylucene_mcp.engine.core.semantic import VectorStore
 from pylucene_mcp.engine.core.vocabulary import DuplicateGroup, Duplicates, TermCount, TermList
 
 __all__ = [
+    "MAX_CURSOR_CHARS",
     "Backend",
     "BackendWriter",
     "DocumentDetails",

@@ -12,8 +12,12 @@ import pylucene_mcp.engine.core.backend as info
 from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.basics.config import Settings
 from pylucene_mcp.basics.shapes import compact_size
-from pylucene_mcp.engine.core import cursors
-from pylucene_mcp.engine.core.backend import FacetValue, SearchRequest, SearchResult
+from pylucene_mcp.engine.core.backend import (
+    MAX_CURSOR_CHARS,
+    FacetValue,
+    SearchRequest,
+    SearchResult,
+)
 from pylucene_mcp.server import caller
 from pylucene_mcp.server.tools.actions import search_actions
 from pylucene_mcp.server.tools.models import RangeFacetIn, SearchFilter, filter_specs
@@ -138,7 +142,7 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         cursor: Annotated[
             str | None,
             Field(
-                max_length=cursors.MAX_CHARS,
+                max_length=MAX_CURSOR_CHARS,
                 description="deep paging: '*' for the first page, then the answer's nextCursor",
             ),
         ] = None,
