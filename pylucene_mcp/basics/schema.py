@@ -16,8 +16,10 @@ from typing import Literal, get_args
 # dhua.sty, file_name, getIndexStats) also give their parts in the content, its twins and titles;
 # 8: the content's sentence boundaries kept as doc values (content_sentences); 9: sentences
 # continue over wrapped lines, German ordinals and abbreviations, a PDF's lines are joined, and
-# an English possessive also stands for its owner (LaTeX's: latex)
-SCHEMA_VERSION = 9
+# an English possessive also stands for its owner (LaTeX's: latex); 10: created_date and
+# modified_date are the file's (what a person means), the document's own dates beside them as
+# document_created and document_modified
+SCHEMA_VERSION = 10
 
 CONTENT = "content"
 CONTENT_REVERSED = "content_reversed"
@@ -42,7 +44,14 @@ FacetField = Literal["author", "language", "file_extension", "file_type"]
 FACET_FIELDS: tuple[FacetField, ...] = get_args(FacetField)
 #: LongPoint + doc values + stored: range filters and sorting.
 LONG_FIELDS = ("file_size",)
-DATE_FIELDS = ("created_date", "modified_date", "indexed_date", "file_mtime")
+DATE_FIELDS = (
+    "created_date",
+    "modified_date",
+    "indexed_date",
+    "file_mtime",
+    "document_created",
+    "document_modified",
+)
 #: Indexed shadows of ``content``, never stored.
 SHADOW_FIELDS = (CONTENT_REVERSED, CONTENT_TRANSLIT_DE, *LEMMA_FIELDS)
 #: Stored only: page boundaries (character offsets into ``content``) of paged formats.
@@ -113,8 +122,12 @@ _DESCRIPTIONS = {
     "file_type": "MIME type",
     "content_hash": "SHA-256 of the normalized text",
     "file_size": "size in bytes",
-    "created_date": "creation date (UTC)",
-    "modified_date": "last modification date (UTC)",
+    "created_date": "when the file was created (UTC; an e-mail's: when it was sent)",
+    "modified_date": "when the file was last changed (UTC; an e-mail's: when it was sent); "
+    "what 'my documents from 2024' means",
+    "document_created": "the creation date the document's own metadata states (UTC): a "
+    "template's or a generator's, often older or newer than the file",
+    "document_modified": "the modification date the document's own metadata states (UTC)",
     "indexed_date": "when the document was indexed (UTC)",
     "file_mtime": "the file's modification time on disk (UTC), for change detection",
     PAGE_OFFSETS: "page boundaries of paged formats",

@@ -90,14 +90,24 @@ class CrawlSettings:
     failures_file: Path | None = None
 
 
+#: the types of an e-mail, whose dates are when it was sent (its file's are a copy's)
+E_MAIL_TYPES = ("message/rfc822", "application/vnd.ms-outlook")
+
+
 def to_document(entry: FileEntry, extracted: Extracted) -> dict[str, Any]:
-    """The index document of a file: the document's own metadata, the file's where it has none
-    (its creation time where the system records one, else its modification time)."""
+    """The index document of a file: its dates the file's, as a person means them
+    (``modified_date`` its modification time; ``created_date`` its creation time where the
+    system records one, else the modification time; an e-mail's: when it was sent), and the
+    document's own metadata dates beside them (``document_created``, ``document_modified``)."""
     try:
         born = portable.birth_time_ms(os.stat(entry.path))
     except OSError:
         born = None
-    created_fallback = min(born, entry.mtime_ms) if born else entry.mtime_ms
+    created = min(born, entry.mtime_ms) if born else entry.mtime_ms
+    modified = entry.mtime_ms
+    sent = extracted.created_ms or extracted.modified_ms
+    if extracted.file_type in E_MAIL_TYPES and sent:  # an e-mail's date is when it was sent
+        created = modified = sent
     recorded = {} if entry.readers is None else {schema.FILE_READERS: list(entry.readers)}
     return {
         **recorded,
@@ -114,8 +124,10 @@ def to_document(entry: FileEntry, extracted: Extracted) -> dict[str, Any]:
         "creator": extracted.creator,
         "subject": extracted.subject,
         "keywords": extracted.keywords,
-        "created_date": extracted.created_ms or min(created_fallback, entry.mtime_ms),
-        "modified_date": extracted.modified_ms or entry.mtime_ms,
+        "created_date": created,
+        "modified_date": modified,
+        "document_created": extracted.created_ms,
+        "document_modified": extracted.modified_ms,
         schema.PAGE_OFFSETS: extracted.page_offsets,
     }
 

@@ -66,6 +66,9 @@ the engine matches words exactly, so expand the query yourself.
 - Unfielded words match the text or the title (also a title kept only in a file's metadata).
 - Fields: title:, author:, file_name:, language:de, file_extension:pdf,
   modified_date:[2024-01-01 TO *], file_size:[1000000 TO *].
+- Dates: modified_date and created_date are the file's (an e-mail's: when it was sent), what a
+  person means by "my contracts from 2024"; document_modified and document_created are the dates
+  the document's own metadata states (a template's, a generator's), often years apart.
 - Narrow with filters and facets (author, language, file_extension, file_type) instead of
   re-querying; facets of a filtered dimension still show its other values.
 - Long result lists: cursor '*' and then each answer's nextCursor (page stays 1).

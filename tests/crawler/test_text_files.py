@@ -81,3 +81,41 @@ def test_created_date_is_the_birth_time_where_there_is_one(
     assert portable.birth_time_ms(stat, system="win32") == 5000  # creation time there
     stat.st_birthtime = 3.0
     assert portable.birth_time_ms(stat, system="darwin") == 3000
+
+
+def test_modified_date_is_the_files_and_the_documents_own_dates_stand_beside_it(
+    crawler: Crawler, tmp_path: Path
+) -> None:
+    """ "My contracts from 2024" missed a contract written in 2024 from a 2013 template: the
+    index's modified_date was the metadata's. Now it is the file's (what a person means), and
+    the document's own dates are document_modified and document_created."""
+    import datetime as dt
+    import email.message
+
+    import docx as python_docx
+
+    folder = tmp_path / "contracts"
+    folder.mkdir()
+    document = python_docx.Document()
+    document.core_properties.created = dt.datetime(2013, 12, 20, 9, 0)
+    document.core_properties.modified = dt.datetime(2013, 12, 23, 9, 0)
+    document.add_paragraph("Mietvertrag für die Wohnung in der Gartenstraße 7.")
+    contract = folder / "contract.docx"
+    document.save(str(contract))
+    june_2024 = int(dt.datetime(2024, 6, 10, 12, tzinfo=dt.UTC).timestamp())
+    os.utime(contract, (june_2024, june_2024))
+    mail = email.message.EmailMessage()
+    mail["From"], mail["To"], mail["Subject"] = "anna@example.com", "me@example.com", "Miete"
+    mail["Date"] = "Tue, 05 Mar 2019 08:30:00 +0000"
+    mail.set_content("Die Miete für März ist überwiesen.")
+    (folder / "miete.eml").write_bytes(mail.as_bytes())  # copied in 2024: its date is 2019's
+    os.utime(folder / "miete.eml", (june_2024, june_2024))
+    crawler.crawl([str(folder)])
+    fields = details(crawler.index, "contract.docx").fields
+    assert fields["modified_date"] == "2024-06-10T12:00:00Z"
+    assert fields["document_modified"] == "2013-12-23T09:00:00Z"
+    assert fields["document_created"] == "2013-12-20T09:00:00Z"
+    in_2024 = [{"field": "modified_date", "operator": "range", "from": "2024-01-01"}]
+    found = crawler.index.search("*", filters=in_2024, max_passages=0)
+    assert {h.file_name for h in found.documents} == {"contract.docx"}
+    assert details(crawler.index, "miete.eml").fields["modified_date"] == "2019-03-05T08:30:00Z"
