@@ -31,12 +31,14 @@ def main() -> None:
     rows = []
     for n in range(args.trials):
         delay = round(rng.uniform(0, args.max_delay), 2)
-        problems, indexed = trial(folder, root / f"trial-{n}", delay)
-        rows.append({"delay_s": delay, "indexed": indexed, "problems": problems})
+        problems, indexed, exit_s = trial(folder, root / f"trial-{n}", delay)
+        rows.append({"delay_s": delay, "indexed": indexed, "exit_s": exit_s, "problems": problems})
         print(f"trial {n:2}: closed at {delay:5.2f} s, {indexed:2}/{FILES} indexed, "
+              f"exit {exit_s:4.2f} s after stdin closed, "
               f"{'clean' if not problems else '; '.join(problems)[:200]}")  # fmt: skip
     failed = sum(1 for row in rows if row["problems"])
-    print(f"{args.trials} trials, {failed} not clean")
+    slowest = max(float(row["exit_s"]) for row in rows)
+    print(f"{args.trials} trials, {failed} not clean, the slowest exit {slowest:.2f} s")
     write_json(args.json, {"trials": rows, "failed": failed})
     raise SystemExit(1 if failed else 0)
 

@@ -40,15 +40,18 @@ def processes_of(home: Path) -> list[str]:
     return found
 
 
-def trial(folder: Path, root: Path, delay_s: float) -> tuple[list[str], int]:
+def trial(folder: Path, root: Path, delay_s: float) -> tuple[list[str], int, float]:
     """Spawns the server over ``folder``, closes its stdin ``delay_s`` after the handshake (the
-    moment is the trial's input), and returns what went wrong (nothing: a clean end) and how
-    many of the folder's files the index holds."""
+    moment is the trial's input), and returns what went wrong (nothing: a clean end), how
+    many of the folder's files the index holds, and the seconds from closing stdin to the
+    server's exit."""
     home, index_path = root / "home", root / "index"
     peer = StdioPeer(index_path, home, extra_env={"PYLUCENE_MCP_DIRECTORIES": str(folder)})
     handshake(peer, "2025-11-25")
     time.sleep(delay_s)
+    closed = time.monotonic()
     _, stderr = peer.close()
+    exit_s = time.monotonic() - closed
     problems = []
     if peer.proc.returncode != 0:
         problems.append(f"exit code {peer.proc.returncode}")
@@ -67,4 +70,4 @@ def trial(folder: Path, root: Path, delay_s: float) -> tuple[list[str], int]:
                 problems.append(f"a document that is no file of the folder: {hit.file_path}")
     finally:
         index.close()
-    return problems, len(hits)
+    return problems, len(hits), exit_s

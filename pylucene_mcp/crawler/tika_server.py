@@ -413,10 +413,10 @@ class TikaServer:
         self._kill(child)
 
     @staticmethod
-    def _kill(child: _Child) -> None:
+    def _kill(child: _Child, grace_s: float = 5.0) -> None:
         proc = child.proc
         # the supervisor and the JVM at once; on POSIX the session too
-        portable.kill_tree(proc.pid, grace_s=5.0, group=True)
+        portable.kill_tree(proc.pid, grace_s=grace_s, group=True)
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=10)
         with contextlib.suppress(OSError, ValueError):
@@ -424,16 +424,20 @@ class TikaServer:
                 proc.stdin.close()
         child.end()  # the reader sees the end of stdout and closes it
 
-    def stop(self) -> None:
-        """Stops the process (it starts again on the next extraction)."""
+    def stop(self, grace_s: float = 5.0) -> None:
+        """Stops the process (it starts again on the next extraction), killing it when it has
+        not ended ``grace_s`` after it was asked to."""
         with self._lock:
             child, self._child = self._child, None
         if child is not None:
-            self._kill(child)
+            self._kill(child, grace_s)
 
-    def close(self) -> None:
+    def close(self, grace_s: float = 5.0) -> None:
+        """Stops the process for good: a parse in flight fails at once (TikaUnavailableError,
+        a failure of the moment), later ones too. ``grace_s``: as for :meth:`stop` (a server
+        that quits gives its JVM a moment only: it holds nothing to save)."""
         self._closed = True
-        self.stop()
+        self.stop(grace_s)
         folder, self._folder = self._folder, None
         if folder is None:
             return

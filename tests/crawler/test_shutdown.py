@@ -15,5 +15,5 @@ pytestmark = pytest.mark.slow
 @pytest.mark.parametrize("delay_s", [0.0, 0.7, 2.5, 3.7, 4.2])
 def test_closing_stdin_at_any_moment_ends_cleanly(tmp_path: Path, delay_s: float) -> None:
     folder = make_folder(tmp_path / "docs")
-    problems, _ = trial(folder, tmp_path / "server", delay_s)
+    problems, _, _ = trial(folder, tmp_path / "server", delay_s)
     assert problems == []
