@@ -604,3 +604,19 @@ def test_a_sentence_the_document_repeats_is_one_passage(fresh_index: Index) -> N
     shown = [re.sub(r"</?em>", "", p.text).strip() for p in hit.passages]
     assert len(shown) == len(set(shown)) >= 2, shown
     assert header in shown
+
+
+@pytest.mark.anyio
+async def test_a_search_that_found_nothing_says_a_lowercase_and_is_a_word(index: Index) -> None:
+    """`miete and kaution` answered 0 hits and nothing else: the default AND requires the word
+    "and". The answer says so, and not where nothing stands out."""
+    from tests.mcp_client import call, connect
+
+    async with connect(index) as client:
+        missed = await call(client, "search", query="xqzmiete and xqzkaution")
+        assert missed["totalHits"] == 0
+        assert "'and' in lowercase is a word" in missed["hint"] and "AND" in missed["hint"]
+        plain = await call(client, "search", query="xqzmiete AND xqzkaution")
+        assert plain["totalHits"] == 0 and "hint" not in plain
+        phrase = await call(client, "search", query='"xqzrock and xqzroll"')
+        assert "hint" not in phrase

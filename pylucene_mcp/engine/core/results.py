@@ -120,6 +120,9 @@ class SearchResult(Shape):
     partial_details: str | None
     passages_omitted: int | None
     actions: tuple[Action, ...] | None
+    #: why a search that found nothing may have missed, where the query says (a lowercase
+    #: "and" is a word to find, not an operator)
+    hint: str | None
     json_keys: ClassVar[dict[str, str]] = {"actions": "_actions"}
 
     def to_dict(self, max_bytes: int | None = None) -> dict[str, Any]:

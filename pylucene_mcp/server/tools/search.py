@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -96,6 +97,27 @@ def semantic_options(
             svc.settings.similarity_threshold if threshold is None else threshold
         ),
     }
+
+
+#: an operator written in lowercase: a word to find for the query syntax
+_LOWER_OPERATOR = re.compile(r"(?<![\w:\"'])(and|or|not)(?![\w\"'])")
+
+
+def dead_end(query: str) -> str | None:
+    """What a query that found nothing may mean other than it says: ``miete and kaution``
+    requires the word "and" (an operator is written in capitals). None when nothing stands
+    out."""
+    unquoted = re.sub(r'"[^"]*"', " ", query)  # inside a phrase a word is a word
+    lowered = sorted(set(_LOWER_OPERATOR.findall(unquoted)))
+    if not lowered:
+        return None
+    words = " and ".join(f"'{w}'" for w in lowered)
+    capitals = " or ".join(w.upper() for w in lowered)
+    being = "is a word" if len(lowered) == 1 else "are words"
+    return (
+        f"{words} in lowercase {being} the documents must hold, not an operator: write "
+        f"{capitals} in capitals to combine the other words"
+    )
 
 
 def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
@@ -199,6 +221,8 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         data = select(result.to_dict(), fields, facets, facetMinCount)
         if actions:
             data["_actions"] = search_actions(data, specs)
+        if data.get("totalHits") == 0 and (said := dead_end(query)) is not None:
+            data["hint"] = said
         return fit_passages(data, ANSWER_BUDGET_BYTES)
 
     if settings.vectors:  # a client that knows MCPLuceneServer's tool finds it here too
