@@ -1,7 +1,9 @@
 """What breaking ties in score by the file path costs (docs/performance.md): on a kept index of
 ``bench/scale.py``, the product's queries for their 10 best hits sorted by relevance alone (the
 top-scores collector, which skips what cannot compete) and by relevance then path (a sort that
-gives every page of one search, and a cursor walk, one order), interleaved.
+gives every page of one search, and a cursor walk, one order), interleaved: first Lucene's
+collection alone, then the product's whole search (exact total, DrillSideways facets,
+passages), with the sort and with relevance alone put back.
 
     python bench/tie_cost.py [--size 100000] [--runs 30]
 """
@@ -59,7 +61,40 @@ def main() -> None:
         print(f"  {name:18} {summary('score', samples[(name, 'score')])}")
         print(f"  {'':18} {summary('score+path', samples[(name, 'score+path')])}")
         print(f"  {'':18} ratio of medians {tied / alone:.2f}")
+    whole(index, args.runs)
     index.close()
+
+
+def whole(index: object, runs: int) -> None:
+    """The product's search, as the tool runs it, with the tie-break and without it."""
+    from pylucene_mcp.engine.lucene import search as engine
+
+    with_path = engine._sort
+
+    def without_path(field_name: str, order: str) -> object:
+        return None if field_name == "_score" else with_path(field_name, order)
+
+    texts = {
+        name: pseudo_word(RARE_RANK) if text == "RARE" else text
+        for name, text in QUERIES.items()
+        if name not in ("filtered", "faceted")
+    }
+    samples: dict[tuple[str, str], list[float]] = {}
+    for run in range(runs + 3):
+        for name, text in texts.items():
+            for form, sort in (("score", without_path), ("score+path", with_path)):
+                engine._sort = sort  # type: ignore[assignment]
+                started = time.perf_counter()
+                index.search(text)  # type: ignore[attr-defined]
+                if run >= 3:
+                    elapsed = (time.perf_counter() - started) * 1000
+                    samples.setdefault((name, form), []).append(elapsed)
+    engine._sort = with_path
+    print("the product's whole search (total, facets, passages), interleaved:")
+    for name in texts:
+        alone = statistics.median(samples[(name, "score")])
+        tied = statistics.median(samples[(name, "score+path")])
+        print(f"  {name:18} {alone:7.1f} ms  {tied:7.1f} ms  ratio {tied / alone:.2f}")
 
 
 if __name__ == "__main__":
