@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pylucene_mcp import __version__
-from pylucene_mcp.basics import errors
+from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.basics.config import Settings
 from pylucene_mcp.basics.logs import setup_logging
 
@@ -175,8 +175,10 @@ def parse_filter(text: str) -> dict[str, object]:
     name, op, value = match.groups()
     negate = op == "!="
     if ".." in value and not negate:
-        low, high = value.split("..", 1)
-        return {"field": name, "operator": "range", "from": low or None, "to": high or None}
+        ends: list[object] = [end.strip() or None for end in value.split("..", 1)]
+        if name in schema.LONG_FIELDS:  # bytes are numbers, as the MCP tool takes and echoes
+            ends = [int(e) if isinstance(e, str) and e.isdigit() else e for e in ends]
+        return {"field": name, "operator": "range", "from": ends[0], "to": ends[1]}
     if "," in value:
         values = [v for v in value.split(",") if v]
         return {"field": name, "operator": "not_in" if negate else "in", "values": values}

@@ -179,3 +179,17 @@ def test_a_query_that_begins_with_a_minus_is_the_query(tmp_path: Path) -> None:
         assert found.returncode == 0, found.stderr
         paths = [hit["filePath"] for hit in json.loads(found.stdout)["documents"]]
         assert paths == [str(docs / "other.txt")], argv
+
+
+def test_a_size_range_filter_is_numbers_as_the_tool_takes_it() -> None:
+    """The CLI's --json had echoed a size range's ends as strings where MCP gives numbers."""
+    from pylucene_mcp.cli import parse_filter
+
+    assert parse_filter("file_size=1000..2000") == {
+        "field": "file_size",
+        "operator": "range",
+        "from": 1000,
+        "to": 2000,
+    }
+    assert parse_filter("file_size=..5")["from"] is None
+    assert parse_filter("modified_date=2024-01-01..")["from"] == "2024-01-01"
