@@ -362,6 +362,12 @@ async def test_static_tokens_from_the_file_and_only_while_they_are_in_it(
         erik["expires"] = int(time.time()) - 1
         tokens.write_text(json.dumps({"tokens": entries}))
         assert post(url, INITIALIZE, keeper).status_code == 401
+        # an entry of an older version, without a lifetime, is taken (each time), with a warning
+        (dora,) = [e for e in entries if e["subject"] == "dora"]
+        del dora["expires"]
+        tokens.write_text(json.dumps({"tokens": entries}))
+        for _ in range(2):
+            assert post(url, INITIALIZE, searcher).status_code == 200
         # a token taken out of the file is refused from then on
         kept = [e for e in entries if e["subject"] != "dora"]
         tokens.write_text(json.dumps({"tokens": kept}))

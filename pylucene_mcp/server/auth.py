@@ -292,7 +292,9 @@ def add_static_token(
             f"scopes are some of {', '.join(ALL_SCOPES)}, not {', '.join(unknown) or 'none'}"
         )
     if not 0 < days <= MAX_TOKEN_DAYS:
-        raise ConfigError(f"a token lives 1 to {MAX_TOKEN_DAYS} days, not {days:g}")
+        raise ConfigError(
+            f"a token lives more than 0 and at most {MAX_TOKEN_DAYS} days, not {days:g}"
+        )
     entries = read_static_tokens(path)
     token = "plm_" + secrets.token_urlsafe(32)
     expires = int(time.time() + days * 86_400)
@@ -324,6 +326,7 @@ class StaticTokens:
         self.path = path
         self._seen: tuple[int, int] | None = None
         self._entries: list[StaticToken] = []
+        self._warned: set[str] = set()  # the entries without a lifetime, said once each
 
     def _current(self) -> list[StaticToken]:
         try:
@@ -346,11 +349,13 @@ class StaticTokens:
         for entry in entries:
             if hmac.compare_digest(entry.sha256, digest):
                 if entry.expires is None:
-                    log.warning(
-                        "a static token of %s has no lifetime (made by an older version): "
-                        "replace it with one from `pylucene-mcp token`",
-                        entry.subject,
-                    )
+                    if entry.sha256 not in self._warned:
+                        self._warned.add(entry.sha256)
+                        log.warning(
+                            "a static token of %s has no lifetime (made by an older version): "
+                            "replace it with one from `pylucene-mcp token`",
+                            entry.subject,
+                        )
                 elif entry.expires <= time.time():
                     log.info("a static token of %s was refused: expired", entry.subject)
                     return None
