@@ -161,9 +161,10 @@ def check_http(settings: Settings) -> Check | None:
         host, port = address(settings.http or "127.0.0.1:0")
         found = auth.access(settings, host, port)
         parts = [f"http {settings.http}" if settings.http else "stdio (no http set)"]
-        if found.verifier.verifiers and isinstance(found.verifier.verifiers[0], auth.OwnerToken):
-            where = found.verifier.verifiers[0].path
-            parts.append(f"no authentication set: loopback clients with the token in {where}")
+        if found.owner_token is not None:
+            parts.append(
+                f"no authentication set: loopback clients with the token in {found.owner_token}"
+            )
         if settings.tokens_file is not None:
             count = len(auth.read_static_tokens(settings.tokens_file))
             parts.append(f"{count} static token(s) in {settings.tokens_file}")

@@ -172,9 +172,8 @@ class Extractor:
                 f"{self.server.settings.max_file_size_mb:g} MB (max_file_size_mb)"
             )
         if size == 0:  # nothing to read: its name says what it is
-            kind = TEXT_TYPES.get(name.rsplit(".", 1)[-1].lower()) if "." in name else None
-            kind = kind or mimetypes.guess_type(name)[0] or "application/octet-stream"
-            return Extracted("", [], content_hash(""), kind, "unknown")
+            named = text_type(name) or mimetypes.guess_type(name)[0] or "application/octet-stream"
+            return Extracted("", [], content_hash(""), named, "unknown")
         as_text = read_as_text(handle, name, self.server.settings.max_content_chars)
         if as_text is not None:
             return as_text
@@ -190,7 +189,7 @@ class Extractor:
             raise ExtractionError("Tika returned nothing for the file")
         _raise_parse_failure(parts[0])
         encoding = str(_first(parts[0], "Content-Encoding") or "").upper()
-        kind = TEXT_TYPES.get(name.rsplit(".", 1)[-1].lower()) if "." in name else None
+        kind = text_type(name)
         if kind is not None and encoding in ("ISO-8859-1", "WINDOWS-1252"):
             # Tika's guess for a Windows text writes its quotes, dashes and € as U+FFFD: its
             # bytes are read as Windows-1252 here (which is what ISO-8859-1 text really is)
@@ -388,11 +387,16 @@ def _say_cut(name: str, max_chars: int) -> None:
     )
 
 
+def text_type(name: str) -> str | None:
+    """The type of a file whose name says text (:data:`TEXT_TYPES`), else None."""
+    return TEXT_TYPES.get(name.rsplit(".", 1)[-1].lower()) if "." in name else None
+
+
 def read_as_text(handle: BinaryIO, name: str, max_chars: int) -> Extracted | None:
     """The file as its own text, when its name says text (:data:`TEXT_TYPES`) and its bytes are
     UTF-8 (a byte-order mark dropped) without a NUL; else None (Tika reads it, guessing another
     encoding). At most ``max_chars`` characters are kept."""
-    mime = TEXT_TYPES.get(name.rsplit(".", 1)[-1].lower()) if "." in name else None
+    mime = text_type(name)
     if mime is None:
         return None
     decoder = codecs.getincrementaldecoder("utf-8-sig")("strict")

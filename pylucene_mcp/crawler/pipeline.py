@@ -577,11 +577,10 @@ class Crawler:
                 continue
             if not patterns.wants(path, roots):
                 continue
-            if not inside(path, roots) or patterns.crosses(path):
+            outside = not inside(path, roots)
+            if outside or patterns.crosses(path):
                 reason = (
-                    CROSSES
-                    if inside(path, roots)
-                    else "a link to a place outside the configured directories"
+                    "a link to a place outside the configured directories" if outside else CROSSES
                 )
                 if key in known:  # what the file was may stay searchable no longer
                     gone.append(key)

@@ -534,32 +534,32 @@ class ScopeGuard:
         ]
         if self.metadata_url:
             parts.append(f'resource_metadata="{self.metadata_url}"')
-        body = json.dumps({"error": "insufficient_scope", "error_description": description})
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 403,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                    (b"www-authenticate", ("Bearer " + ", ".join(parts)).encode()),
-                ],
-            }
+        await _answer(
+            send,
+            403,
+            {"error": "insufficient_scope", "error_description": description},
+            [(b"www-authenticate", ("Bearer " + ", ".join(parts)).encode())],
         )
-        await send({"type": "http.response.body", "body": body.encode()})
 
 
 async def _bad_request(send: Send, description: str) -> None:
-    body = json.dumps(
-        {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": description}}
-    ).encode()
+    failure = {"code": -32700, "message": description}
+    await _answer(send, 400, {"jsonrpc": "2.0", "id": None, "error": failure})
+
+
+async def _answer(
+    send: Send, status: int, data: Mapping[str, Any], headers: Sequence[tuple[bytes, bytes]] = ()
+) -> None:
+    """An HTTP answer of ``status`` with ``data`` as its JSON body (and ``headers``)."""
+    body = json.dumps(data).encode()
     await send(
         {
             "type": "http.response.start",
-            "status": 400,
+            "status": status,
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),
+                *headers,
             ],
         }
     )
@@ -584,6 +584,12 @@ class Access:
     verifier: Verifiers
     resource: str
     issuer: str | None
+
+    @property
+    def owner_token(self) -> Path | None:
+        """Where the owner's token is kept, when it is the one this server takes."""
+        found = [v.path for v in self.verifier.verifiers if isinstance(v, OwnerToken)]
+        return found[0] if found else None
 
     def server_options(self) -> dict[str, Any]:
         """The SDK server's options for it: the token verifier, and the authorization settings

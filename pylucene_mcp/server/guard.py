@@ -23,6 +23,7 @@ import collections
 import errno
 import logging
 import socket
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -149,8 +150,6 @@ class _Quiet(logging.LoggerAdapter[logging.Logger]):
         self._window: dict[str, tuple[float, int]] = {}
 
     def log(self, level: int, msg: object, *args: Any, **kwargs: Any) -> None:
-        import time
-
         now = time.monotonic()
         key = str(msg)
         started, count = self._window.get(key, (now, 0))

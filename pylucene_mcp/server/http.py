@@ -23,7 +23,6 @@ import socket
 import sys
 from collections.abc import Mapping, Sequence
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -133,15 +132,6 @@ def protect(app: Starlette, access: Access, groups: Mapping[str, str]) -> None:
     app.router.routes[:] = routes
 
 
-def _owner_token(access: Access | None) -> Path | None:
-    from pylucene_mcp.server.auth import OwnerToken
-
-    for verifier in access.verifier.verifiers if access is not None else ():
-        if isinstance(verifier, OwnerToken):
-            return verifier.path
-    return None
-
-
 async def serve_http(
     server: MCPServer,
     host: str,
@@ -207,6 +197,6 @@ async def serve_http(
         bound = web.servers[0].sockets[0].getsockname()[1] if web.servers else port
         url = f"http://{_named(host)}:{bound}{PATH}"
         log.info("serving MCP over HTTP at %s", url)
-        owner = _owner_token(access)
+        owner = access.owner_token if access is not None else None
         how = f" (Authorization: Bearer <the token in {owner}>)" if owner else ""
         print(f"pylucene-mcp: serving MCP over HTTP at {url}{how}", file=sys.stderr, flush=True)

@@ -13,7 +13,7 @@ import stat
 import struct
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -127,16 +127,12 @@ CALLERS = [
 
 @pytest.fixture
 def tree() -> Iterator[Path]:
-    # below a folder everyone may pass (pytest's own are the owner's alone, 0700)
-    base = Path(tempfile.mkdtemp(prefix="readers-"))
-    base.chmod(0o755)
-    for folder, (owner, group, mode) in FOLDERS.items():
-        (base / folder).mkdir()
-        _own(base / folder, owner, group, mode)
-    for name, (owner, group, mode) in FILES.items():
-        word = name.replace("/", " ").replace(".txt", "").replace("-", " ")
-        (base / name).write_text(f"a heron note for {word}", encoding="utf-8")
-        _own(base / name, owner, group, mode)
+    base = _owned_tree(
+        "readers-",
+        FOLDERS,
+        FILES,
+        lambda name: name.replace("/", " ").replace(".txt", "").replace("-", " "),
+    )
     entries = [
         (ACL_USER_OBJ, 6, UNSET),
         (ACL_USER, 4, pwd.getpwnam("bin").pw_uid),
@@ -153,6 +149,24 @@ def tree() -> Iterator[Path]:
     assert stat.S_IMODE((base / "open/acl.txt").stat().st_mode) == 0o640
     yield base
     shutil.rmtree(base)
+
+
+Owners = dict[str, tuple[str, str, int]]
+
+
+def _owned_tree(prefix: str, folders: Owners, files: Owners, word: Callable[[str], str]) -> Path:
+    """A new folder that everyone may pass (pytest's own are the owner's alone, 0700) holding
+    ``folders`` and ``files`` (name → owner, group, mode), each file "a heron note for" its
+    ``word``."""
+    base = Path(tempfile.mkdtemp(prefix=prefix))
+    base.chmod(0o755)
+    for folder, (owner, group, mode) in folders.items():
+        (base / folder).mkdir()
+        _own(base / folder, owner, group, mode)
+    for name, (owner, group, mode) in files.items():
+        (base / name).write_text(f"a heron note for {word(name)}", encoding="utf-8")
+        _own(base / name, owner, group, mode)
+    return base
 
 
 def _own(path: Path, owner: str, group: str, mode: int) -> None:
@@ -309,15 +323,12 @@ PLANTED_CALLERS = [
 
 @pytest.fixture
 def planted() -> Iterator[Path]:
-    base = Path(tempfile.mkdtemp(prefix="planted-"))
-    base.chmod(0o755)
-    for folder, (owner, group, mode) in PLANTED_FOLDERS.items():
-        (base / folder).mkdir()
-        _own(base / folder, owner, group, mode)
-    for name, (owner, group, mode) in PLANTED_FILES.items():
-        path = base / name
-        path.write_text("a heron note for " + path.stem.encode(errors="replace").decode(), "utf-8")
-        _own(path, owner, group, mode)
+    base = _owned_tree(
+        "planted-",
+        PLANTED_FOLDERS,
+        PLANTED_FILES,
+        lambda name: Path(name).stem.encode(errors="replace").decode(),
+    )
     for name, target in LINKS.items():
         (base / name).symlink_to(target)
         os.lchown(base / name, pwd.getpwnam("games").pw_uid, grp.getgrnam("games").gr_gid)
