@@ -310,7 +310,7 @@ def test_search_results_filter_sort_narrow_and_preview(host: Host, tmp_path: Pat
     )["structuredContent"]
     assert narrowed["totalHits"] == language["count"]
     assert rows.count() == len(narrowed["documents"]) == min(language["count"], 20)
-    assert app.get_by_text(f"language: {language['value']}").is_visible()
+    assert app.get_by_text(f"language: {WORDS[language['value']]}").is_visible()
 
     # a preview reads the document through getDocumentDetails
     first = rows.first.get_attribute("data-path")
@@ -325,29 +325,55 @@ def test_search_results_filter_sort_narrow_and_preview(host: Host, tmp_path: Pat
 FACETS_SEEN = """() => [...document.querySelectorAll('#facets button')].map((b) => {
   const count = b.querySelector('.count').getBoundingClientRect();
   const value = b.querySelector('.value').getBoundingClientRect();
-  return {value: b.querySelector('.value').textContent,
+  return {value: b.dataset.facet.slice(b.dataset.facet.indexOf('=') + 1),
+    shown: b.querySelector('.value').textContent, lineHeight: value.height,
     count: b.querySelector('.count').textContent,
     countRight: count.right, countWidth: count.width, valueRight: value.right,
     width: document.documentElement.clientWidth, overflow: document.documentElement.scrollWidth};
 })"""
 
+#: how a person reads a facet's value, written here from the file types' and languages' names
+WORDS = {
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "Word document",
+    "application/pdf": "PDF",
+    "message/rfc822": "E-mail",
+    "de": "German",
+    "en": "English",
+}
 
-@pytest.mark.parametrize("width", [720, 420])
+
+def narrowed_to(host: Host, app: Any, width: int) -> None:
+    """Sets the app's frame to ``width`` pixels and waits until it has laid out at it."""
+    host.page.evaluate(f"document.querySelector('iframe').style.width = '{width}px'")
+    for _ in range(100):
+        if app.locator("html").evaluate("h => h.clientWidth") <= width:
+            return
+        host.page.wait_for_timeout(50)
+    raise AssertionError(f"the frame did not narrow to {width}px")
+
+
+@pytest.mark.parametrize("width", [720, 420, 360])
 def test_search_results_at_chat_width_show_every_facet_and_its_count(
     host: Host, tmp_path: Path, width: int
 ) -> None:
     """At chat width the facet column had been a fixed 190 px: long values ran off its edge
-    and every count was hidden. The facets go below the results, each value wraps, and each
-    count is inside the frame."""
-    arguments = {"query": "contract OR agreement OR review", "pageSize": 10}
+    and every count was hidden; then the facets came below the results, after 5,000 px of hits
+    at 360 px, where the document column had 130 px. The facets fold above the results, one
+    click away; each value is named as a person reads it, wraps, and keeps its count inside the
+    frame; and at phone width a hit's document has the frame's width."""
+    arguments = {"query": "contract OR agreement OR review OR bericht OR vertrag", "pageSize": 10}
     answer = host.call("search", arguments)["structuredContent"]
     app = host.open("search", arguments)
-    host.page.evaluate(f"document.querySelector('iframe').style.width = '{width}px'")
     app.locator("#hits tr").first.wait_for()
-    for _ in range(100):  # the frame lays out at its new width
-        if app.locator("html").evaluate("h => h.clientWidth") <= width:
-            break
-        host.page.wait_for_timeout(50)
+    narrowed_to(host, app, width)
+    # folded above the results: the hits come first to the eye, the facets a click away
+    table = app.locator("table").bounding_box()
+    refine = app.get_by_test_id("refine")
+    folded = refine.bounding_box()
+    assert table is not None and folded is not None
+    assert folded["y"] + folded["height"] <= table["y"]
+    assert not app.locator("#facets").is_visible()
+    refine.click()
     seen = app.locator("body").evaluate(FACETS_SEEN)
     expected = {
         (value["value"], str(value["count"]))
@@ -355,17 +381,27 @@ def test_search_results_at_chat_width_show_every_facet_and_its_count(
         for value in values
     }
     assert {(s["value"], s["count"]) for s in seen} == expected
-    long_values = [s for s in seen if len(s["value"]) > 40]
-    assert long_values, "the corpus has a long facet value"
+    named = {s["value"]: s["shown"] for s in seen}
+    assert {v: WORDS[v] for v in named if v in WORDS} == {
+        v: w for v, w in named.items() if v in WORDS
+    }
+    assert "application/vnd.openxmlformats-officedocument.wordprocessingml.document" in named
+    one_line = min(s["lineHeight"] for s in seen)
+    word = next(s for s in seen if s["shown"] == "Word document")
+    assert word["lineHeight"] == one_line  # read at a glance, on one line
     for facet in seen:  # every count is drawn, whole, inside the frame; nothing scrolls sideways
         assert facet["countWidth"] > 0 and facet["countRight"] <= facet["width"], facet
         assert facet["valueRight"] <= facet["width"], facet
         assert facet["overflow"] <= facet["width"], facet
-    # below the results, not beside them
-    table = app.locator("table").bounding_box()
-    facets = app.locator("#facets").bounding_box()
-    assert table is not None and facets is not None
-    assert facets["y"] >= table["y"] + table["height"]
+    # each hit's document column has most of the frame
+    columns = app.locator("#hits td.document").evaluate_all(
+        "tds => tds.map((td) => td.getBoundingClientRect().width)"
+    )
+    assert min(columns) >= 0.6 * width, columns
+    # the value the facet filters on is the raw one: a click narrows on the server
+    language = answer["facets"]["language"][0]
+    app.locator(f"[data-facet='language={language['value']}']").click()
+    app.get_by_test_id("total").filter(has_text=f"{language['count']} hits").wait_for()
     shot(host, tmp_path, f"search-results-{width}")
 
 
@@ -454,15 +490,11 @@ def test_crawl_dashboard_shows_each_folder_its_failures_and_the_watchers_changes
 
 def test_crawl_dashboard_without_folders_says_what_to_do_at_chat_width(host: Host) -> None:
     app = host.open("getCrawlerStats", {})
-    host.page.evaluate("document.querySelector('iframe').style.width = '420px'")
     app.get_by_test_id("folders").filter(has_text="addCrawlableDirectory").wait_for()
+    narrowed_to(host, app, 420)
     assert "No crawl yet" in app.get_by_test_id("failures").inner_text()
     for name in ("Pause", "Resume", "Stop", "Start crawl"):  # nothing to act on
         assert app.get_by_role("button", name=name).is_disabled(), name
-    for _ in range(100):  # the frame lays out at its new width
-        if app.locator("html").evaluate("h => h.clientWidth") <= 420:
-            break
-        host.page.wait_for_timeout(50)
     overflow = app.locator("html").evaluate("h => h.scrollWidth - h.clientWidth")
     assert overflow <= 0, overflow
 
@@ -496,7 +528,29 @@ def test_query_builder_writes_the_query_counts_it_and_explains_it(
     assert text.inner_text() == r"title:contract title:(signed OR agreement) -title:C\+\+"
     app.get_by_role("button", name="Explain (profileQuery)").click()
     explanation = app.get_by_test_id("explanation")
-    explanation.filter(has_text="Lucene runs it as").wait_for()
+    app.get_by_test_id("together").wait_for()
+
+    # in the form's words: what each box finds, and what the excluded word leaves out of the
+    # rest, each counted by the server's own search
+    def count(query: str) -> int:
+        found = host.call("search", {"query": query, "filters": filters, "pageSize": 1})
+        return int(found["structuredContent"]["totalHits"])
+
+    def documents(n: int) -> str:
+        return f"{n:,} document" + ("" if n == 1 else "s")
+
+    parts = app.locator("li[data-part]").all_inner_texts()
+    assert parts == [
+        f"All of these words: contract — {documents(count('title:contract'))}",
+        "Any of these words: signed or agreement — "
+        + documents(count("title:(signed OR agreement)")),
+        "None of these words: C++ — leaves out "
+        + documents(count(r"title:contract title:(signed OR agreement) title:C\+\+")),
+    ]
+    total = count(r"title:contract title:(signed OR agreement) -title:C\+\+")
+    assert app.get_by_test_id("together").inner_text().startswith(f"Together: {total:,} of ")
+    assert "BooleanQuery" not in explanation.inner_text()  # Lucene's tree is folded away
+    explanation.get_by_text("How Lucene runs it").click()
     assert "title:contract" in explanation.inner_text()
     assert not [line for line in host.console if "Uncaught" in line or "TypeError" in line]
     shot(host, tmp_path, "query-builder")

@@ -92,6 +92,24 @@ def test_rewrites_and_warnings_are_named(contracts: Index) -> None:
     assert any("nothing matches" in r for r in profile.recommendations)
 
 
+def test_an_excluded_word_is_neither_missed_nor_offered_in_a_phrase(fresh_index: Index) -> None:
+    """The query builder's "None of these words: Hunden" excluded a document through the word's
+    German forms, and profileQuery said "'hund' occurs in no document" and offered a phrase with
+    the excluded word in it."""
+    with fresh_index.writer() as w:
+        w.add({"file_path": "/d/1.txt", "content": "Die Miete und die Kaution", "language": "de"})
+        w.add({"file_path": "/d/2.txt", "content": "Die Miete mit Hund", "language": "de"})
+    profile = profile_query(fresh_index, "miete kaution -Hunden")
+    assert fresh_index.search("miete -Hunden").total_hits == 1  # the form excludes /d/2.txt
+    assert profile.matching == 1
+    assert not [w for w in profile.warnings if "hund" in w.lower()], profile.warnings
+    assert not [r for r in profile.recommendations if "hund" in r.lower()], profile.recommendations
+    assert any('"miete kaution"~3' in r for r in profile.recommendations)  # the words it seeks
+    # a word the query looks for and no document has is still named
+    missing = profile_query(fresh_index, "miete hunden")
+    assert any("'hunden' occurs in no document" in w for w in missing.warnings), missing.warnings
+
+
 def test_filter_impact_counts_what_each_filter_removes(contracts: Index) -> None:
     german = {"field": "language", "value": "de"}
     profile = profile_query(contracts, "contract", filters=[german], analyze_filter_impact=True)

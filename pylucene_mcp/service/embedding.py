@@ -37,7 +37,8 @@ COMMIT_EVERY = 50
 
 @dataclass
 class Progress:
-    """How far the embedder is: documents with current vectors, and those waiting."""
+    """How far the embedder is: documents whose current vectors are searchable (counted once
+    committed), and those waiting (written but not yet committed ones among them)."""
 
     embedded: int = 0
     waiting: int = 0
@@ -171,7 +172,15 @@ class Embedding:
         if gone or todo:
             log.info("embedder: %d documents to embed, %d dropped", len(todo), len(gone))
         encoder = self.encoder() if todo else None
-        pending = 0
+        written = 0  # documents whose vectors are written but not yet searchable
+
+        def commit() -> None:
+            nonlocal written
+            store.commit()
+            self.progress.embedded += written
+            self.progress.waiting -= written
+            written = 0
+
         for path in todo:
             if self._stop.is_set():
                 break
@@ -179,16 +188,14 @@ class Embedding:
                 stored = index.stored_document(path)
                 found = chunks.chunks(encoder, stored.content, self.settings.chunking)  # type: ignore[arg-type]
                 store.replace(path, wanted[path] or "", found)
-                self.progress.embedded += 1
+                written += 1
             except errors.DocumentNotFoundError:  # deleted meanwhile: the next round drops it
-                pass
+                self.progress.waiting -= 1
             except Exception:  # one document must not stop the others
                 log.exception("could not embed %s", path)
                 self.progress.failed += 1
-            self.progress.waiting -= 1
-            pending += 1
-            if pending >= COMMIT_EVERY:
-                store.commit()
-                pending = 0
-        store.commit()
+                self.progress.waiting -= 1
+            if written >= COMMIT_EVERY:
+                commit()
+        commit()
         return self.progress

@@ -6,6 +6,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from pylucene_mcp.basics.config import Settings
 from pylucene_mcp.crawler.pipeline import Crawler
 from pylucene_mcp.engine.core.request import SearchRequest
@@ -14,15 +16,21 @@ from tests.crawler.files import LONG_PDF_PAGES
 from tests.semantic_model import ensure
 
 
-def test_a_crawl_gives_every_document_its_vectors(
-    crawler: Crawler, tmp_path: Path, corpus_files: dict[str, Path | None]
-) -> None:
+def _crawled(crawler: Crawler, tmp_path: Path, corpus_files: dict[str, Path | None]) -> Embedding:
+    """The corpus crawled into the crawler's index, and an embedder for it."""
     source = next(p for p in corpus_files.values() if p is not None).parent
     shutil.copytree(source, tmp_path / "docs", symlinks=True)
     crawler.crawl([str(tmp_path / "docs")])
     index = crawler.index
     settings = Settings(index_path=index.path, vectors=True, embedding_model=str(ensure()))
-    embedding = Embedding(settings, lambda: index, lambda: True)
+    return Embedding(settings, lambda: index, lambda: True)
+
+
+def test_a_crawl_gives_every_document_its_vectors(
+    crawler: Crawler, tmp_path: Path, corpus_files: dict[str, Path | None]
+) -> None:
+    embedding = _crawled(crawler, tmp_path, corpus_files)
+    index = crawler.index
     progress = embedding.reconcile()
     hashes = index.content_hashes()
     assert progress.failed == 0 and progress.waiting == 0
@@ -45,3 +53,39 @@ def test_a_crawl_gives_every_document_its_vectors(
     # a second reconcile finds nothing to do
     again = embedding.reconcile()
     assert (again.embedded, again.waiting) == (len(hashes), 0)
+
+
+def test_a_document_counts_as_embedded_only_once_its_vectors_are_searchable(
+    crawler: Crawler,
+    tmp_path: Path,
+    corpus_files: dict[str, Path | None],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A client waits for ``embedded == documentCount`` before it searches by meaning: every
+    document so counted must be searchable then (its vectors committed), on every backend."""
+    embedding = _crawled(crawler, tmp_path, corpus_files)
+    index = crawler.index
+    real = embedding.store()
+    committed: set[str] = set()
+    written: set[str] = set()
+    seen: list[tuple[int, int]] = []  # (embedded as reported, committed) at each write
+
+    class Watched:
+        def __getattr__(self, name: str) -> object:
+            return getattr(real, name)
+
+        def replace(self, path: str, digest: str, chunks: object) -> None:
+            seen.append((embedding.progress.embedded, len(committed)))
+            real.replace(path, digest, chunks)
+            written.add(path)
+
+        def commit(self) -> None:
+            real.commit()
+            committed.update(written)
+
+    monkeypatch.setattr(embedding, "store", lambda: Watched())
+    monkeypatch.setattr("pylucene_mcp.service.embedding.COMMIT_EVERY", 2)
+    progress = embedding.reconcile()
+    assert len(seen) == len(index.content_hashes()) > 2
+    assert all(reported <= done for reported, done in seen), seen
+    assert (progress.embedded, progress.waiting) == (len(committed), 0)

@@ -195,6 +195,14 @@ def _leaves(node: QueryNode) -> list[QueryNode]:
     return [node]
 
 
+def _negated(node: QueryNode, under: bool = False) -> set[tuple[str | None, str | None]]:
+    """The (field, value) of the leaves under a MUST_NOT clause: words the query excludes."""
+    under = under or node.occur == "MUST_NOT"
+    if node.clauses:
+        return {pair for clause in node.clauses for pair in _negated(clause, under)}
+    return {(node.field, node.value)} if under else set()
+
+
 def _rewrites(leaves: list[QueryNode]) -> list[str]:
     notes = []
     for leaf in leaves:
@@ -296,10 +304,14 @@ def profile_query(
             )
         # what the user wrote, not the same words that the search adds on the title and the file
         # name (a weighted clause beside each unfielded one): advice is about the former
+        # and, for the words' statistics, the words it looks for: an excluded word is neither
+        # missed nor part of a phrase to try (its word forms on the shadow fields may exclude
+        # documents where the word itself is absent)
+        excluded = _negated(tree)
         own = [
             leaf for leaf in leaves if not (leaf.field in ALSO_SEARCHED and leaf.boost is not None)
         ]
-        written = {(leaf.field, leaf.value) for leaf in own}
+        written = {(leaf.field, leaf.value) for leaf in own} - excluded
         written_stats = [s for s in stats if (s.field, s.term) in written]
         warnings, recommendations = _advice(
             query, own, written_stats, matching, documents, default_operator

@@ -142,3 +142,50 @@ function say(text, kind) {
   status.textContent = text;
   status.className = "status " + (kind || "");
 }
+
+// What a person reads for a facet's value: a file type's name for its MIME type ("Word
+// document", not application/vnd.openxmlformats-officedocument.wordprocessingml.document), a
+// language's name for its code; any other value as it is. The value itself stays the filter.
+const FILE_TYPES = {
+  "application/pdf": "PDF",
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "Word document",
+  "application/msword": "Word document (old format)",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "Excel workbook",
+  "application/vnd.ms-excel": "Excel workbook (old format)",
+  "application/vnd.openxmlformats-officedocument.presentationml.presentation": "PowerPoint presentation",
+  "application/vnd.ms-powerpoint": "PowerPoint presentation (old format)",
+  "application/vnd.oasis.opendocument.text": "OpenDocument text",
+  "application/vnd.oasis.opendocument.spreadsheet": "OpenDocument spreadsheet",
+  "application/vnd.oasis.opendocument.presentation": "OpenDocument presentation",
+  "application/rtf": "Rich text (RTF)",
+  "application/epub+zip": "E-book (EPUB)",
+  "application/vnd.ms-outlook": "Outlook message",
+  "message/rfc822": "E-mail",
+  "application/mbox": "Mailbox",
+  "text/plain": "Plain text",
+  "text/html": "Web page",
+  "application/xhtml+xml": "Web page (XHTML)",
+  "text/markdown": "Markdown",
+  "text/x-web-markdown": "Markdown",
+  "text/csv": "CSV table",
+  "application/json": "JSON",
+  "application/xml": "XML",
+  "text/xml": "XML",
+  "image/png": "PNG image",
+  "image/jpeg": "JPEG image",
+  "image/tiff": "TIFF image",
+};
+const LANGUAGES = typeof Intl.DisplayNames === "function" ? new Intl.DisplayNames(["en"], { type: "language" }) : null;
+
+function label(dim, value) {
+  if (dim === "file_type") return FILE_TYPES[String(value).split(";")[0].trim().toLowerCase()] || value;
+  if (dim === "language" && LANGUAGES && /^[a-z]{2,3}$/.test(value)) {
+    try {
+      const name = LANGUAGES.of(value);
+      return name && name !== value ? name : value;
+    } catch (error) {
+      return value;
+    }
+  }
+  return value;
+}
