@@ -241,3 +241,38 @@ async def test_a_cursor_walk_over_every_long_path_loses_and_repeats_nothing(
                 cursor = found.get("nextCursor")
             assert len(seen) == len(set(seen)) == DOCS, sort
             assert set(seen) == {d.path for d in docs}
+
+
+def test_a_document_added_through_the_python_api_finds_its_emoji_sequences_too(
+    fresh_index: Index,
+) -> None:
+    """The crawler's text had its joiners removed, a query drops them, but a text added through
+    the Python API kept them: ``👩‍💻`` as written found it not. Its pages still start at
+    their words."""
+    pages = [
+        "Erste Seite: sie 👩\u200d💻 schreibt\u200b.\n",
+        "Zweite Seite \u00adhier 🏳\ufe0f\u200d🌈.",
+    ]
+    content = "".join(pages)
+    with fresh_index.writer() as writer:
+        writer.add(
+            {
+                "file_path": "/d/paged.txt",
+                "content": content,
+                "title": "Titel\u200d mit 👨\u200d👩\u200d👧",
+                "page_offsets": [0, len(pages[0])],
+            }
+        )
+    for emoji in EMOJI:
+        found = fresh_index.search(emoji, max_passages=0)
+        assert [hit.file_path for hit in found.documents] == ["/d/paged.txt"], ascii(emoji)
+    stored = fresh_index.stored_document("/d/paged.txt")
+    oracle = "".join(
+        c for c in content if c not in "\u200b\u200d\u00ad"
+    )  # the joiners, the soft hyphen
+    assert stored.content == oracle
+    starts = [int(p) for p in (stored.pages or "").split(",")]
+    assert [stored.content[start:].split(":")[0].split(" ")[0] for start in starts] == [
+        "Erste",
+        "Zweite",
+    ]

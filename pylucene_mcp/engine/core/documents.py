@@ -7,6 +7,7 @@ the content hash; it knows the schema and calls Java through :mod:`pylucene_mcp.
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import hashlib
 import mimetypes
@@ -18,6 +19,7 @@ from typing import Any
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
+from pylucene_mcp.basics.text import INVISIBLE, visible
 
 ALL_FIELDS = set(schema.FIELDS)
 
@@ -90,6 +92,17 @@ SEPARATOR = "\x1f"
 NONE = -(2**63)  # Long.MIN_VALUE: a number slot without a value
 
 
+def _kept(content: str, pages: Any) -> tuple[str, list[int] | None]:
+    """``content`` as the index keeps a text (without the invisible characters a query drops,
+    :func:`~pylucene_mcp.basics.text.visible`: the crawler's text has none already), and its
+    page offsets moved back by the characters removed before each."""
+    kept = visible(content)
+    if not pages:
+        return kept, None
+    gone = [m.start() for m in INVISIBLE.finditer(content)] if len(kept) < len(content) else []
+    return kept, [int(p) - bisect.bisect_left(gone, int(p)) for p in pages]
+
+
 def to_row(doc: Mapping[str, Any]) -> tuple[list[str | None], list[int], str]:
     """The row of ``doc`` (a mapping of schema fields) as the shim's ``SchemaWriter`` takes it:
     its string slots, its number slots, and its normalized path.
@@ -124,8 +137,12 @@ def to_row(doc: Mapping[str, Any]) -> tuple[list[str | None], list[int], str]:
     if not values.get("file_type"):
         guessed = mimetypes.guess_type(pure.name)[0]
         values["file_type"] = guessed or "application/octet-stream"
-    content = str(values.get(schema.CONTENT) or "")
+    content, pages = _kept(str(values.get(schema.CONTENT) or ""), values.get(schema.PAGE_OFFSETS))
     values[schema.CONTENT] = content
+    values[schema.PAGE_OFFSETS] = pages
+    for name in schema.TEXT_FIELDS:
+        if name != schema.CONTENT and values.get(name) is not None:
+            values[name] = [visible(v) for v in _as_list(values[name])]
     values.setdefault("content_hash", content_hash(content))
     values.setdefault("language", "unknown")
     values["indexed_date"] = values.get("indexed_date") or int(time.time() * 1000)
