@@ -107,3 +107,46 @@ def test_a_jvm_that_cannot_start_is_explained_to_the_client_stderr_and_log(
     assert rest.strip() == b""
     assert "failed to start" in stderr
     assert "failed to start" in (home / "logs" / "pylucene-mcp.log").read_text()
+
+
+def test_sigterm_while_the_crawl_writes_stops_the_server_cleanly(tmp_path: Path) -> None:
+    """An MCP client sends SIGTERM to a server that has not left 2 s after its stdin closed. The
+    JVM's own handler had run ``exit`` under the threads still in Java ("terminate called after
+    throwing an instance of 'JPypeException'"): the server stops as on Ctrl-C instead, closes the
+    index (its lock released, what it committed there) and exits 0."""
+    import signal
+    import time
+
+    from pylucene_mcp import Index
+
+    folder = tmp_path / "files"
+    folder.mkdir()
+    for n in range(400):
+        (folder / f"note-{n:03}.txt").write_text(f"note {n} about the quarterly figures\n" * 40)
+    index_path = tmp_path / "index"
+    peer = StdioPeer(index_path, tmp_path / "home")
+    handshake(peer, "2025-11-25")
+    added = peer.request(
+        "tools/call", {"name": "addCrawlableDirectory", "arguments": {"path": str(folder)}}
+    )
+    assert not added["result"]["isError"], added
+    deadline = time.monotonic() + 120
+    while True:  # the crawl writes: Java threads are busy when the signal comes
+        status = peer.request("tools/call", {"name": "getCrawlerStatus", "arguments": {}})
+        progress = status["result"]["structuredContent"]
+        if progress.get("processed", 0) > 0 or progress.get("status") in ("IDLE", "WATCHING"):
+            break
+        assert time.monotonic() < deadline, progress
+        time.sleep(0.05)
+    peer.proc.send_signal(signal.SIGTERM)
+    returncode = peer.proc.wait(timeout=30)
+    for pipe in (peer.proc.stdin, peer.proc.stdout):
+        if pipe is not None:
+            pipe.close()
+    assert peer.proc.stderr is not None
+    with peer.proc.stderr:
+        stderr = peer.proc.stderr.read().decode()
+    assert returncode == 0, stderr[-3000:]
+    assert "terminate called" not in stderr and "Traceback" not in stderr, stderr[-3000:]
+    with Index.open(index_path) as index:  # its lock is free; what it committed is there
+        assert index.search("quarterly", max_passages=0).total_hits <= 400

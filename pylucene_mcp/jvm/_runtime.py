@@ -106,6 +106,7 @@ def jvm_options(home: Path, max_heap: str | None = None) -> list[str]:
     options = [
         "--enable-native-access=ALL-UNNAMED",
         "-Djava.awt.headless=true",
+        "-Xrs",
         "-XX:+DisplayVMOutputToStderr",  # the JVM's own messages, a crash's too: never on stdout
         *config.jvm_crash_options(),
     ]

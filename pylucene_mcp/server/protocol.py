@@ -20,13 +20,16 @@ Two guards around the MCP SDK's server:
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import os
 import re
+import signal
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 import anyio
@@ -414,6 +417,37 @@ async def serve_stdio(server: MCPServer, drain_s: float = 60.0) -> None:
     wire = _Wire(os.fdopen(wire_out, "wb"))
     stdin = _GuardedStdin(source, wire, drain_s)
     stdout = _GuardedStdout(wire)
-    async with stdio_server(stdin=stdin, stdout=stdout) as (read_stream, write_stream):  # type: ignore[arg-type]
-        lowlevel = server._lowlevel_server  # MCPServer.run_stdio_async does the same
-        await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+    with anyio.CancelScope() as scope, _stopped_by_signals(scope):
+        async with stdio_server(stdin=stdin, stdout=stdout) as (read_stream, write_stream):  # type: ignore[arg-type]
+            lowlevel = server._lowlevel_server  # MCPServer.run_stdio_async does the same
+            await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+
+
+#: the signals that end a stdio server as its client's goodbye: SIGTERM (an MCP client's way
+#: to end a server that did not leave when its stdin closed) and SIGHUP (its terminal closed)
+STOP_SIGNALS = ("SIGTERM", "SIGHUP")
+
+
+@contextlib.contextmanager
+def _stopped_by_signals(scope: anyio.CancelScope) -> Iterator[None]:
+    """Within it, :data:`STOP_SIGNALS` cancel ``scope``: the server stops serving, and its caller
+    closes the index as after stdin closes (the JVM leaves these signals alone, ``-Xrs``; its
+    own handler ran ``exit`` under the threads still in Java: "terminate called after throwing
+    an instance of 'JPypeException'"). After it, while the index closes, they are ignored."""
+    names = [name for name in STOP_SIGNALS if hasattr(signal, name)]  # Windows: no SIGHUP
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread sets handlers (the tests' servers run in others)
+        return
+    loop = asyncio.get_running_loop()
+
+    def stop(signum: int, frame: object) -> None:
+        log.info("signal %d: stopping", signum)
+        loop.call_soon_threadsafe(scope.cancel)
+
+    for name in names:
+        signal.signal(getattr(signal, name), stop)
+    try:
+        yield
+    finally:
+        for name in names:
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
