@@ -184,6 +184,8 @@ def check_vectors(settings: Settings) -> Check | None:
         return None
     try:
         import numpy  # noqa: F401
+        import onnx  # noqa: F401
+        import onnxruntime
         import tokenizers  # noqa: F401
     except ImportError as exc:
         return Check(
@@ -191,7 +193,7 @@ def check_vectors(settings: Settings) -> Check | None:
             FAIL,
             f"vectors need {exc.name}: pip install 'pylucene-mcp[semantic]' (or vectors: false)",
         )
-    from pylucene_mcp.semantic import models
+    from pylucene_mcp.semantic import encoder, models
 
     try:
         located = models.locate(settings.embedding_model, fetch=False)
@@ -200,10 +202,15 @@ def check_vectors(settings: Settings) -> Check | None:
         if known is not None and "not been fetched" in str(exc):
             return Check("vectors", WARN, f"{exc} ({known.about})")
         return Check("vectors", FAIL, str(exc))
+    provider = encoder.providers(settings.embedding_device, onnxruntime.get_available_providers())[
+        0
+    ]
+    threads = encoder.model_threads(settings.embedding_threads)
     return Check(
         "vectors",
         OK,
-        f"model {located.path}; chunking {settings.chunking}, similarity threshold "
+        f"model {located.path}, run by ONNX Runtime {onnxruntime.__version__} on "
+        f"{provider} ({threads} thread(s)); chunking {settings.chunking}, similarity threshold "
         f"{settings.similarity_threshold}",
     )
 

@@ -334,3 +334,27 @@ def test_every_module_imports_and_doctor_runs_without_posix(tmp_path: Path) -> N
     statuses = {check["name"]: check["status"] for check in report["checks"]}
     assert statuses["java"] == "ok" and statuses["jars"] == "ok", report["checks"]
     assert "failed" not in statuses.values(), report["checks"]
+
+
+def test_a_background_thread_yields_the_cores_and_only_itself() -> None:
+    """The embedder's thread runs 10 nicer than the server's other threads (Linux: per thread);
+    elsewhere nothing is changed, since the same call would lower the whole process."""
+    import threading
+
+    from pylucene_mcp.basics import portable
+
+    seen: dict[str, int] = {}
+
+    def background() -> None:
+        before = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        seen["lowered"] = portable.run_in_background()
+        seen["delta"] = os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) - before
+
+    main_before = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    thread = threading.Thread(target=background)
+    thread.start()
+    thread.join()
+    assert seen == {"lowered": True, "delta": portable.BACKGROUND_NICENESS}
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == main_before
+    for system in ("darwin", "win32"):
+        assert portable.run_in_background(system) is False

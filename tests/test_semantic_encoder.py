@@ -209,7 +209,8 @@ def test_a_mirror_that_cannot_be_reached_says_what_to_do(
 def test_the_server_imports_no_part_of_the_semantic_path() -> None:
     code = (
         "import sys, pylucene_mcp.server.app, pylucene_mcp.cli; "
-        "print(sorted(m for m in ('numpy', 'tokenizers', 'pylucene_mcp.semantic') "
+        "print(sorted(m for m in ('numpy', 'tokenizers', 'onnxruntime', 'onnx', "
+        "'pylucene_mcp.semantic') "
         "if m in sys.modules))"
     )
     done = subprocess.run(
@@ -242,9 +243,58 @@ def test_doctor_says_where_the_model_is_or_that_it_is_to_be_fetched(
     assert check_vectors(Settings()) is None  # vectors off: nothing of it is looked at
     ok = check_vectors(Settings(vectors=True, embedding_model=str(MODEL)))
     assert ok is not None and ok.status == OK and str(MODEL) in ok.detail
+    assert "run by ONNX Runtime" in ok.detail and "on CPUExecutionProvider (" in ok.detail
     monkeypatch.setenv("PYLUCENE_MCP_HOME", str(tmp_path))
     later = check_vectors(Settings(vectors=True))
     assert later is not None and later.status == WARN
     assert "fetches it once" in later.detail and "490 MB" in later.detail
     wrong = check_vectors(Settings(vectors=True, embedding_model="nowhere"))
     assert wrong is not None and wrong.status == FAIL and "neither a folder" in wrong.detail
+
+
+def test_the_runtime_s_states_equal_a_plain_numpy_transformer_in_any_batch(
+    encoder: Encoder,
+) -> None:
+    """ONNX Runtime runs the graph written from the weights; a plain numpy transformer (float64,
+    one sequence at a time) reads the same weights: every token's state agrees, whatever the
+    sequences batched beside it and their padding."""
+    from tests.semantic_oracle import NumpyEncoder
+
+    oracle = NumpyEncoder(ensure())
+    texts = [
+        "The weather is lovely today.",
+        TEXT,
+        "Kurz.",
+        "A lease agreement between the landlord and the tenant, signed in March " * 6,
+    ]
+    sequences = [
+        encoder.wrap(encoder.tokenizer.encode(t, add_special_tokens=False).ids)[
+            : encoder.max_tokens
+        ]
+        for t in texts
+    ]
+    assert len({len(s) for s in sequences}) == len(sequences)  # each padded differently
+    batched = encoder.states_many(sequences)
+    alone = [encoder.states(s) for s in sequences]
+    for ids, together, single in zip(sequences, batched, alone, strict=True):
+        expected = oracle.states(ids)
+        assert together.shape == single.shape == expected.shape
+        assert np.abs(together - expected).max() < 2e-4
+        assert np.abs(together - single).max() < 2e-5
+
+
+def test_the_runtime_is_named_and_can_be_held_to_the_cpu() -> None:
+    from pylucene_mcp.semantic.encoder import providers
+
+    held = Encoder(ensure(), threads=1, device="cpu")
+    assert (held.provider, held.threads) == ("CPUExecutionProvider", 1)
+    available = ["DmlExecutionProvider", "CUDAExecutionProvider", "CPUExecutionProvider"]
+    assert providers("auto", available) == [
+        "CUDAExecutionProvider",
+        "DmlExecutionProvider",
+        "CPUExecutionProvider",
+    ]
+    assert providers("cpu", available) == ["CPUExecutionProvider"]
+    assert providers("auto", ["CoreMLExecutionProvider", "CPUExecutionProvider"])[0] == (
+        "CoreMLExecutionProvider"
+    )

@@ -41,6 +41,7 @@ async def _embedded_all(client: Client, timeout_s: float = 300) -> None:
             if vectors.get("error"):
                 raise AssertionError(f"the embedder failed: {vectors['error']}")
             if count and vectors["embedded"] == count and vectors["waiting"] == 0:
+                assert vectors["runtime"].startswith("CPUExecutionProvider, "), vectors
                 return
             await anyio.sleep(0.2)
 

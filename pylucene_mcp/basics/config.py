@@ -217,6 +217,14 @@ class Settings(BaseSettings):
     chunking: Annotated[Literal["late", "plain"], BeforeValidator(lambda v: _text(v).lower())] = (
         "late"
     )
+    #: the threads that run the model (0: half the cores, at least one: the searches, the
+    #: crawler and Tika keep the rest)
+    embedding_threads: int = Field(default=0, ge=0, le=256)
+    #: ``auto``: the model runs on an accelerator where ONNX Runtime has one installed and
+    #: present (CUDA, CoreML, DirectML), else on the CPU; ``cpu``: on the CPU
+    embedding_device: Annotated[
+        Literal["auto", "cpu"], BeforeValidator(lambda v: _text(v).lower())
+    ] = "auto"
     #: below no ``readers`` folder, a file is read over authenticated HTTP by whom its owner,
     #: group and mode let read it, as the crawler recorded them (off: by no one there)
     file_readers: bool = True

@@ -399,3 +399,26 @@ def rebind_std_output(system: str = SYSTEM, kernel32: Any = None) -> bool:
         kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
     error = kernel32.GetStdHandle(STD_ERROR_HANDLE)
     return bool(kernel32.SetStdHandle(STD_OUTPUT_HANDLE, error))
+
+
+#: how much lower than the server's own threads a background thread (the embedder) runs
+BACKGROUND_NICENESS = 10
+
+
+def run_in_background(system: str = SYSTEM) -> bool:
+    """Lowers the calling thread's priority by :data:`BACKGROUND_NICENESS`, so that its work
+    (and that of the threads it starts) yields the cores to searches; returns whether it could.
+    On Linux a thread has its own niceness (its thread id is a process id for
+    ``setpriority``); elsewhere that call would lower the whole process: nothing is done."""
+    if system != "linux":
+        return False
+    import threading
+
+    thread = threading.get_native_id()
+    try:
+        os.setpriority(
+            os.PRIO_PROCESS, thread, os.getpriority(os.PRIO_PROCESS, thread) + BACKGROUND_NICENESS
+        )
+    except OSError:
+        return False
+    return True

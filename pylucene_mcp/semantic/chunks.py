@@ -77,23 +77,26 @@ def chunks(encoder: Encoder, text: str, how: Chunking = "late") -> list[Chunk]:
     if not cuts:
         return []
     prefix = encoding.ids[:skip]
-    found: list[Chunk] = []
     if how == "plain":
-        for first, last in cuts:
-            states = encoder.states(encoder.wrap([*prefix, *ids[first:last]]))
-            found.append(_chunk(offsets, first, last, states[1 + skip : -1]))
-        return found
-    window: list[tuple[int, int]] = []
-    for cut in [*cuts, None]:
-        before = min(context, window[0][0]) if window else 0  # read with what precedes it
-        if cut is not None and (not window or cut[1] - window[0][0] + before <= room):
-            window.append(cut)
-            continue
-        begin, end = max(0, window[0][0] - context), window[-1][1]
-        states = encoder.states(encoder.wrap([*prefix, *ids[begin:end]]))[1 + skip : -1]
-        for first, last in window:
-            found.append(_chunk(offsets, first, last, states[first - begin : last - begin]))
-        window = [] if cut is None else [cut]
+        read = [(first, [*prefix, *ids[first:last]], [(first, last)]) for first, last in cuts]
+    else:
+        read = []
+        window: list[tuple[int, int]] = []
+        for cut in [*cuts, None]:
+            before = min(context, window[0][0]) if window else 0  # read with what precedes it
+            if cut is not None and (not window or cut[1] - window[0][0] + before <= room):
+                window.append(cut)
+                continue
+            begin, end = max(0, window[0][0] - context), window[-1][1]
+            read.append((begin, [*prefix, *ids[begin:end]], window))
+            window = [] if cut is None else [cut]
+    # every window of the text in one batch
+    states = encoder.states_many([encoder.wrap(tokens) for _, tokens, _ in read])
+    found: list[Chunk] = []
+    for (begin, _, inside), each in zip(read, states, strict=True):
+        own = each[1 + skip : -1]
+        for first, last in inside:
+            found.append(_chunk(offsets, first, last, own[first - begin : last - begin]))
     return found
 
 

@@ -1,32 +1,39 @@
 """The embedding model, run in this process (docs/semantic.md): a BERT-family text encoder
 (BERT, XLM-RoBERTa: MiniLM, multilingual-e5 …) read from a model folder in the layout that
 sentence-transformers saves (``config.json``, ``tokenizer.json``, ``model.safetensors``,
-``1_Pooling/config.json``), and computed with numpy, whose matrix products run on every core.
+``1_Pooling/config.json``), and run by ONNX Runtime: its layers written as an ONNX graph from
+those weights (:mod:`pylucene_mcp.semantic.graph`), the windows of a text in one batch, on the
+execution provider that is installed and present (CUDA, CoreML, DirectML; the CPU otherwise).
 
-Why numpy and not ONNX Runtime: the encoder is a dozen matrix products per layer; numpy's BLAS
-does them as fast as a general runtime on a CPU (``bench/semantic.py`` measures it), it reads
-the weights that every model is published with (no export step, no second copy), and it gives
-the token states themselves, which late chunking pools per chunk. Imported only with vectors on.
+It gives the token states themselves, which late chunking pools per chunk. Imported only with
+vectors on.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import struct
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import onnxruntime as ort
 from tokenizers import Tokenizer
 
 from pylucene_mcp.basics import errors
+from pylucene_mcp.semantic import graph
 
 #: the parts of a model folder the encoder reads
 CONFIG, TOKENIZER, WEIGHTS = "config.json", "tokenizer.json", "model.safetensors"
 _DTYPES = {"F32": np.float32, "F16": np.float16, "I64": np.int64, "F64": np.float64}
 #: the prefixes a checkpoint may put before the encoder's own names
 _PREFIXES = ("bert.", "roberta.", "model.")
+#: windows run at once (a document of 4.5 KB has about five)
+BATCH = 32
+#: the execution providers ``device: auto`` tries before the CPU, in this order
+ACCELERATORS = ("CUDAExecutionProvider", "CoreMLExecutionProvider", "DmlExecutionProvider")
 
 
 class ModelError(errors.SetupError):
@@ -55,36 +62,22 @@ def read_safetensors(path: Path) -> dict[str, np.ndarray]:
     return tensors
 
 
-def _erf(x: np.ndarray) -> np.ndarray:
-    """The error function (Abramowitz and Stegun 7.1.26, error below 1.5e-7)."""
-    sign = np.sign(x)
-    a = np.abs(x)
-    t = 1.0 / (1.0 + 0.3275911 * a)
-    poly = t * (
-        0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
-    )
-    result: np.ndarray = sign * (1.0 - poly * np.exp(-a * a))
-    return result
-
-
-@dataclass(frozen=True)
-class Layer:
-    qkv: np.ndarray  # (hidden, 3 hidden): query, key and value in one product
-    qkv_bias: np.ndarray
-    out: np.ndarray
-    out_bias: np.ndarray
-    norm1: tuple[np.ndarray, np.ndarray]
-    up: np.ndarray
-    up_bias: np.ndarray
-    down: np.ndarray
-    down_bias: np.ndarray
-    norm2: tuple[np.ndarray, np.ndarray]
-
-
 class Encoder:
     """A model folder's encoder: token ids in, one state per token out."""
 
-    def __init__(self, folder: Path, query_prefix: str = "", passage_prefix: str = "") -> None:
+    def __init__(
+        self,
+        folder: Path,
+        query_prefix: str = "",
+        passage_prefix: str = "",
+        *,
+        threads: int = 0,
+        device: str = "auto",
+    ) -> None:
+        """The model of ``folder``, run on ``threads`` threads (0: half the cores, at least one,
+        so that searches, the crawler and Tika keep the rest) on the execution provider that
+        ``device`` allows (``auto``: the first of CUDA, CoreML, DirectML that is installed and
+        present, then the CPU; ``cpu``: the CPU)."""
         self.folder = folder
         #: what the model was trained to see before a query and before a passage (e5: "query: ")
         self.query_prefix, self.passage_prefix = query_prefix, passage_prefix
@@ -125,28 +118,14 @@ class Encoder:
         self.positions = get("embeddings.position_embeddings.weight")
         self.token_type = get("embeddings.token_type_embeddings.weight")[0]
         self.norm = (get("embeddings.LayerNorm.weight"), get("embeddings.LayerNorm.bias"))
-        self.layers = []
-        for n in range(int(config["num_hidden_layers"])):
-            p = f"encoder.layer.{n}."
-            q, k, v = (get(p + f"attention.self.{x}.weight") for x in ("query", "key", "value"))
-            qb, kb, vb = (get(p + f"attention.self.{x}.bias") for x in ("query", "key", "value"))
-            self.layers.append(
-                Layer(
-                    np.ascontiguousarray(np.concatenate([q, k, v]).T),
-                    np.concatenate([qb, kb, vb]),
-                    np.ascontiguousarray(get(p + "attention.output.dense.weight").T),
-                    get(p + "attention.output.dense.bias"),
-                    (
-                        get(p + "attention.output.LayerNorm.weight"),
-                        get(p + "attention.output.LayerNorm.bias"),
-                    ),
-                    np.ascontiguousarray(get(p + "intermediate.dense.weight").T),
-                    get(p + "intermediate.dense.bias"),
-                    np.ascontiguousarray(get(p + "output.dense.weight").T),
-                    get(p + "output.dense.bias"),
-                    (get(p + "output.LayerNorm.weight"), get(p + "output.LayerNorm.bias")),
-                )
-            )
+        layers = [graph.layer(get, n) for n in range(int(config["num_hidden_layers"]))]
+        self.session = _session(
+            graph.encoder_graph(self.norm, layers, self.heads, self.eps), threads, device
+        )
+        del layers  # the session holds its own copy
+        #: the execution provider that runs the model, and its threads (CPU)
+        self.provider = str(self.session.get_providers()[0])
+        self.threads = model_threads(threads)
         self.tokenizer = Tokenizer.from_file(str(folder / TOKENIZER))
         self.tokenizer.no_padding()
         self.tokenizer.no_truncation()
@@ -160,40 +139,37 @@ class Encoder:
         """``ids`` between the model's start and end tokens."""
         return [*self._first, *ids, *self._last]
 
-    def _norm(self, x: np.ndarray, gain_bias: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-        mean = x.mean(-1, keepdims=True)
-        centred = x - mean
-        var = (centred * centred).mean(-1, keepdims=True)
-        result: np.ndarray = centred / np.sqrt(var + self.eps) * gain_bias[0] + gain_bias[1]
-        return result
-
     def states(self, ids: Sequence[int]) -> np.ndarray:
         """The last layer's state of each of ``ids`` (at most ``max_tokens``)."""
-        n = len(ids)
-        if n > self.max_tokens:
-            raise ValueError(f"{n} tokens; the model takes at most {self.max_tokens} at once")
-        start = self.position_offset
-        x = self.words[np.asarray(ids)] + self.positions[start : start + n] + self.token_type
-        x = self._norm(x, self.norm)
-        d = self.hidden // self.heads
-        scale = np.float32(1 / np.sqrt(d))
-        for layer in self.layers:
-            qkv = x @ layer.qkv + layer.qkv_bias
-            q, k, v = (
-                qkv[:, i * self.hidden : (i + 1) * self.hidden]
-                .reshape(n, self.heads, d)
-                .transpose(1, 0, 2)
-                for i in range(3)
-            )
-            scores = (q @ k.transpose(0, 2, 1)) * scale
-            scores = np.exp(scores - scores.max(-1, keepdims=True))
-            scores /= scores.sum(-1, keepdims=True)
-            context = (scores @ v).transpose(1, 0, 2).reshape(n, self.hidden)
-            x = self._norm(context @ layer.out + layer.out_bias + x, layer.norm1)
-            h = x @ layer.up + layer.up_bias
-            h = 0.5 * h * (1 + _erf(h * np.float32(1 / np.sqrt(2))))
-            x = self._norm(h @ layer.down + layer.down_bias + x, layer.norm2)
-        return x
+        return self.states_many([ids])[0]
+
+    def states_many(self, sequences: Sequence[Sequence[int]]) -> list[np.ndarray]:
+        """The last layer's states of each of ``sequences`` (each at most ``max_tokens``),
+        computed in batches of :data:`BATCH` (padded to the longest of a batch)."""
+        found: list[np.ndarray] = []
+        for n in sequences:
+            if len(n) > self.max_tokens:
+                raise ValueError(
+                    f"{len(n)} tokens; the model takes at most {self.max_tokens} at once"
+                )
+        # alike lengths together: less padding to compute
+        order = sorted(range(len(sequences)), key=lambda i: len(sequences[i]))
+        by_index: dict[int, np.ndarray] = {}
+        for start in range(0, len(order), BATCH):
+            chosen = order[start : start + BATCH]
+            longest = max(len(sequences[i]) for i in chosen)
+            ids = np.zeros((len(chosen), longest), dtype=np.int64)
+            mask = np.zeros((len(chosen), longest), dtype=np.float32)
+            for row, i in enumerate(chosen):
+                ids[row, : len(sequences[i])] = sequences[i]
+                mask[row, : len(sequences[i])] = 1
+            at = self.position_offset
+            embedded = self.words[ids] + self.positions[at : at + longest] + self.token_type
+            (states,) = self.session.run(["states"], {"embedded": embedded, "mask": mask})
+            for row, i in enumerate(chosen):
+                by_index[i] = states[row, : len(sequences[i])]
+        found = [by_index[i] for i in range(len(sequences))]
+        return found
 
     def embed(self, text: str) -> np.ndarray:
         """The query ``text`` as one unit vector (its first tokens, as many as the model takes)."""
@@ -202,3 +178,31 @@ class Encoder:
         vector: np.ndarray = states[0] if self.cls_pooling else states.mean(0)
         unit: np.ndarray = vector / np.linalg.norm(vector)
         return unit
+
+
+def model_threads(threads: int) -> int:
+    """The threads to run the model on: ``threads``, or half the cores (at least one)."""
+    return threads if threads > 0 else max(1, (os.cpu_count() or 2) // 2)
+
+
+def providers(device: str, available: Sequence[str]) -> list[str]:
+    """The execution providers to ask for, best first, of those ``available``: the CPU alone
+    for ``device: cpu``; else the accelerators present, then the CPU."""
+    if device == "cpu":
+        return ["CPUExecutionProvider"]
+    return [p for p in ACCELERATORS if p in available] + ["CPUExecutionProvider"]
+
+
+def _session(model: bytes, threads: int, device: str) -> Any:
+    """An ONNX Runtime session of ``model``: ``threads`` threads that sleep when idle (a
+    spinning thread takes a core from the searches), every graph optimization."""
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = model_threads(threads)
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.log_severity_level = 3  # errors only: its warnings would go to stderr
+    return ort.InferenceSession(
+        model, options, providers=providers(device, ort.get_available_providers())
+    )

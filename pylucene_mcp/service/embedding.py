@@ -13,6 +13,7 @@ its queries and searches the writer's vectors.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -20,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pylucene_mcp.basics import errors
+from pylucene_mcp.basics import errors, portable
 from pylucene_mcp.basics.config import Settings
 
 if TYPE_CHECKING:
@@ -44,6 +45,12 @@ class Progress:
     waiting: int = 0
     failed: int = 0
     error: str | None = None
+    #: what runs the model: its execution provider and threads (None: not loaded yet)
+    runtime: str | None = None
+    #: documents embedded a second in this round, and the seconds the waiting ones will take
+    #: at that rate (None until the round's first commit)
+    per_second: float | None = None
+    done_in_s: float | None = None
 
 
 class Embedding:
@@ -76,17 +83,25 @@ class Embedding:
                     from pylucene_mcp.semantic.encoder import Encoder
                 except ImportError as exc:
                     raise errors.SetupError(
-                        f"vectors need {exc.name or 'numpy and tokenizers'}: "
+                        f"vectors need {exc.name or 'numpy, tokenizers and onnxruntime'}: "
                         "pip install 'pylucene-mcp[semantic]' (or set vectors: false)"
                     ) from exc
 
                 located = models.locate(self.settings.embedding_model)
                 started = time.perf_counter()
-                self._encoder = Encoder(located.path, located.query_prefix, located.passage_prefix)
+                self._encoder = Encoder(
+                    located.path,
+                    located.query_prefix,
+                    located.passage_prefix,
+                    threads=self.settings.embedding_threads,
+                    device=self.settings.embedding_device,
+                )
                 log.info(
-                    "embedding model %s loaded in %.1f s",
+                    "embedding model %s loaded in %.1f s, run by %s on %d thread(s)",
                     located.path,
                     time.perf_counter() - started,
+                    self._encoder.provider,
+                    self._encoder.threads,
                 )
             return self._encoder
 
@@ -128,6 +143,11 @@ class Embedding:
             self._thread.join(timeout_s)
 
     def _run(self) -> None:
+        # the model's arithmetic yields the cores to searches: its runtime's threads start from
+        # this one, which loads it first
+        portable.run_in_background()
+        with contextlib.suppress(errors.PyLuceneMcpError):  # said again where it is needed
+            self.encoder()
         try:
             self.store()
         except errors.InvalidRequestError as exc:  # a backend without vectors: nothing to keep
@@ -168,18 +188,30 @@ class Embedding:
         gone = [path for path in have if path not in wanted]
         todo = [path for path, digest in wanted.items() if have.get(path) != (digest or "")]
         store.delete(gone)
-        self.progress = Progress(embedded=len(wanted) - len(todo), waiting=len(todo))
+        runtime = self.progress.runtime
+        self.progress = Progress(
+            embedded=len(wanted) - len(todo), waiting=len(todo), runtime=runtime
+        )
         if gone or todo:
             log.info("embedder: %d documents to embed, %d dropped", len(todo), len(gone))
         encoder = self.encoder() if todo else None
+        if encoder is not None:
+            self.progress.runtime = f"{encoder.provider}, {encoder.threads} thread(s)"
         written = 0  # documents whose vectors are written but not yet searchable
+        began, done = time.perf_counter(), 0
 
         def commit() -> None:
-            nonlocal written
+            nonlocal written, done
             store.commit()
             self.progress.embedded += written
             self.progress.waiting -= written
+            done += written
             written = 0
+            took = time.perf_counter() - began
+            if done and took > 0:
+                rate = done / took
+                self.progress.per_second = round(rate, 2)
+                self.progress.done_in_s = round(self.progress.waiting / rate, 1)
 
         for path in todo:
             if self._stop.is_set():

@@ -3,6 +3,7 @@ gets its chunks and vectors from the text the index stores, and a chunk of a PDF
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -34,6 +35,11 @@ def test_a_crawl_gives_every_document_its_vectors(
     progress = embedding.reconcile()
     hashes = index.content_hashes()
     assert progress.failed == 0 and progress.waiting == 0
+    # what runs the model, and how fast this round went, as getCrawlerStatus says them
+    threads = max(1, (os.cpu_count() or 2) // 2)
+    assert progress.runtime == f"CPUExecutionProvider, {threads} thread(s)"
+    assert progress.per_second is not None and progress.per_second > 0
+    assert progress.done_in_s == 0
     assert embedding.store().states() == {p: h or "" for p, h in hashes.items()}
     # the last page of the long PDF says it saw a flock of zebra finches in the warehouse
     vector = embedding.query_vector("a flock of small birds was seen in the storeroom")

@@ -32,6 +32,11 @@ class VectorsProgress:
     waiting: int
     failed: int
     error: str | None = None
+    #: what runs the model (its ONNX Runtime execution provider and threads), once loaded
+    runtime: str | None = None
+    #: documents embedded a second in this round, and the seconds the waiting ones will take
+    per_second: float | None = None
+    done_in_s: float | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
