@@ -4,15 +4,18 @@ them but a clear refusal. A real crawl (real Tika) gives every document its vect
 
 from __future__ import annotations
 
+import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 from pylucene_mcp import Index
 from pylucene_mcp.basics.config import Settings
+from pylucene_mcp.engine.lucene.vectors import folder_of
 from pylucene_mcp.service.embedding import Embedding
 from tests.mcp_client import SharedService, call, connect, error
 from tests.semantic_model import ensure
@@ -182,3 +185,53 @@ def test_the_embedder_follows_the_index_by_itself(tmp_path: Path) -> None:
         embedding.stop()
         index.close()
     assert not any(t.name == "pylucene-mcp-embedder" for t in threading.enumerate())
+
+
+async def test_concurrent_first_semantic_searches_open_the_vectors_once(
+    tmp_path: Path, semantic_index: Index
+) -> None:
+    """Four semantic and hybrid searches as a server's first calls had failed in 6 of 6 runs on
+    "the index is locked by another writer (…/index-vectors/write.lock)": the server's own."""
+    copy = tmp_path / "index"
+    shutil.copytree(semantic_index.path, copy)
+    shutil.copytree(folder_of(semantic_index.path), folder_of(copy))
+    fresh = Index.open(copy)
+    try:
+        async with connect(fresh, **on(similarity_threshold=0.2)) as client:
+            answers: list[dict[str, Any]] = []
+
+            async def ask(mode: str) -> None:
+                answers.append(await call(client, "search", query="a loaf of bread", mode=mode))
+
+            async with anyio.create_task_group() as group:
+                for mode in ("semantic", "hybrid", "semantic", "hybrid"):
+                    group.start_soon(ask, mode)
+            assert len(answers) == 4
+            assert all(a["documents"][0]["filePath"] == "/notes/bread.txt" for a in answers)
+    finally:
+        fresh.close()
+
+
+async def test_a_meaning_that_reaches_no_threshold_says_which_would(semantic_index: Index) -> None:
+    """At the default threshold 0.7 the tests' model found nothing for 10 of 10 questions and
+    said nothing; hybrid gave the lexical list alone. Both say the best similarity they saw and
+    the threshold that finds it."""
+    question = "how do I make a loaf?"
+    async with connect(semantic_index, **on(similarity_threshold=0.95)) as client:
+        everything = await call(
+            client, "search", query=question, mode="semantic", similarityThreshold=-1
+        )
+        best = everything["documents"][0]  # the oracle: every document, most similar first
+        assert "hint" not in everything
+        for mode in ("semantic", "hybrid"):
+            answer = await call(client, "search", query=question, mode=mode)
+            assert all(h.get("similarity") is None for h in answer["documents"])
+            hint = answer["hint"]
+            assert "no document reaches the similarity threshold 0.95" in hint, hint
+            assert f"{best['filePath']}, has {best['similarity']:.3f}" in hint, hint
+            reach = float(hint.split("similarityThreshold ")[1].split()[0])
+            assert reach <= best["similarity"] < reach + 0.01
+            again = await call(
+                client, "search", query=question, mode="semantic", similarityThreshold=reach
+            )
+            assert again["documents"][0]["filePath"] == best["filePath"]

@@ -200,6 +200,7 @@ class LuceneIndex:
         self.visible_to: tuple[str, ...] | None = None
         #: the chunks of the documents with their vectors (None: vectors off; docs/semantic.md)
         self.vectors: VectorStore | None = None
+        self._vectors_lock = threading.Lock()  # the first searches open them once between them
         jvm.start()
         with jvm.java_errors():
             self.directory = jvm.jclass("org.apache.lucene.store.FSDirectory").open(
@@ -567,9 +568,10 @@ class LuceneIndex:
         Raises:
             IndexAccessError: read-only, when the writer has made none yet.
         """
-        if self.vectors is None:
-            self.vectors = VectorStore(folder_of(self.path), model, read_only=self.read_only)
-        return self.vectors
+        with self._vectors_lock:
+            if self.vectors is None:
+                self.vectors = VectorStore(folder_of(self.path), model, read_only=self.read_only)
+            return self.vectors
 
     def content_version(self) -> int:
         """What changes whenever the documents do: the reader's version."""

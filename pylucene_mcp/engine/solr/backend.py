@@ -26,6 +26,7 @@ What runs where:
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +63,7 @@ class SolrBackend(Searching, Writing, Statistics):
         self.collection = Collection(self.client)
         self._refresh_interval_s = refresh_interval_s
         self.vectors: SolrVectorStore | None = None
+        self._vectors_lock = threading.Lock()
 
     @classmethod
     def open(cls, settings: SolrSettings, *, refresh_interval_s: float = 1.0) -> SolrBackend:
@@ -120,9 +122,10 @@ class SolrBackend(Searching, Writing, Statistics):
         """The chunks and vectors of this collection's documents (made with ``model``; made
         again when they were made with another), in a collection beside it, created when the
         cluster lacks it (docs/semantic.md)."""
-        if self.vectors is None:
-            self.vectors = SolrVectorStore(self.settings, model)
-        return self.vectors
+        with self._vectors_lock:  # the first searches open them once between them
+            if self.vectors is None:
+                self.vectors = SolrVectorStore(self.settings, model)
+            return self.vectors
 
     def viewed(self, readable: Readable | Sequence[str]) -> None:
         """None: a collection has no view of some folders yet (Solr's statistics are the

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import re
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
@@ -15,6 +17,7 @@ from pylucene_mcp.basics.config import Settings
 from pylucene_mcp.basics.shapes import compact_size
 from pylucene_mcp.engine.core.backend import (
     MAX_CURSOR_CHARS,
+    Backend,
     FacetValue,
     SearchRequest,
     SearchResult,
@@ -120,6 +123,37 @@ def dead_end(query: str) -> str | None:
     )
 
 
+def below(index: Backend, request: SearchRequest) -> str:
+    """Why the meaning found nothing: no document (within the filters) reaches the threshold;
+    the most similar one's similarity, which a threshold of it (rounded down) reaches."""
+    best = index.search(
+        dataclasses.replace(
+            request,
+            mode="semantic",
+            similarity_threshold=-1.0,
+            page=1,
+            page_size=1,
+            cursor=None,
+            max_passages=0,
+            facet_queries=None,
+            range_facets=(),
+        )
+    ).to_dict()["documents"]
+    threshold = request.similarity_threshold
+    if not best:
+        return (
+            "no document (within the filters) has vectors yet: getCrawlerStatus says how far "
+            "the embedder is"
+        )
+    nearest = best[0]
+    reach = math.floor(nearest["similarity"] * 100) / 100
+    return (
+        f"no document reaches the similarity threshold {threshold:g}; the most similar, "
+        f"{nearest['filePath']}, has {nearest['similarity']:.3f}: similarityThreshold {reach:g} "
+        "finds it and those as similar"
+    )
+
+
 def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
     """Records the search tool and the info tools on ``tools``."""
     from pylucene_mcp.basics.shapes import to_dict
@@ -197,32 +231,33 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         limit_s = min(settings.search_timeout_s, (timeAllowedMs or 10**9) / 1000)
         semantic = semantic_options(svc, query, mode, similarityThreshold)
         index, trim = caller.reading(svc.index(), svc.settings)
-        result = index.search(
-            SearchRequest(
-                query,
-                filters=specs,
-                sort=sort,
-                sort_order=sortOrder,
-                page=page,
-                page_size=pageSize,
-                default_operator=defaultOperator,
-                max_passages=maxPassages,
-                passage_length=passageLength,
-                timeout_s=limit_s,
-                facet_limit=facetLimit,
-                cursor=cursor,
-                word_forms=wordForms,
-                facet_queries=facetQueries,
-                range_facets=[r.model_dump() for r in rangeFacets or ()],
-                within=trim,
-                **semantic,
-            )
+        request = SearchRequest(
+            query,
+            filters=specs,
+            sort=sort,
+            sort_order=sortOrder,
+            page=page,
+            page_size=pageSize,
+            default_operator=defaultOperator,
+            max_passages=maxPassages,
+            passage_length=passageLength,
+            timeout_s=limit_s,
+            facet_limit=facetLimit,
+            cursor=cursor,
+            word_forms=wordForms,
+            facet_queries=facetQueries,
+            range_facets=[r.model_dump() for r in rangeFacets or ()],
+            within=trim,
+            **semantic,
         )
-        data = select(result.to_dict(), fields, facets, facetMinCount)
+        found = index.search(request).to_dict()
+        data = select(found, fields, facets, facetMinCount)
         if actions:
             data["_actions"] = search_actions(data, specs)
         if data.get("totalHits") == 0 and (said := dead_end(query)) is not None:
             data["hint"] = said
+        if mode != "lexical" and all(h.get("similarity") is None for h in found["documents"]):
+            data["hint"] = "; ".join(filter(None, [data.get("hint"), below(index, request)]))
         return fit_passages(data, ANSWER_BUDGET_BYTES)
 
     if settings.vectors:  # a client that knows MCPLuceneServer's tool finds it here too
