@@ -110,6 +110,17 @@ def locate(setting: str, fetch: bool = True) -> ModelFolder:
     return ModelFolder(place, known.query_prefix, known.passage_prefix)
 
 
+def identity(setting: str) -> str:
+    """What vectors are recorded as made with, for the model ``setting`` names: a folder by
+    its resolved path (``~/models/minilm/`` and ``/home/ada/models/minilm`` are one model, and a
+    link names its target), a known model by its name. Vectors recorded with another identity
+    are made again."""
+    folder = Path(setting).expanduser()
+    if setting not in KNOWN or folder.is_dir():
+        return str(folder.resolve())
+    return setting
+
+
 def _prompts(folder: Path) -> tuple[str, str]:
     """The query and passage prompts that sentence-transformers recorded for the model."""
     path = folder / "config_sentence_transformers.json"

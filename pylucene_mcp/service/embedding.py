@@ -107,8 +107,11 @@ class Embedding:
 
     @property
     def model_name(self) -> str:
-        """What the vectors are recorded as made with: the setting as given."""
-        return self.settings.embedding_model
+        """What the vectors are recorded as made with: the model's folder resolved, or a known
+        model's name (not the setting as spelled: a trailing slash had made them all again)."""
+        from pylucene_mcp.semantic.models import identity
+
+        return identity(self.settings.embedding_model)
 
     def query_vector(self, text: str) -> list[float]:
         """``text`` embedded as a query."""

@@ -59,6 +59,24 @@ def test_a_crawl_gives_every_document_its_vectors(
     # a second reconcile finds nothing to do
     again = embedding.reconcile()
     assert (again.embedded, again.waiting) == (len(hashes), 0)
+    # nor does the same model spelled otherwise: a trailing slash, "~", a link to its folder
+    model = ensure()
+    link = tmp_path / "model-link"
+    link.symlink_to(model)
+    spellings = [f"{model}/", str(link)]
+    if model.is_relative_to(Path.home()):
+        spellings.append(f"~/{model.relative_to(Path.home())}")
+    for spelled in spellings:
+        assert index.vectors is not None
+        index.vectors.close()  # as after a restart: the store opened anew, with this spelling
+        index.vectors = None
+        other = Embedding(
+            Settings(index_path=index.path, vectors=True, embedding_model=spelled),
+            lambda: index,
+            lambda: True,
+        )
+        # the chunks read as made with this model: nothing to make again
+        assert other.store().states() == {p: h or "" for p, h in hashes.items()}, spelled
 
 
 def test_a_document_counts_as_embedded_only_once_its_vectors_are_searchable(
