@@ -206,6 +206,53 @@ def test_a_mirror_that_cannot_be_reached_says_what_to_do(
         models.locate(models.DEFAULT)
 
 
+def test_a_model_that_cannot_be_had_is_said_once_and_tried_less_and_less_often(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An unreachable default model had written two warnings every two seconds, forever."""
+    import time
+
+    from pylucene_mcp import Index
+    from pylucene_mcp.basics.config import Settings
+    from pylucene_mcp.service import embedding as embedding_module
+
+    monkeypatch.setenv("PYLUCENE_MCP_MODELS_URL", "http://127.0.0.1:9")  # nothing listens
+    monkeypatch.setenv("PYLUCENE_MCP_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(embedding_module, "POLL_S", 0.01)
+    tries: list[float] = []
+    real = models.fetch_file
+
+    def counted(*args: object, **kwargs: object) -> None:
+        tries.append(time.monotonic())
+        real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(models, "fetch_file", counted)
+    index = Index.open(tmp_path / "index")
+    with index.writer() as writer:
+        writer.add({"file_path": "/d/a.txt", "content": "a text to embed"})
+    embedder = embedding_module.Embedding(
+        Settings(index_path=index.path, vectors=True), lambda: index, lambda: True
+    )
+    try:
+        with caplog.at_level("WARNING", logger="pylucene_mcp.service.embedding"):
+            embedder.start()
+            deadline = time.monotonic() + 60
+            while len(tries) < 7:
+                assert time.monotonic() < deadline, tries
+                time.sleep(0.01)
+    finally:
+        embedder.stop()
+        index.close()
+    said = [r for r in caplog.records if "could not go on" in r.getMessage()]
+    assert len(said) == 1, [r.getMessage() for r in said]
+    assert "PYLUCENE_MCP_MODELS_URL" in (embedder.progress.error or "")
+    gaps = [b - a for a, b in zip(tries, tries[1:], strict=False)]
+    assert gaps[-1] > 4 * gaps[0], gaps  # each wait doubles: 0.02 s, then 0.64 s
+    assert [embedding_module.backoff_s(n) for n in range(4)] == [0.01, 0.02, 0.04, 0.08]
+    monkeypatch.setattr(embedding_module, "POLL_S", 2.0)
+    assert embedding_module.backoff_s(40) == embedding_module.MAX_BACKOFF_S
+
+
 def test_the_server_imports_no_part_of_the_semantic_path() -> None:
     code = (
         "import sys, pylucene_mcp.server.app, pylucene_mcp.cli; "

@@ -34,6 +34,14 @@ log = logging.getLogger(__name__)
 POLL_S = 2.0
 #: the chunks written between two commits of the vectors
 COMMIT_EVERY = 50
+#: the longest wait between two tries of an embedder that fails (a model that cannot be had)
+MAX_BACKOFF_S = 300.0
+
+
+def backoff_s(failures: int) -> float:
+    """How long the embedder waits after ``failures`` failed rounds in a row: :data:`POLL_S`,
+    doubled with each failure, at most :data:`MAX_BACKOFF_S`."""
+    return min(POLL_S * 2 ** min(failures, 16), MAX_BACKOFF_S) if failures else POLL_S
 
 
 @dataclass
@@ -160,6 +168,8 @@ class Embedding:
         except errors.PyLuceneMcpError:  # a reader before the writer made any: tried below
             pass
         seen: Any = None
+        failures = 0
+        said: str | None = None  # the failure last logged
         while not self._stop.is_set():
             try:
                 if self._writes():
@@ -167,14 +177,26 @@ class Embedding:
                     if version != seen:
                         self.reconcile()
                         seen = version
-                    self.progress.error = None
+                    if failures:
+                        log.warning("the embedder goes on")
+                    self.progress.error = said = None
+                    failures = 0
             except errors.PyLuceneMcpError as exc:
+                failures += 1
+                if str(exc) != said:  # said once, not at every try
+                    said = str(exc)
+                    log.warning(
+                        "the embedder could not go on: %s (tried again after %.0f s, then "
+                        "less and less often)",
+                        exc,
+                        backoff_s(failures),
+                    )
                 self.progress.error = str(exc)
-                log.warning("the embedder could not go on: %s", exc)
             except Exception as exc:  # a bug must not end the thread
+                failures += 1
                 self.progress.error = f"unexpected error: {exc}"
                 log.exception("the embedder failed")
-            self._stop.wait(POLL_S)
+            self._stop.wait(backoff_s(failures))
 
     def _version(self) -> Any:
         return self._index().content_version()  # type: ignore[attr-defined]
