@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pylucene_mcp import __version__, jvm
-from pylucene_mcp.basics import errors
+from pylucene_mcp.basics import errors, install
 from pylucene_mcp.basics.config import Settings, home_dir, private_dir
 from pylucene_mcp.basics.redact import redact
 
@@ -191,7 +191,7 @@ def check_vectors(settings: Settings) -> Check | None:
         return Check(
             "vectors",
             FAIL,
-            f"vectors need {exc.name}: pip install 'pylucene-mcp[semantic]' (or vectors: false)",
+            f"vectors need {exc.name}: {install.install_extra('semantic')} (or vectors: false)",
         )
     from pylucene_mcp.semantic import encoder, models
 
@@ -234,15 +234,6 @@ def _checks(fetch_tika: bool) -> list[Check]:
     return checks
 
 
-def _uv_cache_run(executable: str, environ: Mapping[str, str]) -> bool:
-    """Whether ``executable`` is the Python of an environment that ``uvx`` made in uv's cache
-    (``…/archive-v0/<hash>/bin/python``; uv sets ``UV`` in what it runs): it vanishes on the
-    next ``uv cache clean``."""
-    parts = [part.casefold() for part in Path(executable).parts]
-    archive = any(part.startswith("archive-v") for part in parts)
-    return archive and (bool(environ.get("UV")) or "uv" in parts)
-
-
 def _uvx(environ: Mapping[str, str], which: Callable[[str], str | None]) -> str:
     """The ``uvx`` beside the uv that runs this process, else the one on PATH."""
     uv = environ.get("UV")
@@ -253,27 +244,10 @@ def _uvx(environ: Mapping[str, str], which: Callable[[str], str | None]) -> str:
     return which("uvx") or "uvx"
 
 
-def _installed_from() -> str | None:
-    """Where this distribution was installed from when that was a file or a URL (PEP 610's
-    ``direct_url.json``), else None (a package index)."""
-    from importlib import metadata
-
-    try:
-        text = metadata.distribution("pylucene-mcp").read_text("direct_url.json")
-        url = str(json.loads(text)["url"]) if text else ""
-    except (metadata.PackageNotFoundError, ValueError, KeyError, TypeError):
-        return None
-    if url.startswith("file://"):
-        from urllib.parse import unquote, urlparse
-
-        return str(Path(unquote(urlparse(url).path)))
-    return url or None
-
-
 def launcher(
     executable: str | None = None,
     which: Callable[[str], str | None] = shutil.which,
-    installed_from: Callable[[], str | None] = _installed_from,
+    installed_from: Callable[[], str | None] = install.installed_from,
     environ: Mapping[str, str] | None = None,
 ) -> tuple[str, list[str]]:
     """The command and arguments that start this installation's server and keep doing so:
@@ -287,7 +261,7 @@ def launcher(
     """
     python = executable or sys.executable
     env = os.environ if environ is None else environ
-    if _uv_cache_run(python, env):
+    if install.uv_cache_run(python, env):
         source = installed_from() or f"pylucene-mcp=={__version__}"
         return _uvx(env, which), ["--from", source, "pylucene-mcp", "serve"]
     folder = Path(python).parent

@@ -358,3 +358,67 @@ def test_a_background_thread_yields_the_cores_and_only_itself() -> None:
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == main_before
     for system in ("darwin", "win32"):
         assert portable.run_in_background(system) is False
+
+
+@pytest.mark.parametrize(
+    ("python", "source", "expected"),
+    [
+        (
+            "/home/ada/.local/share/pipx/venvs/pylucene-mcp/bin/python",
+            None,
+            "pipx inject pylucene-mcp numpy tokenizers",
+        ),
+        (
+            r"C:\Users\ada\pipx\venvs\pylucene-mcp\Scripts\python.exe",
+            None,
+            "pipx inject pylucene-mcp numpy tokenizers",
+        ),
+        (
+            "/home/ada/.local/share/uv/tools/pylucene-mcp/bin/python",
+            "/tmp/dist/pylucene_mcp-1.0-py3-none-any.whl",
+            "uv tool install --force '/tmp/dist/pylucene_mcp-1.0-py3-none-any.whl[semantic]'",
+        ),
+        (
+            "/home/ada/.cache/uv/archive-v0/Xa1/bin/python",
+            None,
+            "uvx --from 'pylucene-mcp[semantic]' pylucene-mcp serve",
+        ),
+        (
+            "/srv/venv/bin/python",
+            "/tmp/dist/pylucene_mcp-1.0-py3-none-any.whl",
+            "/srv/venv/bin/python -m pip install "
+            "'/tmp/dist/pylucene_mcp-1.0-py3-none-any.whl[semantic]'",
+        ),
+        (
+            "/srv/venv/bin/python",
+            None,
+            "/srv/venv/bin/python -m pip install 'pylucene-mcp[semantic]'",
+        ),
+    ],
+)
+def test_an_extra_is_added_as_the_package_was_installed(
+    python: str, source: str | None, expected: str
+) -> None:
+    """doctor's fix for a missing extra had been `pip install 'pylucene-mcp[semantic]'`, which
+    fails for a pipx install and before the package is on PyPI."""
+    from pylucene_mcp.basics.install import install_extra
+
+    said = install_extra(
+        "semantic",
+        python,
+        installed_from=lambda: source,
+        environ={"UV": "/usr/bin/uv"} if "archive-v0" in python else {},
+        packages=lambda extra: ["numpy", "tokenizers"],
+        checkout=lambda: None,
+    )
+    assert said == expected
+
+
+def test_a_checkout_adds_an_extra_to_itself_editable_and_the_extras_packages_are_read() -> None:
+    from pylucene_mcp.basics.install import extra_packages, install_extra
+
+    root = Path(__file__).resolve().parents[1]
+    for found in (lambda: str(root), lambda: None):  # as pip recorded it, or as the files say
+        said = install_extra("semantic", "/srv/venv/bin/python", installed_from=found)
+        assert said == f"/srv/venv/bin/python -m pip install -e '{root}[semantic]'"
+    assert {"numpy", "tokenizers", "onnxruntime", "onnx"} <= set(extra_packages("semantic"))

@@ -278,7 +278,8 @@ def test_vectors_without_their_packages_say_what_to_install(tmp_path: Path) -> N
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert done.stdout.startswith("SetupError vectors need tokenizers")
-    assert "pip install 'pylucene-mcp[semantic]'" in done.stdout
+    # this checkout's own command (an editable install of it), not PyPI's name
+    assert f"-m pip install -e '{ROOT}[semantic]'" in done.stdout, done.stdout
 
 
 def test_doctor_says_where_the_model_is_or_that_it_is_to_be_fetched(

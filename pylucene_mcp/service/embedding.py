@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pylucene_mcp.basics import errors, portable
+from pylucene_mcp.basics import errors, install, portable
 from pylucene_mcp.basics.config import Settings
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ class Embedding:
                 except ImportError as exc:
                     raise errors.SetupError(
                         f"vectors need {exc.name or 'numpy, tokenizers and onnxruntime'}: "
-                        "pip install 'pylucene-mcp[semantic]' (or set vectors: false)"
+                        f"{install.install_extra('semantic')} (or set vectors: false)"
                     ) from exc
 
                 located = models.locate(self.settings.embedding_model)
