@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pylucene_mcp import Index, IndexAccessError, InvalidRequestError
+from pylucene_mcp import Index, IndexAccessError, InvalidRequestError, jvm
 from pylucene_mcp.basics.errors import IndexReadOnlyError
 from pylucene_mcp.engine.core.request import SearchRequest
 from pylucene_mcp.semantic import chunks
@@ -405,3 +405,49 @@ def test_a_model_of_a_dimension_without_a_field_is_refused_in_plain_words() -> N
     assert vector_field(384) == "chunk_vector_384"
     with pytest.raises(SetupError, match="choose a model of one of these"):
         vector_field(300)
+
+
+@pytest.mark.parametrize("corpus", ["embedded"], indirect=True)
+def test_above_the_exact_size_the_graph_of_quantized_vectors_answers_the_oracles_documents(
+    corpus: tuple[Any, dict[str, dict[str, Any]]],
+    encoder: Encoder,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past ``EXACT_CHUNKS`` a search walks the HNSW graph of 7-bit vectors and rescores what it
+    finds in full precision: here the walk's candidates hold every chunk, so its documents,
+    order and similarities are the oracle's exactly, filters included (a pre-filter)."""
+    from pylucene_mcp.engine.lucene import vectors
+
+    index, docs = corpus
+    store = index.keep_vectors("all-minilm-l6-v2")
+    searcher = store._manager.acquire()
+    try:
+        formats = {
+            str(
+                leaf.reader()
+                .getFieldInfos()
+                .fieldInfo(vectors.VECTOR)
+                .getAttribute("PerFieldKnnVectorsFormat.format")
+            )
+            for leaf in searcher.getIndexReader().leaves()
+        }
+    finally:
+        store._manager.release(searcher)
+    quantized = "org.apache.lucene.codecs.lucene104.Lucene104HnswScalarQuantizedVectorsFormat"
+    assert formats == {str(jvm.jclass(quantized).NAME)}
+    monkeypatch.setattr(vectors, "EXACT_CHUNKS", 0)
+    for question, keep, filters in [
+        ("When does the water rise over its banks?", lambda d: True, []),
+        (
+            "machines that run programs",
+            lambda d: d["author"] != "Ada",
+            [{"field": "author", "operator": "not", "value": "Ada"}],
+        ),
+    ]:
+        vector = encoder.embed(question)
+        truth = oracle(docs, vector, keep)
+        answer = semantic(index, vector, filters=filters)
+        got = [(h["filePath"], h["similarity"]) for h in answer["documents"]]
+        assert [p for p, _ in got] == [p for p, _ in truth]
+        for (_, similarity), (_, expected) in zip(got, truth, strict=True):
+            assert similarity == pytest.approx(expected, abs=2e-4)  # rescored: not 7-bit

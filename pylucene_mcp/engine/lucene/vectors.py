@@ -30,6 +30,12 @@ from pylucene_mcp.engine.core.semantic import MAX_DOCUMENTS, ChunkHit, least_sco
 log = logging.getLogger(__name__)
 
 OF, HASH, START, END, VECTOR = "chunk_of", "chunk_hash", "chunk_start", "chunk_end", "chunk_vector"
+#: up to this many chunks a semantic search reads every vector (exact, and under about 50 ms on
+#: two cores: docs/semantic.md); above it, it walks the HNSW graph of quantized vectors for
+#: :data:`CANDIDATES` chunks and rescores them in full precision
+EXACT_CHUNKS = 250_000
+#: the chunks a walk of the graph finds before they are rescored and grouped by document
+CANDIDATES = 1_000
 
 
 def folder_of(index_path: Path) -> Path:
@@ -76,6 +82,8 @@ class VectorStore:
             config = config_class()
             config.setOpenMode(config_class.OpenMode.CREATE_OR_APPEND)
             config.setCommitOnClose(False)
+            # HNSW graphs of 7-bit vectors, the full-precision ones kept beside them to rescore
+            config.setCodec(jvm.jclass("io.github.pylucenemcp.search.NearVectors").quantizedCodec())
             self._writer = jvm.jclass("org.apache.lucene.index.IndexWriter")(self.directory, config)
             made_with = self._commit_data().get("model")
             if made_with not in (None, model):
@@ -190,7 +198,6 @@ class VectorStore:
         """The documents with a chunk whose cosine similarity to ``vector`` is at least
         ``threshold``, best first (at most :data:`MAX_DOCUMENTS`), each with its best chunk;
         ``within``: a query of this index's chunks that the search is limited to (None: all)."""
-        exact = jvm.jclass("io.github.pylucenemcp.search.ExactVectors")
         target = jvm.jarray("float", [float(x) for x in vector])
         if self.read_only:
             with jvm.java_errors():
@@ -198,9 +205,15 @@ class VectorStore:
         searcher = self._manager.acquire()
         try:
             with jvm.java_errors():
-                top = exact.bestByKey(
-                    searcher, VECTOR, OF, target, least_score(threshold), within, MAX_DOCUMENTS
-                )
+                least = least_score(threshold)
+                if searcher.getIndexReader().numDocs() <= EXACT_CHUNKS:
+                    top = jvm.jclass("io.github.pylucenemcp.search.ExactVectors").bestByKey(
+                        searcher, VECTOR, OF, target, least, within, MAX_DOCUMENTS
+                    )
+                else:
+                    top = jvm.jclass("io.github.pylucenemcp.search.NearVectors").bestByKey(
+                        searcher, VECTOR, OF, target, least, within, MAX_DOCUMENTS, CANDIDATES
+                    )
                 stored = searcher.storedFields()
                 fields = jvm.jset([OF, START, END])
                 best: dict[str, ChunkHit] = {}
