@@ -346,3 +346,37 @@ def test_the_runtime_is_named_and_can_be_held_to_the_cpu() -> None:
     assert providers("auto", ["CoreMLExecutionProvider", "CPUExecutionProvider"])[0] == (
         "CoreMLExecutionProvider"
     )
+
+
+def test_the_default_models_loading_path_runs_a_stand_in_of_its_architecture(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """multilingual-e5-small cannot be fetched here: a tiny XLM-RoBERTa with random weights in
+    its place (where the server keeps the fetched model) goes through the default's whole path:
+    the known model's folder and prompts, positions after the padding id, mean pooling. Its
+    states and vectors equal the plain numpy transformer's, prompt included."""
+    from pylucene_mcp.basics.config import Settings
+    from pylucene_mcp.service.embedding import Embedding
+    from tests.semantic_oracle import NumpyEncoder
+    from tests.standin_model import xlm_roberta_standin
+
+    monkeypatch.setenv("PYLUCENE_MCP_HOME", str(tmp_path))
+    folder = xlm_roberta_standin(models.models_dir() / models.DEFAULT)
+    embedding = Embedding(Settings(vectors=True), None, None)  # type: ignore[arg-type]
+    encoder = embedding.encoder()  # the default, found where it is fetched to
+    assert encoder.folder == folder and encoder.position_offset == 2
+    assert (encoder.query_prefix, encoder.passage_prefix) == ("query: ", "passage: ")
+    assert not encoder.cls_pooling
+    oracle = NumpyEncoder(folder)
+    question = "der Vertrag, die Miete und der Hund"
+    ids = encoder.tokenizer.encode("query: " + question, add_special_tokens=False).ids
+    expected_states = oracle.states(encoder.wrap(ids))
+    assert np.abs(encoder.states(encoder.wrap(ids)) - expected_states).max() < 1e-4
+    expected = expected_states.mean(0)
+    expected /= np.linalg.norm(expected)
+    assert np.abs(encoder.embed(question) - expected).max() < 1e-4
+    # a passage: its chunks' offsets are the text's own, the prompt before it skipped
+    text = "the contract. " * 30 + "the rent and the dog."
+    found = chunks.chunks(encoder, text)
+    assert found and found[0].start == 0 and found[-1].end == len(text)
+    assert text[found[-1].start : found[-1].end].endswith("the dog.")

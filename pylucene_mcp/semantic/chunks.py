@@ -67,10 +67,15 @@ def chunks(encoder: Encoder, text: str, how: Chunking = "late") -> list[Chunk]:
     """``text`` cut into chunks with their vectors."""
     text = text[:MAX_CHARS]
     encoding = encoder.tokenizer.encode(encoder.passage_prefix + text, add_special_tokens=False)
-    skip = len(encoder.tokenizer.encode(encoder.passage_prefix, add_special_tokens=False).ids)
-    ids = encoding.ids[skip:]
     shift = len(encoder.passage_prefix)
-    offsets = [(a - shift, b - shift) for a, b in encoding.offsets[skip:]]
+    # the prompt's tokens: those that end within it (the prompt tokenized alone is no guide: a
+    # SentencePiece tokenizer gives its last space a token of its own, which in the whole text
+    # is the first word's "▁")
+    skip = next(
+        (k for k, (_, end) in enumerate(encoding.offsets) if end > shift), len(encoding.ids)
+    )
+    ids = encoding.ids[skip:]
+    offsets = [(max(0, a - shift), b - shift) for a, b in encoding.offsets[skip:]]
     room = encoder.max_tokens - 2 - skip  # a window's tokens beside [CLS], prefix and [SEP]
     context = room // 3
     cuts = spans(text, offsets, min(CHUNK_TOKENS, context))
