@@ -22,6 +22,10 @@ scan and of its walk of the HNSW graph of 7-bit vectors (1,000 candidates rescor
 precision), with the share of each query's exact top ten documents (numpy) each finds, the
 store's size on disk and the process's RSS.
 
+``--contention N``: N such documents in the product's index; lexical searches (CACM titles'
+words ORed) at rest and while the server's embedder embeds them: p50/p95 and the ratio of the
+p95s.
+
 ``--relevance``: the 3,204 CACM abstracts in the product's index (through the Python API), their
 chunks embedded by the server's own embedder; the 64 CACM queries run lexically (their words
 ORed, as an AI client starts), semantically (mode semantic, every document ranked), and fused
@@ -30,7 +34,8 @@ first 100 of each (``ir-measures``), with late and with plain chunking; and the 
 of the relevant documents that share no content word with their query, the share each run
 finds in its first 100.
 
-    python bench/semantic.py [--cost] [--scale N] [--walk N] [--relevance] [--crosslingual]
+    python bench/semantic.py [--cost] [--scale N] [--walk N] [--contention N] [--relevance]
+                             [--crosslingual] [--candidates K] [--threads T]
                              [--docs N]
                              [--queries Q] [--model FOLDER]
 
@@ -64,16 +69,20 @@ def main() -> None:
     parser.add_argument("--docs", type=int, default=40)
     parser.add_argument("--queries", type=int, default=50)
     parser.add_argument("--model", default=str(MODEL))
+    parser.add_argument("--contention", type=int, default=0, help="documents to embed")
     parser.add_argument("--candidates", type=int, default=1000, help="--walk: graph candidates")
     parser.add_argument("--threads", type=int, default=0, help="the model's threads (0: half)")
     parser.add_argument("--cacm", type=Path, default=ROOT.parent / "shared/eval/cacm")
     args = parser.parse_args()
-    if args.cost or not (args.relevance or args.scale or args.crosslingual or args.walk):
+    chosen = (args.relevance, args.scale, args.crosslingual, args.walk, args.contention)
+    if args.cost or not any(chosen):
         cost(args)
     if args.crosslingual:
         crosslingual(args)
     if args.scale:
         scale(args)
+    if args.contention:
+        contention(args)
     if args.walk:
         walk(args)
     if args.relevance:
@@ -233,6 +242,70 @@ def scale(args: argparse.Namespace) -> None:
             ordered = sorted(samples)
             p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
             print(f"| {mode} | {statistics.median(ordered):.1f} | {p95:.1f} |")
+        index.close()
+
+
+def contention(args: argparse.Namespace) -> None:
+    """Lexical searches at rest and while the server's embedder embeds the index (its own
+    thread, its runtime's threads, its niceness): p50/p95 of each, alternated in rounds of ten,
+    and the ratio of the p95s (issue 49's target: 1.5 or less)."""
+    from pylucene_mcp import Index
+    from pylucene_mcp.basics.config import Settings
+    from pylucene_mcp.engine.core.request import SearchRequest
+    from pylucene_mcp.service.embedding import Embedding
+
+    pages = list(cacm_pages(args.cacm / "cacm.tar.gz"))
+    abstracts = [" ".join(lines) for _, _, lines in pages]
+    titles = [words_of(lines[0]) for _, _, lines in pages][: args.queries]
+    rng = random.Random(49)
+    with tempfile.TemporaryDirectory() as work:
+        index = Index.open(Path(work) / "index")
+        with index.writer() as writer:
+            writer.add_many(
+                {"file_path": f"/bench/{n:07}.txt", "content": joined_text(rng, abstracts)}
+                for n in range(args.contention)
+            )
+        index.refresh()
+        settings = Settings(
+            index_path=index.path,
+            vectors=True,
+            embedding_model=args.model,
+            embedding_threads=args.threads,
+        )
+        embedding = Embedding(settings, lambda: index, lambda: True)
+
+        def searches(samples: list[float]) -> None:
+            for title in titles:
+                t = time.perf_counter()
+                index.search(SearchRequest(title, default_operator="OR"))
+                samples.append((time.perf_counter() - t) * 1000)
+
+        for _ in range(2):  # warm: the JIT, the caches
+            searches([])
+        rest: list[float] = []
+        busy: list[float] = []
+        searches(rest)
+        embedding.start()
+        deadline = time.monotonic() + 120
+        while embedding.progress.runtime is None or not embedding.progress.waiting:
+            assert time.monotonic() < deadline, "the embedder did not start"
+            time.sleep(0.05)
+        rounds = 0
+        while embedding.progress.waiting > len(titles) // 4 and rounds < 10:
+            searches(busy)
+            rounds += 1
+        print(f"embedder: {embedding.progress.runtime}")
+        embedding.stop()
+        searches(rest)
+        print("| lexical search (a CACM title's words ORed) | p50 ms | p95 ms |")
+        print("| --- | ---: | ---: |")
+        p95s = []
+        for name, samples in (("at rest", rest), ("while the embedder embeds", busy)):
+            ordered = sorted(samples)
+            p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+            p95s.append(p95)
+            print(f"| {name} (n={len(samples)}) | {statistics.median(ordered):.1f} | {p95:.1f} |")
+        print(f"p95 while embedding ÷ at rest: {p95s[1] / p95s[0]:.2f} (target ≤ 1.5)")
         index.close()
 
 

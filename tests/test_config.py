@@ -84,6 +84,8 @@ EVERY_KEY = {
     "embedding_model": ("/srv/models/e5", ("embedding_model", "/srv/models/e5")),
     "similarity_threshold": ("0.55", ("similarity_threshold", 0.55)),
     "chunking": ("Plain", ("chunking", "plain")),
+    "embedding_threads": ("3", ("embedding_threads", 3)),
+    "embedding_device": ("CPU", ("embedding_device", "cpu")),
 }
 
 

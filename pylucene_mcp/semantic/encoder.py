@@ -146,7 +146,6 @@ class Encoder:
     def states_many(self, sequences: Sequence[Sequence[int]]) -> list[np.ndarray]:
         """The last layer's states of each of ``sequences`` (each at most ``max_tokens``),
         computed in batches of :data:`BATCH` (padded to the longest of a batch)."""
-        found: list[np.ndarray] = []
         for n in sequences:
             if len(n) > self.max_tokens:
                 raise ValueError(
@@ -168,8 +167,7 @@ class Encoder:
             (states,) = self.session.run(["states"], {"embedded": embedded, "mask": mask})
             for row, i in enumerate(chosen):
                 by_index[i] = states[row, : len(sequences[i])]
-        found = [by_index[i] for i in range(len(sequences))]
-        return found
+        return [by_index[i] for i in range(len(sequences))]
 
     def embed(self, text: str) -> np.ndarray:
         """The query ``text`` as one unit vector (its first tokens, as many as the model takes)."""
