@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import http.server
+import os
 import shutil
 import subprocess
 import sys
@@ -343,6 +344,12 @@ def test_the_runtime_is_named_and_can_be_held_to_the_cpu() -> None:
         "CPUExecutionProvider",
     ]
     assert providers("cpu", available) == ["CPUExecutionProvider"]
+    from pylucene_mcp.semantic.encoder import model_threads
+
+    cores = os.cpu_count() or 2
+    assert model_threads(0, "linux") == cores  # nicer than the searches: every core
+    assert model_threads(0, "darwin") == model_threads(0, "win32") == max(1, cores // 2)
+    assert model_threads(3, "win32") == 3
     assert providers("auto", ["CoreMLExecutionProvider", "CPUExecutionProvider"])[0] == (
         "CoreMLExecutionProvider"
     )

@@ -217,8 +217,8 @@ class Settings(BaseSettings):
     chunking: Annotated[Literal["late", "plain"], BeforeValidator(lambda v: _text(v).lower())] = (
         "late"
     )
-    #: the threads that run the model (0: half the cores, at least one: the searches, the
-    #: crawler and Tika keep the rest)
+    #: the threads that run the model (0: every core on Linux, where they run nicer than the
+    #: searches, the crawler and Tika; half the cores elsewhere)
     embedding_threads: int = Field(default=0, ge=0, le=256)
     #: ``auto``: the model runs on an accelerator where ONNX Runtime has one installed and
     #: present (CUDA, CoreML, DirectML), else on the CPU; ``cpu``: on the CPU

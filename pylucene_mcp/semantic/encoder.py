@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import struct
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -74,10 +75,9 @@ class Encoder:
         threads: int = 0,
         device: str = "auto",
     ) -> None:
-        """The model of ``folder``, run on ``threads`` threads (0: half the cores, at least one,
-        so that searches, the crawler and Tika keep the rest) on the execution provider that
-        ``device`` allows (``auto``: the first of CUDA, CoreML, DirectML that is installed and
-        present, then the CPU; ``cpu``: the CPU)."""
+        """The model of ``folder``, run on ``threads`` threads (0: :func:`model_threads`) on the
+        execution provider that ``device`` allows (``auto``: the first of CUDA, CoreML,
+        DirectML that is installed and present, then the CPU; ``cpu``: the CPU)."""
         self.folder = folder
         #: what the model was trained to see before a query and before a passage (e5: "query: ")
         self.query_prefix, self.passage_prefix = query_prefix, passage_prefix
@@ -178,9 +178,14 @@ class Encoder:
         return unit
 
 
-def model_threads(threads: int) -> int:
-    """The threads to run the model on: ``threads``, or half the cores (at least one)."""
-    return threads if threads > 0 else max(1, (os.cpu_count() or 2) // 2)
+def model_threads(threads: int, system: str = sys.platform) -> int:
+    """The threads to run the model on: ``threads``; else every core where the embedder's
+    threads run nicer than the searches (Linux: :func:`~pylucene_mcp.basics.portable.
+    run_in_background`), half of them (at least one) elsewhere."""
+    if threads > 0:
+        return threads
+    cores = os.cpu_count() or 2
+    return cores if system == "linux" else max(1, cores // 2)
 
 
 def providers(device: str, available: Sequence[str]) -> list[str]:
