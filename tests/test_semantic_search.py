@@ -242,6 +242,9 @@ def test_a_documents_miss_says_its_best_chunk_and_rank_as_the_oracle(
         assert miss.rank == 1 + sum(1 for p, sim in everyone if sim > similarity + 1e-4)
         best = max(docs[path]["chunks"], key=lambda c: float(np.dot(c.vector, vector)))
         assert miss.chunk == (best.start, best.end)
+    # a document without vectors yet: nothing is said of the threshold (it had "does not reach")
+    waiting = index.semantic_miss("/docs/not-embedded-yet.txt", request)
+    assert (waiting.similarity, waiting.reaches_threshold, waiting.rank) == (None, None, None)
 
 
 def _every(docs: dict[str, dict[str, Any]], query: Any) -> list[tuple[str, float]]:

@@ -48,13 +48,14 @@ class MissReason:
 @dataclass(frozen=True)
 class SemanticMiss:
     """What the semantic path says of the document (vectors on): the cosine similarity of its
-    best chunk to the query and that chunk (None: it has no vectors yet), the threshold, and its
-    rank by similarity among the documents the filters allow (None beyond the 1,000 kept)."""
+    best chunk to the query and that chunk (None: it has no vectors yet), the threshold, whether
+    the similarity reaches it (None: no vectors yet, so neither), and its rank by similarity
+    among the documents the filters allow (None beyond the 1,000 kept)."""
 
     similarity: float | None
     chunk: tuple[int, ...] | None
     threshold: float
-    reaches_threshold: bool
+    reaches_threshold: bool | None
     rank: int | None
 
 

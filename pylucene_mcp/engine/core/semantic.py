@@ -132,7 +132,7 @@ def miss(
     documents the filters allow (``nearest``: the backend's vector search of a request)."""
     threshold = request.similarity_threshold
     if best is None:
-        return SemanticMiss(None, None, threshold, False, None)
+        return SemanticMiss(None, None, threshold, None, None)  # no vectors yet: no verdict
     # the documents at least as similar: the rank among them, ties by the search's own order
     floor = best.similarity - 1e-5  # its own chunk is in, whatever the float rounding
     above = nearest(dataclasses.replace(request, similarity_threshold=floor))
