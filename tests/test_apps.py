@@ -64,8 +64,10 @@ def browser() -> Iterator[Any]:
 class Host:
     """The test host: one page, one app, the real server over stdio."""
 
-    def __init__(self, browser: Any, index_path: Path, home: Path) -> None:
-        self.peer = StdioPeer(index_path, home)
+    def __init__(
+        self, browser: Any, index_path: Path, home: Path, env: dict[str, str] | None = None
+    ) -> None:
+        self.peer = StdioPeer(index_path, home, env)
         handshake(self.peer, "2025-11-25")
         self.page = browser.new_page(viewport={"width": 920, "height": 640})
         self.console: list[str] = []
@@ -486,6 +488,30 @@ def test_crawl_dashboard_shows_each_folder_its_failures_and_the_watchers_changes
     change.wait_for()
     assert "added" in change.inner_text()
     shot(host, tmp_path, "crawl-dashboard")
+
+
+def test_crawl_dashboard_says_how_far_the_vectors_are_and_what_makes_them(
+    browser: Any, corpus_index: Path, tmp_path: Path
+) -> None:
+    """While 372 of 424 documents waited for vectors, nothing said so: the dashboard follows the
+    embedder until none waits, with the server's own figures and what runs the model."""
+    from tests.semantic_model import ensure
+
+    env = {"PYLUCENE_MCP_VECTORS": "on", "PYLUCENE_MCP_EMBEDDING_MODEL": str(ensure())}
+    host = Host(browser, corpus_index, tmp_path / "home", env)
+    try:
+        app = host.open("getCrawlerStats", {})
+        line = app.get_by_test_id("vectors")
+        count = host.call("getIndexStats", {})["structuredContent"]["documentCount"]
+        line.filter(has_text=f"Vectors: {count:,} documents searchable by meaning").wait_for(
+            timeout=120_000
+        )
+        vectors = host.call("getCrawlerStatus", {})["structuredContent"]["vectors"]
+        assert (vectors["embedded"], vectors["waiting"]) == (count, 0)
+        assert f"({vectors['runtime']})" in line.inner_text()
+        assert "waiting" not in line.inner_text()
+    finally:
+        host.close()
 
 
 def test_crawl_dashboard_without_folders_says_what_to_do_at_chat_width(host: Host) -> None:

@@ -158,7 +158,8 @@ class Embedding:
         # this one, which loads it first
         portable.run_in_background()
         with contextlib.suppress(errors.PyLuceneMcpError):  # said again where it is needed
-            self.encoder()
+            loaded = self.encoder()
+            self.progress.runtime = f"{loaded.provider}, {loaded.threads} thread(s)"
         try:
             self.store()
         except errors.InvalidRequestError as exc:  # a backend without vectors: nothing to keep
