@@ -70,6 +70,8 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=50)
     parser.add_argument("--model", default=str(MODEL))
     parser.add_argument("--contention", type=int, default=0, help="documents to embed")
+    parser.add_argument("--full-precision", action="store_true", help="--walk: float graph")
+    parser.add_argument("--latent", type=int, default=0, help="--walk: the vectors' dimensions")
     parser.add_argument("--candidates", type=int, default=1000, help="--walk: graph candidates")
     parser.add_argument("--threads", type=int, default=0, help="the model's threads (0: half)")
     parser.add_argument("--cacm", type=Path, default=ROOT.parent / "shared/eval/cacm")
@@ -321,15 +323,23 @@ def walk(args: argparse.Namespace) -> None:
     from pylucene_mcp.engine.lucene.vectors import VectorStore
 
     rng = np.random.default_rng(36)
-    centres = rng.normal(size=(2000, 384)).astype(np.float32)
     per_document = 12
     documents = args.walk // per_document
     vectors = np.empty((documents * per_document, 384), dtype=np.float32)
+    # isotropic: 2,000 centres, noise in every one of the 384 dimensions (the hard case: a
+    # cluster's members nearly equidistant); --latent D: the noise in a D-dimensional subspace
+    # and a little outside it, as sentence embeddings lie near a space of few dimensions
+    latent = args.latent or 384
+    basis = np.linalg.qr(rng.normal(size=(384, latent)))[0].astype(np.float32).T
+    centres = rng.normal(size=(2000, latent)).astype(np.float32) @ basis
     for start in range(0, len(vectors), 100_000):  # in parts: a million at once is 3 GB of temps
         part = vectors[start : start + 100_000]
         part[:] = centres[rng.integers(0, len(centres), len(part))]
-        part += rng.normal(scale=0.9, size=part.shape).astype(np.float32)
+        part += rng.normal(scale=0.9, size=(len(part), latent)).astype(np.float32) @ basis
+        if args.latent:
+            part += rng.normal(scale=0.05, size=part.shape).astype(np.float32)
         part /= np.linalg.norm(part, axis=1, keepdims=True)
+    store_module.QUANTIZED = not args.full_precision
     with tempfile.TemporaryDirectory() as work:
         store = VectorStore(Path(work) / "vectors", "synthetic")
         started = time.perf_counter()
@@ -368,7 +378,8 @@ def walk(args: argparse.Namespace) -> None:
         print("| --- | ---: | ---: | ---: |")
         names = {
             "exact": "exact scan (the product up to EXACT_CHUNKS)",
-            "graph": f"HNSW of 7-bit vectors, {args.candidates:,} candidates rescored (above it)",
+            "graph": f"HNSW of {'32-bit' if args.full_precision else '7-bit'} vectors, "
+            f"{args.candidates:,} candidates rescored (above it)",
         }
         for how in ("exact", "graph"):
             ordered = sorted(samples[how])

@@ -36,6 +36,8 @@ OF, HASH, START, END, VECTOR = "chunk_of", "chunk_hash", "chunk_start", "chunk_e
 EXACT_CHUNKS = 250_000
 #: the chunks a walk of the graph finds before they are rescored and grouped by document
 CANDIDATES = 1_000
+#: whether the graph holds 7-bit vectors (False: full precision, Lucene's default format)
+QUANTIZED = True
 
 
 def folder_of(index_path: Path) -> Path:
@@ -83,7 +85,9 @@ class VectorStore:
             config.setOpenMode(config_class.OpenMode.CREATE_OR_APPEND)
             config.setCommitOnClose(False)
             # HNSW graphs of 7-bit vectors, the full-precision ones kept beside them to rescore
-            config.setCodec(jvm.jclass("io.github.pylucenemcp.search.NearVectors").quantizedCodec())
+            if QUANTIZED:
+                near = jvm.jclass("io.github.pylucenemcp.search.NearVectors")
+                config.setCodec(near.quantizedCodec())
             self._writer = jvm.jclass("org.apache.lucene.index.IndexWriter")(self.directory, config)
             made_with = self._commit_data().get("model")
             if made_with not in (None, model):
