@@ -72,7 +72,9 @@ def main() -> None:
     parser.add_argument("--contention", type=int, default=0, help="documents to embed")
     parser.add_argument("--full-precision", action="store_true", help="--walk: float graph")
     parser.add_argument("--latent", type=int, default=0, help="--walk: the vectors' dimensions")
-    parser.add_argument("--candidates", type=int, default=1000, help="--walk: graph candidates")
+    parser.add_argument(
+        "--candidates", default="1000", help="--walk: graph candidates, several comma-separated"
+    )
     parser.add_argument("--threads", type=int, default=0, help="the model's threads (0: half)")
     parser.add_argument("--cacm", type=Path, default=ROOT.parent / "shared/eval/cacm")
     args = parser.parse_args()
@@ -362,26 +364,27 @@ def walk(args: argparse.Namespace) -> None:
         queries = vectors[rng.integers(0, len(vectors), args.queries)]
         queries = queries + rng.normal(scale=0.3, size=queries.shape).astype(np.float32)
         queries /= np.linalg.norm(queries, axis=1, keepdims=True)
-        samples: dict[str, list[float]] = {"exact": [], "graph": []}
-        found = {"exact": 0, "graph": 0}
+        counts = [int(c) for c in str(args.candidates).split(",")]
+        paths = [("exact", 10**12, 0)] + [(f"graph {c}", 0, c) for c in counts]
+        samples: dict[str, list[float]] = {how: [] for how, _, _ in paths}
+        found = dict.fromkeys(samples, 0)
         for query in queries:
             best = (vectors @ query).reshape(documents, per_document).max(axis=1)
             truth = {f"/walk/{n:07}" for n in np.argsort(-best)[:10]}
-            for how, limit in (("exact", 10**12), ("graph", 0)):  # alternated
+            for how, limit, candidates in paths:  # alternated
                 store_module.EXACT_CHUNKS = limit
-                store_module.CANDIDATES = args.candidates
+                store_module.CANDIDATES = candidates
                 t = time.perf_counter()
                 hits = store.nearest(query.tolist(), 0.0)
                 samples[how].append((time.perf_counter() - t) * 1000)
                 found[how] += len({h.path for h in hits[:10]} & truth)
         print("| vector search, top ten documents | p50 ms | p95 ms | exact top ten found |")
         print("| --- | ---: | ---: | ---: |")
-        names = {
-            "exact": "exact scan (the product up to EXACT_CHUNKS)",
-            "graph": f"HNSW of {'32-bit' if args.full_precision else '7-bit'} vectors, "
-            f"{args.candidates:,} candidates rescored (above it)",
+        bits = "32-bit" if args.full_precision else "7-bit"
+        names = {"exact": "exact scan (the product up to EXACT_CHUNKS)"} | {
+            f"graph {c}": f"HNSW of {bits} vectors, {c:,} candidates rescored" for c in counts
         }
-        for how in ("exact", "graph"):
+        for how in samples:
             ordered = sorted(samples[how])
             p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
             share = found[how] / (10 * len(queries))
