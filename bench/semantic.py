@@ -18,9 +18,9 @@ ten (success@10), for lexical (the title's words ORed), semantic and hybrid sear
 
 ``--walk N``: the vector search alone, on N chunk vectors (384 numbers, drawn around 2,000
 topic centres, 12 to a document) in the product's vector store: p50/p95 of the product's exact
-scan and of its walk of the HNSW graph of 7-bit vectors (1,000 candidates rescored in full
-precision), with the share of each query's exact top ten documents (numpy) each finds, the
-store's size on disk and the process's RSS.
+scan and of its walk of the HNSW graph of 7-bit vectors (``--candidates``, 6,000 as the product
+takes, rescored in full precision), with the share of each query's exact top ten documents
+(numpy) each finds, the store's size on disk and the process's RSS.
 
 ``--contention N``: N such documents in the product's index; lexical searches (CACM titles'
 words ORed) at rest and while the server's embedder embeds them: p50/p95 and the ratio of the
@@ -73,7 +73,7 @@ def main() -> None:
     parser.add_argument("--full-precision", action="store_true", help="--walk: float graph")
     parser.add_argument("--latent", type=int, default=0, help="--walk: the vectors' dimensions")
     parser.add_argument(
-        "--candidates", default="1000", help="--walk: graph candidates, several comma-separated"
+        "--candidates", default="6000", help="--walk: graph candidates, several comma-separated"
     )
     parser.add_argument("--threads", type=int, default=0, help="the model's threads (0: half)")
     parser.add_argument("--cacm", type=Path, default=ROOT.parent / "shared/eval/cacm")

@@ -34,8 +34,9 @@ OF, HASH, START, END, VECTOR = "chunk_of", "chunk_hash", "chunk_start", "chunk_e
 #: two cores: docs/semantic.md); above it, it walks the HNSW graph of quantized vectors for
 #: :data:`CANDIDATES` chunks and rescores them in full precision
 EXACT_CHUNKS = 250_000
-#: the chunks a walk of the graph finds before they are rescored and grouped by document
-CANDIDATES = 1_000
+#: the chunks a walk of the graph finds before they are rescored and grouped by document: at a
+#: million chunks, 0.985 of the exact top ten documents at a p95 of 58 ms (docs/semantic.md)
+CANDIDATES = 6_000
 #: whether the graph holds 7-bit vectors (False: full precision, Lucene's default format)
 QUANTIZED = True
 
