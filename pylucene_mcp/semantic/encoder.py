@@ -118,14 +118,15 @@ class Encoder:
         self.positions = get("embeddings.position_embeddings.weight")
         self.token_type = get("embeddings.token_type_embeddings.weight")[0]
         self.norm = (get("embeddings.LayerNorm.weight"), get("embeddings.LayerNorm.bias"))
+        #: the threads that run the model (CPU)
+        self.threads = model_threads(threads)
         layers = [graph.layer(get, n) for n in range(int(config["num_hidden_layers"]))]
         self.session = _session(
-            graph.encoder_graph(self.norm, layers, self.heads, self.eps), threads, device
+            graph.encoder_graph(self.norm, layers, self.heads, self.eps), self.threads, device
         )
         del layers  # the session holds its own copy
-        #: the execution provider that runs the model, and its threads (CPU)
+        #: the execution provider that runs the model
         self.provider = str(self.session.get_providers()[0])
-        self.threads = model_threads(threads)
         self.tokenizer = Tokenizer.from_file(str(folder / TOKENIZER))
         self.tokenizer.no_padding()
         self.tokenizer.no_truncation()
@@ -134,6 +135,11 @@ class Encoder:
         self.cls_pooling = bool(mode.get("pooling_mode_cls_token"))
         ends = self.tokenizer.encode("").ids  # [CLS] [SEP], <s> </s>: what wraps a sequence
         self._first, self._last = ends[:1], ends[1:]
+
+    @property
+    def runtime(self) -> str:
+        """What runs the model, in words: its execution provider and threads."""
+        return f"{self.provider}, {self.threads} thread(s)"
 
     def wrap(self, ids: Sequence[int]) -> list[int]:
         """``ids`` between the model's start and end tokens."""
@@ -197,10 +203,10 @@ def providers(device: str, available: Sequence[str]) -> list[str]:
 
 
 def _session(model: bytes, threads: int, device: str) -> Any:
-    """An ONNX Runtime session of ``model``: ``threads`` threads that sleep when idle (a
-    spinning thread takes a core from the searches), every graph optimization."""
+    """An ONNX Runtime session of ``model``: ``threads`` threads (at least one) that sleep when
+    idle (a spinning thread takes a core from the searches), every graph optimization."""
     options = ort.SessionOptions()
-    options.intra_op_num_threads = model_threads(threads)
+    options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL

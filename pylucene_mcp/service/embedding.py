@@ -105,11 +105,10 @@ class Embedding:
                     device=self.settings.embedding_device,
                 )
                 log.info(
-                    "embedding model %s loaded in %.1f s, run by %s on %d thread(s)",
+                    "embedding model %s loaded in %.1f s, run by %s",
                     located.path,
                     time.perf_counter() - started,
-                    self._encoder.provider,
-                    self._encoder.threads,
+                    self._encoder.runtime,
                 )
             return self._encoder
 
@@ -158,8 +157,7 @@ class Embedding:
         # this one, which loads it first
         portable.run_in_background()
         with contextlib.suppress(errors.PyLuceneMcpError):  # said again where it is needed
-            loaded = self.encoder()
-            self.progress.runtime = f"{loaded.provider}, {loaded.threads} thread(s)"
+            self.progress.runtime = self.encoder().runtime
         try:
             self.store()
         except errors.InvalidRequestError as exc:  # a backend without vectors: nothing to keep
@@ -222,7 +220,7 @@ class Embedding:
             log.info("embedder: %d documents to embed, %d dropped", len(todo), len(gone))
         encoder = self.encoder() if todo else None
         if encoder is not None:
-            self.progress.runtime = f"{encoder.provider}, {encoder.threads} thread(s)"
+            self.progress.runtime = encoder.runtime
         written = 0  # documents whose vectors are written but not yet searchable
         began, done = time.perf_counter(), 0
 

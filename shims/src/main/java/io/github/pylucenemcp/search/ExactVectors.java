@@ -1,10 +1,7 @@
 package io.github.pylucenemcp.search;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.KnnVectorValues;
@@ -15,14 +12,12 @@ import org.apache.lucene.search.ConjunctionUtils;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TotalHits;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.Bits;
-import org.apache.lucene.util.BytesRef;
 
 /**
  * Every vector of a field whose similarity to a target reaches a least score, found by reading each
@@ -52,7 +47,7 @@ public final class ExactVectors {
         filter == null
             ? null
             : searcher.createWeight(searcher.rewrite(filter), ScoreMode.COMPLETE_NO_SCORES, 1f);
-    Map<BytesRef, ScoreDoc> best = new HashMap<>();
+    BestPerKey best = new BestPerKey();
     for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
       FloatVectorValues values = leaf.reader().getFloatVectorValues(field);
       if (values == null) {
@@ -77,22 +72,10 @@ public final class ExactVectors {
         }
         float score = similarity.compare(target, values.vectorValue(vectors.index()));
         if (score >= minScore && keys.advanceExact(doc)) {
-          BytesRef key = keys.lookupOrd(keys.ordValue());
-          ScoreDoc known = best.get(key);
-          if (known == null) {
-            best.put(BytesRef.deepCopyOf(key), new ScoreDoc(leaf.docBase + doc, score));
-          } else if (score > known.score) { // documents come in order: the first of a tie stays
-            known.doc = leaf.docBase + doc;
-            known.score = score;
-          }
+          best.offer(keys.lookupOrd(keys.ordValue()), leaf.docBase + doc, score);
         }
       }
     }
-    List<ScoreDoc> found = new ArrayList<>(best.values());
-    found.sort(
-        (a, b) ->
-            a.score != b.score ? Float.compare(b.score, a.score) : Integer.compare(a.doc, b.doc));
-    ScoreDoc[] kept = found.subList(0, Math.min(max, found.size())).toArray(new ScoreDoc[0]);
-    return new TopDocs(new TotalHits(found.size(), TotalHits.Relation.EQUAL_TO), kept);
+    return best.top(max, TotalHits.Relation.EQUAL_TO);
   }
 }

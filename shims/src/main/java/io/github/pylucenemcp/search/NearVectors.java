@@ -1,12 +1,9 @@
 package io.github.pylucenemcp.search;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene104.Lucene104Codec;
 import org.apache.lucene.codecs.lucene104.Lucene104HnswScalarQuantizedVectorsFormat;
@@ -23,7 +20,6 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TotalHits;
-import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.quantization.QuantizedByteVectorValues.ScalarEncoding;
 
 /**
@@ -80,7 +76,7 @@ public final class NearVectors {
     ScoreDoc[] hits = near.scoreDocs.clone();
     Arrays.sort(hits, Comparator.comparingInt(h -> h.doc)); // each leaf's iterators go forward
     List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-    Map<BytesRef, ScoreDoc> best = new HashMap<>();
+    BestPerKey best = new BestPerKey();
     int leafIndex = -1;
     FloatVectorValues values = null;
     KnnVectorValues.DocIndexIterator vectors = null;
@@ -105,21 +101,8 @@ public final class NearVectors {
       if (score < minScore) {
         continue;
       }
-      BytesRef key = keys.lookupOrd(keys.ordValue());
-      ScoreDoc known = best.get(key);
-      if (known == null) {
-        best.put(BytesRef.deepCopyOf(key), new ScoreDoc(hit.doc, score));
-      } else if (score > known.score) { // documents come in order: the first of a tie stays
-        known.doc = hit.doc;
-        known.score = score;
-      }
+      best.offer(keys.lookupOrd(keys.ordValue()), hit.doc, score);
     }
-    List<ScoreDoc> found = new ArrayList<>(best.values());
-    found.sort(
-        (a, b) ->
-            a.score != b.score ? Float.compare(b.score, a.score) : Integer.compare(a.doc, b.doc));
-    ScoreDoc[] kept = found.subList(0, Math.min(max, found.size())).toArray(new ScoreDoc[0]);
-    return new TopDocs(
-        new TotalHits(found.size(), TotalHits.Relation.GREATER_THAN_OR_EQUAL_TO), kept);
+    return best.top(max, TotalHits.Relation.GREATER_THAN_OR_EQUAL_TO);
   }
 }
