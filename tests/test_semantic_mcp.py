@@ -12,6 +12,7 @@ from typing import Any
 
 import anyio
 import pytest
+from mcp import Client
 
 from pylucene_mcp import Index
 from pylucene_mcp.basics.config import Settings
@@ -235,3 +236,35 @@ async def test_a_meaning_that_reaches_no_threshold_says_which_would(semantic_ind
                 client, "search", query=question, mode="semantic", similarityThreshold=reach
             )
             assert again["documents"][0]["filePath"] == best["filePath"]
+
+
+async def test_while_vectors_are_made_every_answer_by_meaning_says_how_many_wait(
+    tmp_path: Path, semantic_index: Index
+) -> None:
+    """While 372 of 424 documents waited for vectors, semantic answers were partial without a
+    word: each says how many documents it could not find by meaning yet; lexical ones do not."""
+    from pylucene_mcp.server.app import build_server
+
+    copy = tmp_path / "index"
+    shutil.copytree(semantic_index.path, copy)
+    shutil.copytree(folder_of(semantic_index.path), folder_of(copy))
+    fresh = Index.open(copy)
+    try:
+        with fresh.writer() as writer:  # two documents the embedder has not seen
+            writer.add({"file_path": "/notes/rye.txt", "content": "Rye loaves need a sourdough."})
+            writer.add({"file_path": "/notes/tide.txt", "content": "The tide turns at noon."})
+        fresh.refresh()
+        settings = Settings(index_path=fresh.path, **on(similarity_threshold=0.2))
+        service = SharedService(fresh, settings)
+        assert service.embedding is not None
+        service.embedding.stop()  # stopped before its round embeds anything: both wait
+        assert service.embedding.reconcile().waiting == 2
+        async with Client(build_server(settings, service)) as client:
+            for mode in ("semantic", "hybrid"):
+                answer = await call(client, "search", query="how do I make a loaf?", mode=mode)
+                assert answer["vectorsWaiting"] == {"documents": 2}
+                assert "/notes/bread.txt" in {h["filePath"] for h in answer["documents"]}
+            lexical = await call(client, "search", query="loaves")
+            assert "vectorsWaiting" not in lexical
+    finally:
+        fresh.close()

@@ -438,6 +438,8 @@ def test_above_the_exact_size_the_graph_of_quantized_vectors_answers_the_oracles
         store._manager.release(searcher)
     quantized = "org.apache.lucene.codecs.lucene104.Lucene104HnswScalarQuantizedVectorsFormat"
     assert formats == {str(jvm.jclass(quantized).NAME)}
+    exact = semantic(index, encoder.embed("machines that run programs"))
+    assert "approximate" not in exact  # every vector read
     monkeypatch.setattr(vectors, "EXACT_CHUNKS", 0)
     for question, keep, filters in [
         ("When does the water rise over its banks?", lambda d: True, []),
@@ -450,6 +452,7 @@ def test_above_the_exact_size_the_graph_of_quantized_vectors_answers_the_oracles
         vector = encoder.embed(question)
         truth = oracle(docs, vector, keep)
         answer = semantic(index, vector, filters=filters)
+        assert answer["approximate"] is True  # a walk: said, though here it found them all
         got = [(h["filePath"], h["similarity"]) for h in answer["documents"]]
         assert [p for p, _ in got] == [p for p, _ in truth]
         for (_, similarity), (_, expected) in zip(got, truth, strict=True):

@@ -74,8 +74,11 @@ def current() -> Caller | None:
 
 
 #: what would tell a restricted caller of documents it may not read: how long the work took
-#: (a word in 20,000 hidden documents takes longer than in none) and where the index is
-UNSEEN_KEYS = frozenset({"searchTimeMs", "profileTimeMs", "facetCost", "timeMs", "ms", "indexPath"})
+#: (a word in 20,000 hidden documents takes longer than in none), where the index is, and how
+#: many documents of the whole index wait for vectors
+UNSEEN_KEYS = frozenset(
+    {"searchTimeMs", "profileTimeMs", "facetCost", "timeMs", "ms", "indexPath", "vectorsWaiting"}
+)
 
 
 def unseen(data: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -41,6 +41,15 @@ class FacetValue(Shape):
     count: int
 
 
+class VectorsWaiting(Shape):
+    """Documents whose vectors are not made yet, which a search by meaning cannot find, and
+    the seconds until they are at the embedder's rate (None until it has one)."""
+
+    __slots__ = ()
+    documents: int
+    done_in_s: float | None
+
+
 class Hit(Shape):
     """One document of a result page. Its JSON keys are also the names ``fields`` takes; every
     stored field here is written by the shim in this order (see ``query.field_schema``)."""
@@ -123,6 +132,14 @@ class SearchResult(Shape):
     #: why a search that found nothing may have missed, where the query says (a lowercase
     #: "and" is a word to find, not an operator)
     hint: str | None
+    #: True where a semantic or hybrid search walked the graph of quantized vectors (an index
+    #: of more chunks than an exact scan reads in time): a document the exact scan finds may be
+    #: missing, so the documents and totals found by meaning are a lower bound (each similarity
+    #: is exact); None: every vector the filters allow was read
+    approximate: bool | None
+    #: a semantic or hybrid search while the embedder makes vectors: how many documents it
+    #: could not find by meaning yet (not said to a caller who may not read every document)
+    vectors_waiting: VectorsWaiting | None
     json_keys: ClassVar[dict[str, str]] = {"actions": "_actions"}
 
     def to_dict(self, max_bytes: int | None = None) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from pylucene_mcp.basics import errors, schema
@@ -35,6 +35,17 @@ class ChunkHit:
     end: int
 
 
+class Nearest(list[ChunkHit]):
+    """What a vector search found: each document with its best chunk, most similar first.
+    ``approximate``: found by walking the graph of quantized vectors (a store of more chunks
+    than an exact scan reads in time), so that a document the exact scan finds may be missing
+    and the count is a lower bound; each similarity is still exact (rescored)."""
+
+    def __init__(self, hits: Iterable[ChunkHit] = (), approximate: bool = False) -> None:
+        super().__init__(hits)
+        self.approximate = approximate
+
+
 class VectorStore(Protocol):
     """The chunks of one index's documents with their vectors, as the embedder keeps them and
     a search finds them; ``within`` is the backend's own form of the documents a search may
@@ -50,7 +61,7 @@ class VectorStore(Protocol):
 
     def nearest(
         self, vector: Sequence[float], threshold: float, within: Any | None = None
-    ) -> list[ChunkHit]: ...
+    ) -> Nearest: ...
 
     def best_chunk(self, vector: Sequence[float], path: str) -> ChunkHit | None: ...
 
@@ -125,7 +136,7 @@ def miss(
     best: ChunkHit | None,
     path: str,
     request: SearchRequest,
-    nearest: Callable[[SearchRequest], list[ChunkHit]],
+    nearest: Callable[[SearchRequest], Nearest],
 ) -> SemanticMiss:
     """What a semantic search of ``request`` makes of the document ``path`` whose best chunk
     is ``best``: its similarity, whether that reaches the threshold, and its rank among the
@@ -149,16 +160,17 @@ def miss(
 def with_chunks(
     stored_document: Callable[[str], StoredDocument],
     data: dict[str, Any],
-    chunks: dict[str, ChunkHit],
+    nearest: Nearest,
     r: SearchRequest,
     ranks: Ranks | None = None,
 ) -> None:
     """Gives each hit of a semantic or hybrid search its similarity, the span of its best
     chunk, and that chunk as its passage (cut to the request's passage length) where the words
     found none; a hybrid search's, its lexical rank and score, its semantic rank and its fused
-    score."""
+    score; the answer, ``approximate`` where the vector search walked the graph."""
     documents = data["documents"]
     hits = json.loads(documents) if isinstance(documents, Encoded) else list(documents)
+    chunks = {hit.path: hit for hit in nearest}
     order = {path: rank for rank, path in enumerate(chunks, start=1)}
     for hit in hits:
         path = hit["filePath"]
@@ -187,6 +199,8 @@ def with_chunks(
                 }
             ]
     data["documents"] = Encoded(json.dumps(hits, ensure_ascii=False))
+    if nearest.approximate:
+        data["approximate"] = True
 
 
 def _cut(text: str, length: int) -> str:

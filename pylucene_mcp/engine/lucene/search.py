@@ -27,7 +27,7 @@ from pylucene_mcp.engine.core.query import context, limit_ms, parse_query
 from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.core.request import SearchRequest
 from pylucene_mcp.engine.core.results import SearchResult
-from pylucene_mcp.engine.core.semantic import ChunkHit, Ranks
+from pylucene_mcp.engine.core.semantic import Nearest, Ranks
 from pylucene_mcp.engine.lucene import vectors
 from pylucene_mcp.engine.lucene.index import visible
 from pylucene_mcp.engine.lucene.info import stored_document
@@ -65,7 +65,7 @@ def search(index: LuceneIndex, request: SearchRequest | str, **options: Any) -> 
             shim = _request(r.text, r.default_operator == "AND", r.word_forms, r.parsed_filters)
             if r.within is not None:
                 shim.within(visible(Readable.of(r.within)))
-            chunks: dict[str, ChunkHit] | None = None
+            chunks: Nearest | None = None
             ranks: Ranks | None = None
             if r.mode == "semantic":
                 chunks = _semantic(index, r, shim)
@@ -115,16 +115,16 @@ def search(index: LuceneIndex, request: SearchRequest | str, **options: Any) -> 
     return SearchResult(data)
 
 
-def _semantic(index: LuceneIndex, r: SearchRequest, shim: Any) -> dict[str, ChunkHit]:
+def _semantic(index: LuceneIndex, r: SearchRequest, shim: Any) -> Nearest:
     """Makes ``shim`` a search of the documents that have a chunk similar enough to the
     request's vector (:func:`_nearest`), each scored by its best chunk's similarity. Returns
-    the best chunk of each, by path."""
-    best = {hit.path: hit for hit in _nearest(index, r)}
-    shim.matching(vectors.paths_scored({path: hit.similarity for path, hit in best.items()}))
-    return best
+    them with their best chunks."""
+    hits = _nearest(index, r)
+    shim.matching(vectors.paths_scored({hit.path: hit.similarity for hit in hits}))
+    return hits
 
 
-def _hybrid(index: LuceneIndex, r: SearchRequest, shim: Any) -> tuple[dict[str, ChunkHit], Ranks]:
+def _hybrid(index: LuceneIndex, r: SearchRequest, shim: Any) -> tuple[Nearest, Ranks]:
     """Makes ``shim`` a search of the documents of the request's words or of its vector: the
     first hundred of each list fused by reciprocal rank come first, in that order, the others
     after them. Returns the semantic documents' best chunks and the lists' ranks."""
@@ -132,7 +132,7 @@ def _hybrid(index: LuceneIndex, r: SearchRequest, shim: Any) -> tuple[dict[str, 
     ranks = semantic.fuse(search(index, semantic.by_words(r)).to_dict()["documents"], hits)
     meant = vectors.paths_scored({hit.path: hit.similarity for hit in hits})
     shim.hybrid(meant, vectors.paths_scored({path: 1 + s for path, s in ranks.fused.items()}))
-    return {hit.path: hit for hit in hits}, ranks
+    return hits, ranks
 
 
 def semantic_miss(index: LuceneIndex, path: str, request: SearchRequest) -> SemanticMiss:
@@ -145,7 +145,7 @@ def semantic_miss(index: LuceneIndex, path: str, request: SearchRequest) -> Sema
     return semantic.miss(best, path, request, lambda r: _nearest(index, r))
 
 
-def _nearest(index: LuceneIndex, r: SearchRequest) -> list[ChunkHit]:
+def _nearest(index: LuceneIndex, r: SearchRequest) -> Nearest:
     """The documents with a chunk whose similarity to the request's vector reaches its
     threshold, within what the request's filters (but for facet values chosen by drill-down,
     whose sideways counts need the others) and its reader's view allow, most similar first."""

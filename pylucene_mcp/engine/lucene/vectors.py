@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
-from pylucene_mcp.engine.core.semantic import MAX_DOCUMENTS, ChunkHit, least_score
+from pylucene_mcp.engine.core.semantic import MAX_DOCUMENTS, ChunkHit, Nearest, least_score
 
 log = logging.getLogger(__name__)
 
@@ -199,7 +199,7 @@ class VectorStore:
 
     def nearest(
         self, vector: Sequence[float], threshold: float, within: Any | None = None
-    ) -> list[ChunkHit]:
+    ) -> Nearest:
         """The documents with a chunk whose cosine similarity to ``vector`` is at least
         ``threshold``, best first (at most :data:`MAX_DOCUMENTS`), each with its best chunk;
         ``within``: a query of this index's chunks that the search is limited to (None: all)."""
@@ -211,7 +211,8 @@ class VectorStore:
         try:
             with jvm.java_errors():
                 least = least_score(threshold)
-                if searcher.getIndexReader().numDocs() <= EXACT_CHUNKS:
+                walked = searcher.getIndexReader().numDocs() > EXACT_CHUNKS
+                if not walked:
                     top = jvm.jclass("io.github.pylucenemcp.search.ExactVectors").bestByKey(
                         searcher, VECTOR, OF, target, least, within, MAX_DOCUMENTS
                     )
@@ -233,7 +234,7 @@ class VectorStore:
                     )
         finally:
             self._manager.release(searcher)
-        return list(best.values())
+        return Nearest(best.values(), approximate=walked)
 
     def best_chunk(self, vector: Sequence[float], path: str) -> ChunkHit | None:
         """The chunk of the document ``path`` most similar to ``vector`` (None: it has none)."""

@@ -20,7 +20,7 @@ from pylucene_mcp.engine.core.query import context, limit_ms, parse_query
 from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.core.request import SearchRequest
 from pylucene_mcp.engine.core.results import SearchResult
-from pylucene_mcp.engine.core.semantic import ChunkHit, Ranks
+from pylucene_mcp.engine.core.semantic import ChunkHit, Nearest, Ranks
 from pylucene_mcp.engine.solr.part import Part
 from pylucene_mcp.engine.solr.writing import stored_row
 
@@ -138,12 +138,11 @@ class Searching(Part):
             for b, (low, high) in enumerate(zip(edges, edges[1:], strict=False)):
                 node = nodes.longs(facet.field, low, high - 1)
                 facets[f"r{f}_{b}"] = {"type": "query", "q": nodes.local(node)}
-        chunks: dict[str, ChunkHit] | None = None
+        chunks: Nearest | None = None
         ranks: Ranks | None = None
         if words is None:
-            nearest = self._nearest(r)
-            chunks = {hit.path: hit for hit in nearest}
-            query = nodes.paths(schema.FILE_PATH, _similarities(nearest))
+            chunks = self._nearest(r)
+            query = nodes.paths(schema.FILE_PATH, _similarities(chunks))
         elif r.mode == "hybrid":
             query, chunks, ranks = self._hybrid(r, words)
         else:
@@ -223,7 +222,7 @@ class Searching(Part):
 
     def _hybrid(
         self, r: SearchRequest, words: dict[str, Any]
-    ) -> tuple[dict[str, Any], dict[str, ChunkHit], Ranks]:
+    ) -> tuple[dict[str, Any], Nearest, Ranks]:
         """The query of a hybrid search whose words are ``words``: the documents of the words
         or of the request's vector, the first hundred of each list fused by reciprocal rank
         first, in that order (their fused score plus one), the others after them (0). Returns
@@ -234,9 +233,9 @@ class Searching(Part):
         fused = nodes.paths(schema.FILE_PATH, {p: 1 + s for p, s in ranks.fused.items()})
         clauses = [{"o": "SHOULD", "q": _zero(node)} for node in unranked]
         query = {"t": "bool", "msm": 0, "c": [*clauses, {"o": "SHOULD", "q": fused}]}
-        return query, {hit.path: hit for hit in hits}, ranks
+        return query, hits, ranks
 
-    def _nearest(self, r: SearchRequest) -> list[ChunkHit]:
+    def _nearest(self, r: SearchRequest) -> Nearest:
         """The documents with a chunk whose similarity to the request's vector reaches its
         threshold, within what the request's filters (but for facet values chosen by
         drill-down, whose sideways counts need the others) and its reader's folders allow,

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import pylucene_mcp.engine.solr.configset as configset
 import pylucene_mcp.engine.solr.nodes as nodes
 from pylucene_mcp.basics import errors, schema
-from pylucene_mcp.engine.core.semantic import MAX_DOCUMENTS, ChunkHit, least_score
+from pylucene_mcp.engine.core.semantic import MAX_DOCUMENTS, ChunkHit, Nearest, least_score
 from pylucene_mcp.engine.solr.client import SolrClient, SolrSettings
 from pylucene_mcp.engine.solr.collection import Collection
 
@@ -123,12 +123,12 @@ class SolrVectorStore:
 
     def nearest(
         self, vector: Sequence[float], threshold: float, within: Sequence[str] | None = None
-    ) -> list[ChunkHit]:
+    ) -> Nearest:
         """The documents with a chunk whose cosine similarity to ``vector`` is at least
         ``threshold``, best first (at most :data:`MAX_DOCUMENTS`), each with its best chunk;
         ``within``: the paths of the documents the search is limited to (None: all)."""
         if within is not None and not within:
-            return []
+            return Nearest()
         exact = {
             "t": "vectorsAbove",
             "f": vector_field(len(vector)),
@@ -148,10 +148,10 @@ class SolrVectorStore:
                 "params": {"shards.tolerant": "false"},
             }
         )
-        return [
+        return Nearest(  # every chunk read: exact
             ChunkHit(str(doc[OF]), 2 * float(doc["score"]) - 1, int(doc[START]), int(doc[END]))
             for doc in answer["response"]["docs"]
-        ]
+        )
 
     def best_chunk(self, vector: Sequence[float], path: str) -> ChunkHit | None:
         """The chunk of the document ``path`` most similar to ``vector`` (None: it has none)."""

@@ -258,6 +258,12 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
             data["hint"] = said
         if mode != "lexical" and all(h.get("similarity") is None for h in found["documents"]):
             data["hint"] = "; ".join(filter(None, [data.get("hint"), below(index, request)]))
+        if mode != "lexical" and svc.embedding is not None:
+            progress = svc.embedding.progress
+            if progress.waiting:  # found by words, not yet by meaning
+                data["vectorsWaiting"] = {"documents": progress.waiting}
+                if progress.done_in_s is not None:
+                    data["vectorsWaiting"]["doneInS"] = progress.done_in_s
         return fit_passages(data, ANSWER_BUDGET_BYTES)
 
     if settings.vectors:  # a client that knows MCPLuceneServer's tool finds it here too
