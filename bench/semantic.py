@@ -487,7 +487,7 @@ def relevance(args: argparse.Namespace) -> None:
 
     topics = read_topics(args.cacm / "topics.cacm.txt")
     qrels = read_qrels(args.cacm / "qrels.cacm.txt")
-    measures = ("AP", "P@30")
+    measures = ("AP", "P@30", "P@5")
     rows: list[tuple[str, dict[str, float]]] = []
     words_in: dict[str, set[str]] = {}
     with tempfile.TemporaryDirectory() as work:
@@ -530,6 +530,8 @@ def relevance(args: argparse.Namespace) -> None:
             spent = time.perf_counter() - started
             print(f"{how} chunking: {progress.embedded} documents embedded in {spent:.0f} s")
             runs: dict[str, dict[str, list[tuple[str, float]]]] = {"semantic": {}, "hybrid": {}}
+            own = embedding.threshold()  # the model's, as a server without the setting has it
+            at_own: dict[str, list[tuple[str, float]]] = {}
             for qid, text in topics.items():
                 vector = embedding.query_vector(text)
                 for mode, run in runs.items():
@@ -543,17 +545,33 @@ def relevance(args: argparse.Namespace) -> None:
                         max_passages=0,
                     )
                     run[qid] = ids(index.search(request).to_dict()["documents"])
+                request = SearchRequest(
+                    words_of(text),
+                    mode="semantic",
+                    vector=vector,
+                    similarity_threshold=own,
+                    page_size=100,
+                    max_passages=0,
+                )
+                at_own[qid] = ids(index.search(request).to_dict()["documents"])
             for mode, run in runs.items():
                 name = f"{mode}{' (RRF)' if mode == 'hybrid' else ''}, {how} chunking"
                 rows.append((name, with_gap(evaluate(run, qrels, measures), run, gap)))
+            name = f"semantic at the model's threshold ({own:g}), {how} chunking"
+            rows.append((name, with_gap(evaluate(at_own, qrels, measures), at_own, gap)))
+            empty = sum(1 for found in at_own.values() if not found)
+            print(f"{how} chunking: threshold {own:g}; {empty} of {len(at_own)} queries find none")
         index.close()
     print(f"model {Path(args.model).name}; {len(topics)} CACM queries; the first 100 of each run")
     pairs = sum(len(docs) for docs in gap.values())
     print(f"lexical gap: {pairs} relevant documents share no content word with their query")
-    print("| run | MAP | P@30 | lexical gap found |")
-    print("| --- | ---: | ---: | ---: |")
+    print("| run | MAP | P@30 | P@5 | lexical gap found |")
+    print("| --- | ---: | ---: | ---: | ---: |")
     for name, figures in rows:
-        print(f"| {name} | {figures['AP']:.4f} | {figures['P@30']:.4f} | {figures['gap']:.3f} |")
+        print(
+            f"| {name} | {figures['AP']:.4f} | {figures['P@30']:.4f} | {figures['P@5']:.4f} "
+            f"| {figures['gap']:.3f} |"
+        )
 
 
 #: words a CACM query asks with rather than about (English function words and the queries'

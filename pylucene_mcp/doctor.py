@@ -211,7 +211,11 @@ def check_vectors(settings: Settings) -> Check | None:
         OK,
         f"model {located.path}, run by ONNX Runtime {onnxruntime.__version__} on "
         f"{provider} ({threads} thread(s)); chunking {settings.chunking}, similarity threshold "
-        f"{settings.similarity_threshold}",
+        + (
+            "the model's own (measured when it loads; getCrawlerStatus says it)"
+            if settings.similarity_threshold is None
+            else f"{settings.similarity_threshold}"
+        ),
     )
 
 

@@ -16,6 +16,7 @@ from mcp import Client
 
 from pylucene_mcp import Index
 from pylucene_mcp.basics.config import Settings
+from pylucene_mcp.engine.core.request import SearchRequest
 from pylucene_mcp.engine.lucene.vectors import folder_of
 from pylucene_mcp.service.embedding import Embedding
 from tests.mcp_client import SharedService, call, connect, error
@@ -268,3 +269,47 @@ async def test_while_vectors_are_made_every_answer_by_meaning_says_how_many_wait
             assert "vectorsWaiting" not in lexical
     finally:
         fresh.close()
+
+
+QUESTIONS = {  # none of its document's words
+    "how do I make a loaf?": "/notes/bread.txt",
+    "a warm bowl of pulses": "/notes/soup.txt",
+    "water over the meadows after heavy rain": "/notes/river.txt",
+    "software that builds executables": "/notes/compiler.txt",
+    "freight at the docks": "/notes/harbour.txt",
+}
+
+
+async def test_turned_on_as_the_docs_say_questions_find_their_documents(
+    semantic_index: Index,
+) -> None:
+    """At the threshold every model had (0.7) the tests' model found nothing for 10 of 10
+    questions. Without a threshold set, the model's own is measured when it loads, and each
+    question finds its document first."""
+    async with connect(semantic_index, **on()) as client:
+        for question, document in QUESTIONS.items():
+            answer = await call(client, "search", query=question, mode="semantic")
+            assert answer["documents"][0]["filePath"] == document, (question, answer)
+            assert "hint" not in answer
+    settings = Settings(index_path=semantic_index.path, **on())
+    embedding = Embedding(settings, lambda: semantic_index, lambda: True)
+    threshold = embedding.threshold()
+    assert 0 < threshold < 0.7
+    # each question's own document reaches it, and it keeps out at least one other document
+    # (a threshold of 0 would take every document that is not opposite the question)
+    below = 0
+    for question, document in QUESTIONS.items():
+        vector = embedding.query_vector(question)
+        answer = semantic_index.search(
+            SearchRequest(question, mode="semantic", vector=vector, similarity_threshold=-1)
+        ).to_dict()
+        similarity = {h["filePath"]: h["similarity"] for h in answer["documents"]}
+        assert similarity[document] >= threshold
+        below += sum(1 for s in similarity.values() if s < threshold)
+    assert below > 0
+    fixed = Embedding(
+        Settings(index_path=semantic_index.path, **on(similarity_threshold=0.42)),
+        lambda: semantic_index,
+        lambda: True,
+    )
+    assert fixed.threshold() == 0.42  # a threshold set is the threshold

@@ -212,8 +212,9 @@ class Settings(BaseSettings):
     vectors: bool = False
     #: a folder of a model saved by sentence-transformers, or a known model's name
     embedding_model: Text = "multilingual-e5-small"
-    #: the least cosine similarity of a semantic search's documents (their best chunk's)
-    similarity_threshold: float = 0.7
+    #: the least cosine similarity of a semantic search's documents (their best chunk's); None:
+    #: the model's own, measured when it loads (semantic/calibration.py)
+    similarity_threshold: float | None = Field(default=None, ge=-1, le=1)
     chunking: Annotated[Literal["late", "plain"], BeforeValidator(lambda v: _text(v).lower())] = (
         "late"
     )

@@ -59,6 +59,9 @@ class Progress:
     #: at that rate (None until the round's first commit)
     per_second: float | None = None
     done_in_s: float | None = None
+    #: the similarity threshold of searches by meaning: the setting, or the model's own
+    #: (None: the model is not loaded yet)
+    threshold: float | None = None
 
 
 class Embedding:
@@ -71,6 +74,7 @@ class Embedding:
         self._index = index
         self._writes = writes
         self._encoder: Encoder | None = None
+        self._threshold: float | None = settings.similarity_threshold
         self._loading = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -111,6 +115,22 @@ class Embedding:
                     self._encoder.runtime,
                 )
             return self._encoder
+
+    def threshold(self) -> float:
+        """The least similarity of a search by meaning: the setting, or the one the model's
+        own scale asks for (:func:`~pylucene_mcp.semantic.calibration.threshold`), measured
+        once when it loads.
+
+        Raises:
+            SetupError: when the model cannot be had, saying why.
+        """
+        if self._threshold is None:
+            from pylucene_mcp.semantic import calibration
+
+            measured = calibration.threshold(self.encoder())
+            log.info("similarity threshold %g: the model's own (semantic/calibration.py)", measured)
+            self._threshold = measured
+        return self._threshold
 
     @property
     def model_name(self) -> str:
@@ -158,6 +178,7 @@ class Embedding:
         portable.run_in_background()
         with contextlib.suppress(errors.PyLuceneMcpError):  # said again where it is needed
             self.progress.runtime = self.encoder().runtime
+            self.progress.threshold = self.threshold()
         try:
             self.store()
         except errors.InvalidRequestError as exc:  # a backend without vectors: nothing to keep
@@ -212,15 +233,19 @@ class Embedding:
         gone = [path for path in have if path not in wanted]
         todo = [path for path, digest in wanted.items() if have.get(path) != (digest or "")]
         store.delete(gone)
-        runtime = self.progress.runtime
+        before = self.progress
         self.progress = Progress(
-            embedded=len(wanted) - len(todo), waiting=len(todo), runtime=runtime
+            embedded=len(wanted) - len(todo),
+            waiting=len(todo),
+            runtime=before.runtime,
+            threshold=before.threshold,
         )
         if gone or todo:
             log.info("embedder: %d documents to embed, %d dropped", len(todo), len(gone))
         encoder = self.encoder() if todo else None
         if encoder is not None:
             self.progress.runtime = encoder.runtime
+            self.progress.threshold = self.threshold()
         written = 0  # documents whose vectors are written but not yet searchable
         began, done = time.perf_counter(), 0
 

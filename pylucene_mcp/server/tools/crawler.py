@@ -37,6 +37,8 @@ class VectorsProgress:
     #: documents embedded a second in this round, and the seconds the waiting ones will take
     per_second: float | None = None
     done_in_s: float | None = None
+    #: the least similarity of a search by meaning: the setting, or the model's own
+    threshold: float | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -83,7 +83,8 @@ def semantic_options(
     svc: Service, query: str, mode: str, threshold: float | None
 ) -> dict[str, Any]:
     """A search request's semantic options: none for a lexical search; else the query embedded
-    by the server's model, and the threshold (the server's unless given).
+    by the server's model, and the threshold (the server's unless given: the setting, or the
+    model's own).
 
     Raises:
         InvalidRequestError: semantic, with vectors off (saying how to turn them on).
@@ -96,9 +97,7 @@ def semantic_options(
     return {
         "mode": mode,
         "vector": svc.embedding.query_vector(query),
-        "similarity_threshold": (
-            svc.settings.similarity_threshold if threshold is None else threshold
-        ),
+        "similarity_threshold": svc.embedding.threshold() if threshold is None else threshold,
     }
 
 
