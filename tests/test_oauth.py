@@ -480,6 +480,7 @@ async def test_a_person_with_every_scope_uses_every_tool(
         "getDocumentDetails": {"filePath": some},
         "profileQuery": {"query": "heron"},
         "explainMiss": {"query": "heron", "filePath": other},
+        "locateQuote": {"quote": Path(some).read_text(encoding="utf-8")[:40]},
         "startCrawl": {"wait": True},
         "addCrawlableDirectory": {"path": str(extra), "crawlNow": False},
         "removeCrawlableDirectory": {"path": str(extra)},

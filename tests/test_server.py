@@ -40,6 +40,7 @@ async def test_tools_are_listed_with_annotations_and_constraints(client: Client)
         "getIndexAdminStatus",
         "indexAdmin",
         "queryBuilder",
+        "locateQuote",
     }
     assert read_only <= set(tools) and "startCrawl" in tools
     for tool in tools.values():
@@ -115,6 +116,7 @@ def test_tool_include_and_exclude_take_names_and_groups() -> None:
         "listIndexedFields",
         "getDocumentDetails",
         "queryBuilder",
+        "locateQuote",
     }
     assert enabled_tools(
         Settings(tools_exclude=("getDocumentDetails", "crawler", "observability", "debug", "admin"))
@@ -123,6 +125,7 @@ def test_tool_include_and_exclude_take_names_and_groups() -> None:
         "getIndexStats",
         "listIndexedFields",
         "queryBuilder",
+        "locateQuote",
     }
     assert enabled_tools(Settings(tools_include=("observability",))) == {
         "suggestTerms",

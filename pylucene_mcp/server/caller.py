@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from pylucene_mcp.service.service import Service
 
 #: the tools whose answers are trimmed to what a restricted caller may read without a view
-TRIMMED = frozenset({"search", "getDocumentDetails"})
+TRIMMED = frozenset({"search", "getDocumentDetails", "locateQuote"})
 #: the groups of tools that read documents (the crawler's and admin's are for the operators
 #: that hold the crawl and admin scopes: they answer about the whole index)
 READING_GROUPS = frozenset({"search", "info", "debug", "observability"})

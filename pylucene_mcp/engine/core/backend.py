@@ -30,6 +30,7 @@ from pylucene_mcp.engine.core.info import DocumentDetails, FieldInfo, IndexStats
 from pylucene_mcp.engine.core.miss import MissExplanation
 from pylucene_mcp.engine.core.probe import Probe
 from pylucene_mcp.engine.core.profile import QueryProfile, SemanticProfile
+from pylucene_mcp.engine.core.quotes import MAX_QUOTE_CHARS, QuoteLocations
 from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.core.request import SearchRequest
 from pylucene_mcp.engine.core.results import (
@@ -56,7 +57,9 @@ __all__ = [
     "FilterInput",
     "IndexStats",
     "MissExplanation",
+    "MAX_QUOTE_CHARS",
     "QueryProfile",
+    "QuoteLocations",
     "Readable",
     "SemanticProfile",
     "VectorStore",
@@ -178,6 +181,20 @@ class Backend(Protocol):
     ) -> DocumentDetails:
         """One document's stored fields and a slice of its text; with ``query``, the query's
         matches over the whole text (as its passages mark them) and the page starts."""
+
+    def locate_quote(
+        self,
+        quote: str,
+        *,
+        file_path: str | None = None,
+        filters: FilterInput = (),
+        min_similarity: float = 0.8,
+        max_results: int = 5,
+        within: Any | None = None,
+    ) -> QuoteLocations:
+        """Every place where ``quote`` stands (exactly, normalized or nearly), best first;
+        written once for every backend over its search and stored documents
+        (:func:`~pylucene_mcp.engine.core.quotes.locate_quote`)."""
 
     def stored_document(self, file_path: str) -> StoredDocument:
         """The document of ``file_path`` as the index stored it: what ``document_details``,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pylucene_mcp.engine.core import info, miss, profile, request
+from pylucene_mcp.engine.core import info, miss, profile, quotes, request
 from pylucene_mcp.engine.core import vocabulary as terms
 from pylucene_mcp.engine.lucene import explain, index, index_lock, probe
 from pylucene_mcp.engine.lucene import info as lucene_info
@@ -33,6 +33,7 @@ class EmbeddedBackend(index.LuceneIndex):
     semantic_miss = searching.semantic_miss
     facet_counts = request.facet_counts
     document_details = info.document_details
+    locate_quote = quotes.locate_quote
     explain = explain.explain
     profile_query = profile.profile_query
     explain_miss = miss.explain_miss

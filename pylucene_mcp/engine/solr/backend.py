@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import pylucene_mcp.engine.solr.configset as configset
 import pylucene_mcp.engine.solr.nodes as nodes
 from pylucene_mcp.basics import errors, schema
-from pylucene_mcp.engine.core import info, miss, profile, request, vocabulary
+from pylucene_mcp.engine.core import info, miss, profile, quotes, request, vocabulary
 from pylucene_mcp.engine.core.explain import DocumentExplanation, explanation_of
 from pylucene_mcp.engine.core.info import StoredDocument
 from pylucene_mcp.engine.core.probe import Probe
@@ -145,6 +145,7 @@ class SolrBackend(Searching, Writing, Statistics):
     # -- one document -----------------------------------------------------------------------
 
     document_details = info.document_details
+    locate_quote = quotes.locate_quote
 
     def stored_document(self, file_path: str) -> StoredDocument:
         stored = self.collection.stored(file_path)

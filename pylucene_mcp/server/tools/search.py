@@ -79,6 +79,26 @@ def fit_content(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
     return {**data, **cut}
 
 
+def fit_quotes(data: dict[str, Any], max_bytes: int) -> dict[str, Any]:
+    """A locateQuote answer within ``max_bytes`` of compact JSON: the context around the places
+    goes first, then the last places (``matchesOmitted`` counts them; a smaller maxResults or
+    filePath brings them back)."""
+    if compact_size(data) <= max_bytes:
+        return data
+    places = [*data.get("matches", ()), *(data.get("closest") or ())]
+    for place in places:
+        place.pop("before", None)
+        place.pop("after", None)
+    omitted = 0
+    for key in ("closest", "matches"):
+        while compact_size(data) > max_bytes and len(data.get(key) or ()) > 1:
+            data[key].pop()
+            omitted += 1
+    if omitted:
+        data["matchesOmitted"] = omitted
+    return data
+
+
 def semantic_options(
     svc: Service, query: str, mode: str, threshold: float | None
 ) -> dict[str, Any]:
@@ -225,7 +245,8 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         passages (<em> around matches), facet counts and the applied filters. Cheap: call it
         freely and refine with filters or OR-expansions. A search that runs out of its time
         limit returns what it found with partialResults: true. mode semantic finds documents
-        by meaning (each hit with its similarity and the chunk that matched)."""
+        by meaning (each hit with its similarity and the chunk that matched). Before you
+        present a quote from the documents, check it with locateQuote."""
         specs = filter_specs(filters)
         limit_s = min(settings.search_timeout_s, (timeAllowedMs or 10**9) / 1000)
         semantic = semantic_options(svc, query, mode, similarityThreshold)
@@ -362,3 +383,44 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         data: dict[str, Any] = to_dict(details)
         budget = ANSWER_BUDGET_BYTES if length == DETAILS_LENGTH else ANSWER_CEILING_BYTES
         return fit_content(data, budget)
+
+    @tools.tool("info", "Locate a quote", read_only=True)
+    @answers(info.QuoteLocations)
+    def locateQuote(
+        quote: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=info.MAX_QUOTE_CHARS,
+                description="the words as you would quote them: a few words to a few sentences",
+            ),
+        ],
+        filePath: Annotated[
+            str | None,
+            Field(max_length=4096, description="only in this document"),
+        ] = None,
+        filters: Annotated[list[SearchFilter] | None, Field(max_length=20)] = None,
+        minSimilarity: Annotated[
+            float, Field(ge=0, le=1, description="near matches at least this similar")
+        ] = 0.8,
+        maxResults: Annotated[int, Field(ge=1, le=50)] = 5,
+    ) -> dict[str, Any]:
+        """Check a quote before presenting it: where it stands in the indexed documents, best
+        first, each with its document, page, character span (start, end: getDocumentDetails
+        reads there), the text as the document writes it and a little context. match: exact;
+        normalized (only case, diacritics, ligatures, quotation marks, dashes, whitespace or a
+        line-end hyphen differ); near (with the words that differ and a similarity 0-1). With
+        no match, closest shows the nearest places and what differs: correct the quote from
+        there rather than repeat it."""
+        index, trim = caller.reading(svc.index(), svc.settings)
+        if filePath is not None:
+            caller.check_readable(filePath, trim)
+        found = index.locate_quote(
+            quote,
+            file_path=filePath,
+            filters=filter_specs(filters),
+            min_similarity=minSimilarity,
+            max_results=maxResults,
+            within=trim,
+        )
+        return fit_quotes(to_dict(found), ANSWER_BUDGET_BYTES)

@@ -1,0 +1,407 @@
+"""Where a quote stands in the index: exactly, as normalized text, or nearly (docs/tools.md,
+``locateQuote``). Written once for every backend over what each offers (its search and its
+stored documents), as :func:`~pylucene_mcp.engine.core.info.document_details` is.
+
+The candidates come from the index: a search of the quote's words (ORed, most of them matching
+first) among the documents the filters allow, or the one document asked for. The verdict comes
+from each candidate's stored text:
+
+- ``exact``: the quote as the document writes it, character for character;
+- ``normalized``: the same once both are folded (:func:`normalize`): case, diacritics,
+  ligatures and other compatibility forms, quotation marks, dashes, whitespace and line breaks,
+  a word hyphenated at a line's end;
+- ``near``: the stretch of the document whose words line up with the quote's best (the quote's
+  words vote for where it starts), with a similarity (difflib's ratio of the two normalized
+  texts, 0–1: character errors such as OCR's cost little) and the words that differ.
+
+Spans are character offsets in the stored text (``content``, as ``getDocumentDetails`` reads
+it), so a caller can read the context or the page there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, Protocol
+
+from pylucene_mcp.basics import errors
+from pylucene_mcp.engine.core.filters import Filter
+from pylucene_mcp.engine.core.info import StoredDocument
+from pylucene_mcp.engine.core.request import SearchRequest
+from pylucene_mcp.engine.core.results import SearchResult
+
+#: the longest quote taken, in characters (a few sentences)
+MAX_QUOTE_CHARS = 2_000
+#: a quote needs this many letters or digits to be found by its words
+MIN_QUOTE_CHARS = 8
+#: documents the search of the quote's words gives for a verdict
+CANDIDATES = 20
+#: words of the quote the search asks for (the longest: the rarer, as a rule)
+SEARCHED_WORDS = 32
+#: characters of context before and after a match
+CONTEXT_CHARS = 80
+#: the places a document's matches of its best kind may take in the answer
+PER_DOCUMENT = 3
+
+Kind = Literal["exact", "normalized", "near"]
+_RANK = {"exact": 0, "normalized": 1, "near": 2}
+
+_QUOTES = "\"'`´‘’‚‛“”„‟«»‹›＂＇"
+_DASHES = "-‐‑‒–—―−﹘﹣－"
+_SOFT_HYPHEN = "\u00ad"
+_WORD = re.compile(r"\w+")
+
+
+class Searches(Protocol):
+    """An index that searches and gives a document as it stored it: every backend."""
+
+    def search(self, request: SearchRequest) -> SearchResult: ...
+
+    def stored_document(self, file_path: str) -> StoredDocument: ...
+
+
+@dataclasses.dataclass(frozen=True)
+class Difference:
+    """Words where the quote and the document part: ``quote`` as quoted, ``document`` as the
+    document writes them (either empty: a word missing or added)."""
+
+    quote: str
+    document: str
+
+
+@dataclasses.dataclass(frozen=True)
+class QuoteMatch:
+    """One place a quote stands: the document, its page (paged formats), the characters
+    ``start``–``end`` of its stored text, that text as the document writes it, context on
+    either side, how it matches, its similarity (1.0 for exact and normalized) and, for a near
+    match, the words that differ."""
+
+    file_path: str
+    title: str | None
+    page: int | None
+    start: int
+    end: int
+    text: str
+    before: str
+    after: str
+    match: Kind
+    similarity: float
+    differences: tuple[Difference, ...] | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class QuoteLocations:
+    """Where a quote stands, best first (exact, then normalized, then near by similarity);
+    with none at ``min_similarity`` or above, the ``closest`` places below it and what
+    differs there, so that a quote can be corrected rather than repeated. ``candidates``:
+    the documents whose text was compared."""
+
+    matches: tuple[QuoteMatch, ...]
+    closest: tuple[QuoteMatch, ...] | None
+    candidates: int
+    min_similarity: float
+    #: places left out to fit the MCP answer's budget (the MCP tool's, with their context)
+    matches_omitted: int | None = None
+
+
+# -- normalization ---------------------------------------------------------------------------
+
+
+def _fold(char: str) -> str:
+    """What one character becomes in normalized text: lowercase, without diacritics, its
+    compatibility form (ligatures spelled out), quotation marks as ``"``, dashes as ``-``,
+    whitespace as one space."""
+    if char.isspace():
+        return " "
+    if char in _QUOTES:
+        return '"'
+    if char in _DASHES:
+        return "-"
+    if char == _SOFT_HYPHEN:
+        return ""
+    if char.isascii():
+        return char.lower()
+    decomposed = unicodedata.normalize("NFKD", char)
+    kept = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return kept.casefold()
+
+
+#: a word broken at a line's end: letter, hyphen, a line break among spaces, letter
+_LINE_END_HYPHEN = re.compile(r"(?<=\w)[-\u2010\u2011\u00ad][ \t]*\r?\n\s*(?=\w)")
+
+
+def normalize(text: str) -> tuple[str, list[int]]:
+    """``text`` folded as a normalized match compares it, and for each character of the folded
+    text the offset in ``text`` of the character it comes from. Runs of whitespace are one
+    space; a word hyphenated at a line's end is one word."""
+    joined = {m.start(): m.end() for m in _LINE_END_HYPHEN.finditer(text)}
+    out: list[str] = []
+    origin: list[int] = []
+    i, n = 0, len(text)
+    while i < n:
+        if i in joined:
+            i = joined[i]
+            continue
+        folded = _fold(text[i])
+        if folded == " " and (not out or out[-1] == " "):
+            i += 1
+            continue
+        for c in folded:
+            out.append(c)
+            origin.append(i)
+        i += 1
+    if out and out[-1] == " ":
+        out.pop()
+        origin.pop()
+    return "".join(out), origin
+
+
+# -- locating --------------------------------------------------------------------------------
+
+
+def locate_quote(
+    index: Searches,
+    quote: str,
+    *,
+    file_path: str | None = None,
+    filters: Sequence[Filter | Mapping[str, Any]] = (),
+    min_similarity: float = 0.8,
+    max_results: int = 5,
+    within: Any | None = None,
+) -> QuoteLocations:
+    """Every place where ``quote`` stands in the index (or in the document ``file_path``, or
+    among the documents ``filters`` allow), best first, at most ``max_results``; near matches
+    only at ``min_similarity`` or above. ``within``: what a search of a restricted caller is
+    trimmed to (the search request's ``within``).
+
+    Raises:
+        InvalidRequestError: for a quote too short or too long, a similarity outside 0–1 or a
+            result count outside 1–50.
+        DocumentNotFoundError: for a ``file_path`` that is not indexed.
+        InvalidFilterError, UnknownFieldError: for a filter that is wrong.
+    """
+    if len(quote) > MAX_QUOTE_CHARS:
+        raise errors.InvalidRequestError(
+            f"a quote is at most {MAX_QUOTE_CHARS} characters (this one has {len(quote)}): "
+            "give its most telling sentence"
+        )
+    quoted = _Text.of(quote.strip())
+    words = [w for w, _, _ in quoted.words]
+    if sum(len(w) for w in words) < MIN_QUOTE_CHARS:
+        raise errors.InvalidRequestError(
+            f"a quote needs at least {MIN_QUOTE_CHARS} letters or digits to be found: give a "
+            "few words of it"
+        )
+    if not 0 <= min_similarity <= 1:
+        raise errors.InvalidRequestError(f"minSimilarity must be 0–1, got {min_similarity}")
+    if not 1 <= max_results <= 50:
+        raise errors.InvalidRequestError(f"maxResults must be 1–50, got {max_results}")
+    paths = _candidates(index, words, file_path, filters, within)
+    found: list[QuoteMatch] = []
+    below: list[QuoteMatch] = []
+    for path in paths:
+        places = _in_document(index.stored_document(path), quoted)
+        found.extend(m for m in places if m.similarity >= min_similarity)
+        below.extend(m for m in places if m.similarity < min_similarity)
+    found.sort(key=_order)
+    below.sort(key=_order)
+    return QuoteLocations(
+        matches=tuple(found[:max_results]),
+        closest=None if found else tuple(below[:3]),
+        candidates=len(paths),
+        min_similarity=min_similarity,
+    )
+
+
+def _order(match: QuoteMatch) -> tuple[int, float, str, int]:
+    return (_RANK[match.match], -match.similarity, match.file_path, match.start)
+
+
+def _candidates(
+    index: Searches,
+    words: list[str],
+    file_path: str | None,
+    filters: Sequence[Filter | Mapping[str, Any]],
+    within: Any | None,
+) -> list[str]:
+    """The documents whose text is compared: ``file_path`` alone (as the index keys it), or
+    the first :data:`CANDIDATES` of a search of the quote's longest words, ORed."""
+    if file_path is not None:
+        return [index.stored_document(file_path).path]
+    chosen = sorted(set(words), key=lambda w: (-len(w), w))[:SEARCHED_WORDS]
+    text = " ".join(f'"{w}"' for w in chosen)  # each a word to find, never syntax
+    request = SearchRequest(
+        text,
+        filters=list(filters),
+        default_operator="OR",
+        page_size=CANDIDATES,
+        max_passages=0,
+        word_forms=False,
+        within=within,
+    )
+    found = index.search(request).to_dict()["documents"]
+    return [str(hit["filePath"]) for hit in found]
+
+
+def _in_document(stored: StoredDocument, quote: _Text) -> list[QuoteMatch]:
+    """The places in one document where the quote stands, whole words only: each exact or
+    normalized one; else its best near one."""
+    content = stored.content
+    title = stored.fields.get("title")
+    title = str(title) if title else None
+    places: list[QuoteMatch] = []
+    seen: set[int] = set()
+    for at in _occurrences(content, quote.written):
+        places.append(_match(stored, title, at, at + len(quote.written), "exact", 1.0))
+        seen.add(at)
+    document = _Text.of(content)
+    for at in _occurrences(document.folded, quote.folded):
+        start, end = document.written_span(at, at + len(quote.folded))
+        if start not in seen:
+            places.append(_match(stored, title, start, end, "normalized", 1.0))
+            seen.add(start)
+    if places:
+        return places[:PER_DOCUMENT]
+    near = _nearest_stretch(document, quote)
+    if near is None:
+        return []
+    start, end, similarity, differences = near
+    return [_match(stored, title, start, end, "near", similarity, differences)]
+
+
+def _occurrences(text: str, part: str) -> list[int]:
+    """Where ``part`` stands in ``text`` as whole words (not the "ample" of "example"), the
+    first :data:`PER_DOCUMENT`."""
+    found: list[int] = []
+    at = text.find(part)
+    while at >= 0 and len(found) < PER_DOCUMENT:
+        end = at + len(part)
+        cut_before = at > 0 and part[:1].isalnum() and text[at - 1].isalnum()
+        cut_after = end < len(text) and part[-1:].isalnum() and text[end].isalnum()
+        if not (cut_before or cut_after):
+            found.append(at)
+        at = text.find(part, at + 1)
+    return found
+
+
+def _match(
+    stored: StoredDocument,
+    title: str | None,
+    start: int,
+    end: int,
+    kind: Kind,
+    similarity: float,
+    differences: tuple[Difference, ...] | None = None,
+) -> QuoteMatch:
+    content = stored.content
+    return QuoteMatch(
+        file_path=stored.path,
+        title=title,
+        page=stored.page_of(start),
+        start=start,
+        end=end,
+        text=content[start:end],
+        before=content[max(0, start - CONTEXT_CHARS) : start],
+        after=content[end : end + CONTEXT_CHARS],
+        match=kind,
+        similarity=round(similarity, 4),
+        differences=differences,
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class _Text:
+    """A text as written, normalized (:func:`normalize`) with each normalized character's
+    origin, and the normalized text's words with their spans in it."""
+
+    written: str
+    folded: str
+    origin: list[int]
+
+    @classmethod
+    def of(cls, written: str) -> _Text:
+        return cls(written, *normalize(written))
+
+    @property
+    def words(self) -> list[tuple[str, int, int]]:
+        return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(self.folded)]
+
+    def written_span(self, start: int, end: int) -> tuple[int, int]:
+        """The characters of the written text that the normalized ``start``–``end`` come from."""
+        return self.origin[start], self.origin[end - 1] + 1
+
+    def written_words(self, words: list[tuple[str, int, int]]) -> str:
+        """``words`` (consecutive, of :attr:`words`) as the text writes them."""
+        if not words:
+            return ""
+        start, end = self.written_span(words[0][1], words[-1][2])
+        return self.written[start:end]
+
+
+def _nearest_stretch(
+    document: _Text, quote: _Text
+) -> tuple[int, int, float, tuple[Difference, ...]] | None:
+    """The stretch of ``document`` whose words line up best with the quote's: each occurrence
+    of a quote's word votes for where the quote would start there; the best-voted starts are
+    aligned word by word (difflib), and the aligned stretch is compared with the quote
+    character by character (the similarity)."""
+    tokens = document.words
+    quoted = quote.words
+    words = [w for w, _, _ in quoted]
+    if not tokens or not words:
+        return None
+    wanted: dict[str, list[int]] = {}
+    for j, word in enumerate(words):
+        wanted.setdefault(word, []).append(j)
+    votes: Counter[int] = Counter()
+    for k, (token, _, _) in enumerate(tokens):
+        for j in wanted.get(token, ()):
+            votes[k - j] += 1
+    if not votes:
+        return None
+    # a start and its neighbours (a word added or missing shifts the rest by one)
+    pooled: Counter[int] = Counter()
+    for start, count in votes.items():
+        for shift in (-2, -1, 0, 1, 2):
+            pooled[start + shift] += count
+    best: tuple[int, int, float, tuple[Difference, ...]] | None = None
+    for start, _ in pooled.most_common(4):
+        first = max(0, start - 2)
+        window = tokens[first : max(first, start + len(words) + 2)]
+        matcher = difflib.SequenceMatcher(None, words, [t for t, _, _ in window], autojunk=False)
+        blocks = [b for b in matcher.get_matching_blocks() if b.size]
+        if not blocks:
+            continue
+        # from the first word matched to the last, widened over the quote's words before the
+        # first match and after the last that the document has in their place
+        lo = max(0, blocks[0].b - blocks[0].a)
+        tail = len(words) - blocks[-1].a - blocks[-1].size
+        hi = min(len(window), blocks[-1].b + blocks[-1].size + tail)
+        part = document.folded[window[lo][1] : window[hi - 1][2]]
+        similarity = difflib.SequenceMatcher(None, quote.folded, part, autojunk=False).ratio()
+        if best is None or similarity > best[2]:
+            begin, end = document.written_span(window[lo][1], window[hi - 1][2])
+            best = (begin, end, similarity, _differences(quote, quoted, document, window[lo:hi]))
+    return best
+
+
+def _differences(
+    quote: _Text,
+    quoted: list[tuple[str, int, int]],
+    document: _Text,
+    written: list[tuple[str, int, int]],
+) -> tuple[Difference, ...]:
+    """The words where the quote's ``quoted`` and the document's ``written`` part, as difflib
+    aligns them, each as its text writes it."""
+    matcher = difflib.SequenceMatcher(
+        None, [w for w, _, _ in quoted], [w for w, _, _ in written], autojunk=False
+    )
+    return tuple(
+        Difference(quote.written_words(quoted[i1:i2]), document.written_words(written[j1:j2]))
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    )
