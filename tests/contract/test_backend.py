@@ -585,3 +585,44 @@ def test_a_documents_matches_are_the_querys_words_in_its_text(backend: Backend) 
     phrase = backend.document_details("/m/one.txt", query='"the harbour"', word_forms=False)
     assert phrase.matches == spans(r"\bthe harbour\b")
     assert backend.document_details("/m/one.txt").matches is None  # no query, no matches
+
+
+def test_a_quote_is_located_exactly_normalized_or_nearly_in_real_text(backend: Backend) -> None:
+    """locateQuote on every backend: quotes drawn from real English prose (the standard
+    library's docstrings), as written, changed as an assistant changes them, and with a word
+    changed, each found at its true place; a quote from nowhere is not said to stand."""
+    import itertools
+
+    from tests.quote_cases import drawn, places, variants
+    from tests.real_text import english_docstrings
+
+    texts = list(itertools.islice(english_docstrings(), 400))[::5]
+    docs = [
+        {"file_path": f"/prose/doc{n:03}.txt", "title": f"Prose {n}", "content": text}
+        for n, text in enumerate(texts)
+    ]
+    with backend.writer() as writer:
+        for doc in docs:
+            writer.add(doc)
+    backend.refresh()
+    chance = random.Random(7)
+    for case in drawn(docs, 6, seed=11):
+        truth = places(docs, case.quote)
+        assert (case.path, case.start) in truth
+        found = backend.locate_quote(case.quote, max_results=50)
+        exact = {(m.file_path, m.start) for m in found.matches if m.match == "exact"}
+        assert exact == truth, case
+        for changed in variants(case, chance):
+            found = backend.locate_quote(changed.quote)
+            best = found.matches[0]
+            assert (best.file_path, best.match) == (case.path, changed.kind), changed
+            assert (best.start, best.end) == (case.start, case.end), changed
+            assert best.text == docs[int(case.path[-7:-4])]["content"][case.start : case.end]
+            if changed.kind == "near":
+                assert best.similarity >= 0.8
+                assert any(d.quote == changed.changed for d in best.differences or ()), best
+    nowhere = backend.locate_quote("the lighthouse keeper fed seventeen cats every evening")
+    assert nowhere.matches == () and nowhere.closest is not None
+    assert all(m.match == "near" and m.similarity < 0.8 for m in nowhere.closest)
+    with pytest.raises(InvalidRequestError, match="letters or digits"):
+        backend.locate_quote("a b")

@@ -54,6 +54,8 @@ _QUOTES = "\"'`´‘’‚‛“”„‟«»‹›＂＇"
 _DASHES = "-‐‑‒–—―−﹘﹣－"
 _SOFT_HYPHEN = "\u00ad"
 _WORD = re.compile(r"\w+")
+#: what a quote's parts between spaces lose at their ends before they are searched
+_EDGES = ".,;:!?()[]{}<>" + _QUOTES + _DASHES
 
 
 class Searches(Protocol):
@@ -200,7 +202,7 @@ def locate_quote(
         raise errors.InvalidRequestError(f"minSimilarity must be 0–1, got {min_similarity}")
     if not 1 <= max_results <= 50:
         raise errors.InvalidRequestError(f"maxResults must be 1–50, got {max_results}")
-    paths = _candidates(index, words, file_path, filters, within)
+    paths = _candidates(index, quoted.written, file_path, filters, within)
     found: list[QuoteMatch] = []
     below: list[QuoteMatch] = []
     for path in paths:
@@ -223,17 +225,20 @@ def _order(match: QuoteMatch) -> tuple[int, float, str, int]:
 
 def _candidates(
     index: Searches,
-    words: list[str],
+    quote: str,
     file_path: str | None,
     filters: Sequence[Filter | Mapping[str, Any]],
     within: Any | None,
 ) -> list[str]:
     """The documents whose text is compared: ``file_path`` alone (as the index keys it), or
-    the first :data:`CANDIDATES` of a search of the quote's longest words, ORed."""
+    the first :data:`CANDIDATES` of a search of the quote's longest parts, ORed."""
     if file_path is not None:
         return [index.stored_document(file_path).path]
-    chosen = sorted(set(words), key=lambda w: (-len(w), w))[:SEARCHED_WORDS]
-    text = " ".join(f'"{w}"' for w in chosen)  # each a word to find, never syntax
+    # the quote's parts between spaces, each a phrase, so that the analyzer cuts them as it
+    # cut the document ("0.0.8.b" is one token, "don't" one or two as the text's were)
+    parts = {p.strip(_EDGES) for p in quote.split()} - {""}
+    chosen = sorted(parts, key=lambda w: (-len(w), w))[:SEARCHED_WORDS]
+    text = " ".join('"' + re.sub(r'(["\\])', r"\\\1", w) + '"' for w in chosen)
     request = SearchRequest(
         text,
         filters=list(filters),
@@ -273,6 +278,10 @@ def _in_document(stored: StoredDocument, quote: _Text) -> list[QuoteMatch]:
     return [_match(stored, title, start, end, "near", similarity, differences)]
 
 
+def _in_word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
 def _occurrences(text: str, part: str) -> list[int]:
     """Where ``part`` stands in ``text`` as whole words (not the "ample" of "example"), the
     first :data:`PER_DOCUMENT`."""
@@ -280,8 +289,8 @@ def _occurrences(text: str, part: str) -> list[int]:
     at = text.find(part)
     while at >= 0 and len(found) < PER_DOCUMENT:
         end = at + len(part)
-        cut_before = at > 0 and part[:1].isalnum() and text[at - 1].isalnum()
-        cut_after = end < len(text) and part[-1:].isalnum() and text[end].isalnum()
+        cut_before = at > 0 and _in_word(part[0]) and _in_word(text[at - 1])
+        cut_after = end < len(text) and _in_word(part[-1]) and _in_word(text[end])
         if not (cut_before or cut_after):
             found.append(at)
         at = text.find(part, at + 1)
