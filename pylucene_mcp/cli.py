@@ -74,6 +74,19 @@ def _parser() -> argparse.ArgumentParser:
     search.add_argument("--page-size", type=int, default=10)
     search.add_argument("--operator", choices=["AND", "OR"], help="default operator")
 
+    quote = commands.add_parser(
+        "quote", help="where a quote stands in the documents: exactly, normalized or nearly"
+    )
+    quote.add_argument("quote", help="the words as quoted: a few words to a few sentences")
+    quote.add_argument("--index", type=Path)
+    quote.add_argument("--json", action="store_true", help="print the MCP tool's JSON")
+    quote.add_argument("--file", help="only in this document (its path as indexed)")
+    quote.add_argument(
+        "--filter", action="append", default=[], metavar="FIELD=VALUE", help="as search's"
+    )
+    quote.add_argument("--min-similarity", type=float, default=0.8)
+    quote.add_argument("--max-results", type=int, default=5)
+
     crawl = commands.add_parser("crawl", help="crawl folders into the index, then exit")
     crawl.add_argument(
         "directories",
@@ -322,6 +335,60 @@ def _search(args: argparse.Namespace) -> int:
         return 0
     _print_hits(data, sys.stdout.isatty())
     return 0
+
+
+def _quote(args: argparse.Namespace) -> int:
+    """``quote``: the locateQuote tool's answer, from the server that writes the index where
+    one runs, else from the index itself; exit 1 where the quote stands nowhere."""
+    from pylucene_mcp.basics.shapes import to_dict
+    from pylucene_mcp.service.service import open_backend
+
+    settings = _settings(args)
+    filters = [parse_filter(f) for f in args.filter]
+    arguments = {
+        "quote": args.quote,
+        "filePath": args.file,
+        "filters": filters or None,
+        "minSimilarity": args.min_similarity,
+        "maxResults": args.max_results,
+    }
+    data = _ask_server(settings, "locateQuote", arguments)
+    if data is None:
+        index = open_backend(settings, read_only=True)
+        try:
+            found = index.locate_quote(
+                args.quote,
+                file_path=args.file,
+                filters=filters,
+                min_similarity=args.min_similarity,
+                max_results=args.max_results,
+            )
+        finally:
+            index.close()
+        data = to_dict(found)
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        _print_places(data)
+    return 0 if data["matches"] else 1
+
+
+def _print_places(data: dict[str, Any]) -> None:
+    """A locateQuote answer for a person: each place, its kind, document, page and span, its
+    text, and the words that differ."""
+    places = data["matches"] or data.get("closest") or []
+    if not data["matches"]:
+        print(f"nowhere at similarity {data['minSimilarity']:g} or more; the closest places:")
+    for place in places:
+        page = f" p.{place['page']}" if place.get("page") else ""
+        similarity = f" {place['similarity']:.2f}" if place["match"] == "near" else ""
+        print(
+            f"{place['match']}{similarity}  {place['filePath']}{page} "
+            f"[{place['start']}–{place['end']}]"
+        )
+        print("    " + " ".join(place["text"].split()))
+        for difference in place.get("differences", ()):
+            print(f"    quoted {difference['quote']!r}, written {difference['document']!r}")
 
 
 def _print_hits(data: dict[str, Any], tty: bool) -> None:
@@ -617,6 +684,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     commands = {
         "search": _search,
+        "quote": _quote,
         "stats": _stats,
         "crawl": _crawl,
         "doctor": _doctor,

@@ -193,3 +193,35 @@ def test_a_size_range_filter_is_numbers_as_the_tool_takes_it() -> None:
     }
     assert parse_filter("file_size=..5")["from"] is None
     assert parse_filter("modified_date=2024-01-01..")["from"] == "2024-01-01"
+
+
+def test_quote_says_where_a_quote_stands_from_the_index_and_from_a_running_server(
+    tmp_path: Path,
+) -> None:
+    docs, home, index = tmp_path / "docs", tmp_path / "home", tmp_path / "index"
+    docs.mkdir()
+    text = "The tenant may terminate the lease with three months’ written notice."
+    (docs / "lease.txt").write_text(text)
+    assert cli(home, "crawl", str(docs), "--index", str(index)).returncode == 0
+    asked = "the tenant may terminate the lease with three months' written notice"
+    alone = cli(home, "quote", asked, "--index", str(index), "--json")
+    assert alone.returncode == 0, alone.stderr
+    place = json.loads(alone.stdout)["matches"][0]
+    assert (place["match"], place["start"], place["text"]) == ("normalized", 0, text[:-1])
+    near = cli(
+        home, "quote", "The tenant may end the lease with three months", "--index", str(index)
+    )
+    assert near.returncode == 0 and near.stdout.startswith("near 0.")
+    assert "quoted 'end', written 'terminate'" in near.stdout
+    nowhere = cli(home, "quote", "ships unload grain at the harbour", "--index", str(index))
+    assert nowhere.returncode == 1
+    no_java = {"PYLUCENE_MCP_JAVA_HOME": str(tmp_path / "no-java")}
+    peer = StdioPeer(index, home)
+    try:
+        handshake(peer, "2025-11-25")
+        until(lambda: (index / "pylucene-mcp.owner").is_file(), 60, "the server's writer")
+        served = cli(home, "quote", asked, "--index", str(index), "--json", **no_java)
+        assert served.returncode == 0, served.stderr
+        assert json.loads(served.stdout)["matches"][0] == place
+    finally:
+        peer.close()
