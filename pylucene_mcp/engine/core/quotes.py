@@ -203,12 +203,14 @@ def locate_quote(
     if not 1 <= max_results <= 50:
         raise errors.InvalidRequestError(f"maxResults must be 1–50, got {max_results}")
     paths = _candidates(index, quoted.written, file_path, filters, within)
-    found: list[QuoteMatch] = []
+    read = [_Read.of(index.stored_document(path), quoted) for path in paths]
+    found = [place for document in read for place in document.sure(quoted)]
     below: list[QuoteMatch] = []
-    for path in paths:
-        places = _in_document(index.stored_document(path), quoted)
-        found.extend(m for m in places if m.similarity >= min_similarity)
-        below.extend(m for m in places if m.similarity < min_similarity)
+    if not found:  # only then each document's nearest stretch: the costly part
+        for document in read:
+            place = document.near(quoted)
+            if place is not None:
+                (found if place.similarity >= min_similarity else below).append(place)
     found.sort(key=_order)
     below.sort(key=_order)
     return QuoteLocations(
@@ -252,30 +254,103 @@ def _candidates(
     return [str(hit["filePath"]) for hit in found]
 
 
-def _in_document(stored: StoredDocument, quote: _Text) -> list[QuoteMatch]:
-    """The places in one document where the quote stands, whole words only: each exact or
-    normalized one; else its best near one."""
-    content = stored.content
-    title = stored.fields.get("title")
-    title = str(title) if title else None
-    places: list[QuoteMatch] = []
-    seen: set[int] = set()
-    for at in _occurrences(content, quote.written):
-        places.append(_match(stored, title, at, at + len(quote.written), "exact", 1.0))
-        seen.add(at)
-    document = _Text.of(content)
-    for at in _occurrences(document.folded, quote.folded):
-        start, end = document.written_span(at, at + len(quote.folded))
-        if start not in seen:
-            places.append(_match(stored, title, start, end, "normalized", 1.0))
-            seen.add(start)
-    if places:
+@dataclasses.dataclass(frozen=True)
+class _Read:
+    """A candidate document as stored, and the stretches of it compared with the quote (only
+    those around the quote's longest words are normalized, not a long document whole)."""
+
+    stored: StoredDocument
+    title: str | None
+    stretches: list[_Text]
+
+    @classmethod
+    def of(cls, stored: StoredDocument, quote: _Text) -> _Read:
+        title = stored.fields.get("title")
+        content = stored.content
+        stretches = [_Text.of(content[a:b], a) for a, b in _stretches(content, quote)]
+        return cls(stored, str(title) if title else None, stretches)
+
+    def sure(self, quote: _Text) -> list[QuoteMatch]:
+        """The places where the quote stands exactly or normalized, whole words only."""
+        content = self.stored.content
+        places: list[QuoteMatch] = []
+        seen: set[int] = set()
+        for at in _occurrences(content, quote.written):
+            places.append(self._match(at, at + len(quote.written), "exact", 1.0))
+            seen.add(at)
+        for document in self.stretches:
+            for at in _occurrences(document.folded, quote.folded):
+                start, end = document.written_span(at, at + len(quote.folded))
+                if start not in seen:
+                    places.append(self._match(start, end, "normalized", 1.0))
+                    seen.add(start)
         return places[:PER_DOCUMENT]
-    near = _nearest_stretch(document, quote)
-    if near is None:
-        return []
-    start, end, similarity, differences = near
-    return [_match(stored, title, start, end, "near", similarity, differences)]
+
+    def near(self, quote: _Text) -> QuoteMatch | None:
+        """The stretch most like the quote (None: no word of the quote lines up)."""
+        found = [n for n in (_nearest_stretch(d, quote) for d in self.stretches) if n]
+        if not found:
+            return None
+        start, end, similarity, differences = max(found, key=lambda n: n[2])
+        return self._match(start, end, "near", similarity, differences)
+
+    def _match(
+        self,
+        start: int,
+        end: int,
+        kind: Kind,
+        similarity: float,
+        differences: tuple[Difference, ...] | None = None,
+    ) -> QuoteMatch:
+        content = self.stored.content
+        return QuoteMatch(
+            file_path=self.stored.path,
+            title=self.title,
+            page=self.stored.page_of(start),
+            start=start,
+            end=end,
+            text=content[start:end],
+            before=content[max(0, start - CONTEXT_CHARS) : start],
+            after=content[end : end + CONTEXT_CHARS],
+            match=kind,
+            similarity=round(similarity, 4),
+            differences=differences,
+        )
+
+
+#: the quote's longest words whose places in a document mark where to look
+ANCHORS = 3
+#: the stretches around those places looked at in one document (the first, in its order)
+MAX_STRETCHES = 12
+
+
+def _stretches(content: str, quote: _Text) -> list[tuple[int, int]]:
+    """The stretches of ``content`` to compare with the quote: around each place (as lowercase
+    text has it) of one of its :data:`ANCHORS` longest words, as far again as the quote is
+    long on either side, merged; the whole text when it is short or none of them is in it
+    as written (a word the quote spells without its diacritics, say)."""
+    reach = 2 * len(quote.written) + 64
+    if len(content) <= 4 * reach:
+        return [(0, len(content))]
+    lowered = content.lower()
+    if len(lowered) != len(content):  # a letter whose lowercase is longer: offsets differ
+        return [(0, len(content))]
+    words = sorted({w for w, _, _ in quote.words}, key=lambda w: (-len(w), w))[:ANCHORS]
+    around: list[tuple[int, int]] = []
+    for word in words:
+        at = lowered.find(word)
+        while at >= 0 and len(around) < 4 * MAX_STRETCHES:
+            around.append((max(0, at - reach), min(len(content), at + len(word) + reach)))
+            at = lowered.find(word, at + 1)
+    if not around:
+        return [(0, len(content))]
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(around):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged[:MAX_STRETCHES]
 
 
 def _in_word(char: str) -> bool:
@@ -297,31 +372,6 @@ def _occurrences(text: str, part: str) -> list[int]:
     return found
 
 
-def _match(
-    stored: StoredDocument,
-    title: str | None,
-    start: int,
-    end: int,
-    kind: Kind,
-    similarity: float,
-    differences: tuple[Difference, ...] | None = None,
-) -> QuoteMatch:
-    content = stored.content
-    return QuoteMatch(
-        file_path=stored.path,
-        title=title,
-        page=stored.page_of(start),
-        start=start,
-        end=end,
-        text=content[start:end],
-        before=content[max(0, start - CONTEXT_CHARS) : start],
-        after=content[end : end + CONTEXT_CHARS],
-        match=kind,
-        similarity=round(similarity, 4),
-        differences=differences,
-    )
-
-
 @dataclasses.dataclass(frozen=True)
 class _Text:
     """A text as written, normalized (:func:`normalize`) with each normalized character's
@@ -332,8 +382,14 @@ class _Text:
     origin: list[int]
 
     @classmethod
-    def of(cls, written: str) -> _Text:
-        return cls(written, *normalize(written))
+    def of(cls, written: str, offset: int = 0) -> _Text:
+        """``written`` normalized; ``offset``: where it starts in a longer text, which its
+        spans then count in."""
+        folded, origin = normalize(written)
+        return cls(written, folded, [offset + o for o in origin], offset)
+
+    #: where ``written`` starts in the text it was cut from
+    offset: int = 0
 
     @property
     def words(self) -> list[tuple[str, int, int]]:
@@ -348,7 +404,7 @@ class _Text:
         if not words:
             return ""
         start, end = self.written_span(words[0][1], words[-1][2])
-        return self.written[start:end]
+        return self.written[start - self.offset : end - self.offset]
 
 
 def _nearest_stretch(
@@ -370,8 +426,8 @@ def _nearest_stretch(
     for k, (token, _, _) in enumerate(tokens):
         for j in wanted.get(token, ()):
             votes[k - j] += 1
-    if not votes:
-        return None
+    if not votes or max(votes.values()) < max(2, len(words) // 4):
+        return None  # too few of the quote's words in their order: not this stretch
     # a start and its neighbours (a word added or missing shifts the rest by one)
     pooled: Counter[int] = Counter()
     for start, count in votes.items():
