@@ -395,3 +395,38 @@ def test_a_mailbox_larger_than_tikas_heap_is_read_message_by_message(
     assert fresh_index.search("herring", max_passages=0).total_hits == count
     (last,) = fresh_index.search("puffin", max_passages=0).documents
     assert last.file_path == f"{box}/{count}"
+
+
+def test_quotes_stand_where_tika_put_them_in_pdf_word_and_mail(
+    crawler: Crawler, docs: Path
+) -> None:
+    """locateQuote over real files as Tika extracted them: a PDF's page, its words broken at
+    a line's end and written with ligature glyphs, a Word letter's umlauts, an e-mail's body."""
+    from tests.crawler.files import pdf
+
+    pdf(
+        docs / "board.pdf",
+        ["Minutes of the board.", "The board confirmed its commit-\nment to the new warehouse."],
+        title="Board minutes",
+        author="Bo Board",
+    )
+    crawler.crawl([str(docs)])
+    index = crawler.index
+
+    def best(quote: str) -> tuple[str, str, int | None, str]:
+        place = index.locate_quote(quote).matches[0]
+        return Path(place.file_path).name, place.match, place.page, place.text
+
+    name, kind, page, text = best("The board confirmed its commitment to the new warehouse")
+    assert (name, kind, page) == ("board.pdf", "normalized", 2)
+    assert "commit-" in text and text.endswith("warehouse")
+    assert best(f"ein {LONG_PDF_NEEDLE} wurde im Lager gesichtet")[:3] == (
+        "lagerhandbuch.pdf",
+        "exact",
+        LONG_PDF_PAGES,
+    )
+    umlauts = "kundige ich den Mietvertrag fur die Wohnung in der Gartenstrasse 7"
+    assert best(umlauts)[:2] == ("kuendigung.docx", "normalized")
+    assert best("the signed contract with Globex is attached")[:2] == ("contract-mail.eml", "exact")
+    name, kind, _, _ = best("the signed agreement with Globex is attached")
+    assert (name, kind) == ("contract-mail.eml", "near")
