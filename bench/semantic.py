@@ -169,7 +169,15 @@ def crosslingual(args: argparse.Namespace) -> None:
                         filters=[{"field": "language", "operator": "eq", "value": found}],
                         page_size=10,
                         max_passages=0,
-                        **({} if mode == "lexical" else {"mode": mode, "vector": vector}),
+                        **(
+                            {}
+                            if mode == "lexical"
+                            else {
+                                "mode": mode,
+                                "vector": vector,
+                                "similarity_threshold": embedding.threshold(),
+                            }
+                        ),
                         **({"similarity_threshold": -1} if mode != "lexical" else {}),
                     )
                     hits = index.search(request).to_dict()["documents"]
@@ -235,7 +243,15 @@ def scale(args: argparse.Namespace) -> None:
                 request = SearchRequest(
                     words,
                     default_operator="OR",
-                    **({} if mode == "lexical" else {"mode": mode, "vector": vector}),
+                    **(
+                        {}
+                        if mode == "lexical"
+                        else {
+                            "mode": mode,
+                            "vector": vector,
+                            "similarity_threshold": embedding.threshold(),
+                        }
+                    ),
                 )
                 t = time.perf_counter()
                 index.search(request)

@@ -118,3 +118,29 @@ def test_a_document_not_indexed_gives_closest_places_and_what_differs(
     near = found.matches or found.closest or ()
     assert near and near[0].file_path == case.path
     assert near[0].differences
+
+
+async def test_a_long_quote_in_many_documents_gives_up_context_then_places_to_fit(
+    tmp_path: Path,
+) -> None:
+    paragraph = " ".join(itertools.islice(english_docstrings(), 40))[:1_900]
+    paragraph = paragraph[: paragraph.rfind(" ")]
+    index = Index.open(tmp_path / "index")
+    try:
+        with index.writer() as writer:
+            writer.add_many(
+                {"file_path": f"/copies/{n}.txt", "content": f"Copy {n}.\n{paragraph}\nEnd."}
+                for n in range(12)
+            )
+        index.refresh()
+        assert len(index.locate_quote(paragraph, max_results=50).matches) == 12
+        async with connect(index) as client:
+            result = await client.call_tool("locateQuote", {"quote": paragraph, "maxResults": 50})
+            answer = result.structured_content
+            assert answer is not None and not result.is_error
+            assert len(json.dumps(answer, separators=(",", ":")).encode()) <= 10_000
+            kept = answer["matches"]
+            assert 1 <= len(kept) < 12 and answer["matchesOmitted"] == 12 - len(kept)
+            assert all("before" not in m and m["text"] == paragraph for m in kept)
+    finally:
+        index.close()

@@ -75,6 +75,7 @@ class Embedding:
         self._writes = writes
         self._encoder: Encoder | None = None
         self._threshold: float | None = settings.similarity_threshold
+        self._calibrating = threading.Lock()  # the first searches measure the model once
         self._loading = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -124,13 +125,14 @@ class Embedding:
         Raises:
             SetupError: when the model cannot be had, saying why.
         """
-        if self._threshold is None:
-            from pylucene_mcp.semantic import calibration
+        with self._calibrating:
+            if self._threshold is None:
+                from pylucene_mcp.semantic import calibration
 
-            measured = calibration.threshold(self.encoder())
-            log.info("similarity threshold %g: the model's own (semantic/calibration.py)", measured)
-            self._threshold = measured
-        return self._threshold
+                measured = calibration.threshold(self.encoder())
+                log.info("similarity threshold %g: the model's own (calibration.py)", measured)
+                self._threshold = measured
+            return self._threshold
 
     @property
     def model_name(self) -> str:

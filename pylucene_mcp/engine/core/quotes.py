@@ -88,10 +88,11 @@ class QuoteMatch:
     start: int
     end: int
     text: str
-    before: str
-    after: str
     match: Kind
     similarity: float
+    #: the text before and after the place (the MCP answer leaves them out to fit its budget)
+    before: str | None = None
+    after: str | None = None
     differences: tuple[Difference, ...] | None = None
 
 
