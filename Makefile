@@ -65,7 +65,9 @@ test-python: $(SETUP_STAMP) $(JAR_STAMP) $(SOLR_NODE)  ## pytest, slow tests inc
 	@./scripts/ensure-test-model >&2
 	$(PYTHON) -m pytest -m "slow or not slow"
 
-test-install: dist  ## the wheel in a fresh virtualenv with no system Java: version, doctor, crawl, serve
+# the check writes real Word files with the dev tools: after `make serve`, which installs the
+# package without them, `make test` installs them first
+test-install: $(SETUP_STAMP) dist  ## the wheel in a fresh virtualenv with no system Java: version, doctor, crawl, serve
 	$(PYTHON) scripts/check_install.py dist/pylucene_mcp-*.whl
 
 test: test-java test-install test-python  ## JUnit, the installed wheel, pytest

@@ -13,6 +13,8 @@ from typing import Any
 #: letters, digits and underscore: what a quote's first and last words are drawn from
 WORD = re.compile(r"\w+")
 _CURLY = {"'": "’", '"': "“", "-": "–"}
+#: German written without umlauts
+_TRANSLITERATED = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,8 +55,8 @@ def drawn(docs: list[dict[str, Any]], count: int, seed: int, words: int = 14) ->
 
 def variants(case: Case, chance: random.Random) -> Iterator[Case]:
     """What an assistant makes of a quote: its case changed, its line breaks and spaces
-    changed, typographic quotation marks and dashes, a ligature, a word hyphenated at a line's
-    end (each ``normalized``); a word changed (``near``)."""
+    changed, typographic quotation marks and dashes, a ligature, German without its umlauts, a
+    word hyphenated at a line's end (each ``normalized``); a word changed (``near``)."""
     q = case.quote
 
     def as_(kind: str, quote: str, changed: str | None = None) -> Iterator[Case]:
@@ -65,6 +67,7 @@ def variants(case: Case, chance: random.Random) -> Iterator[Case]:
     spaced = re.sub(r"\s+", lambda _: chance.choice(["  ", "\n", " \t "]), q)
     yield from as_("normalized", spaced)
     yield from as_("normalized", "".join(_CURLY.get(c, c) for c in q).replace("fi", "ﬁ"))
+    yield from as_("normalized", "".join(_TRANSLITERATED.get(c, c) for c in q))
     long = [m for m in WORD.finditer(q) if len(m.group()) >= 7 and m.group().isalpha()]
     if long:
         word = chance.choice(long)

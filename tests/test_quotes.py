@@ -16,7 +16,7 @@ import pytest
 from pylucene_mcp import Index
 from tests.mcp_client import call, connect, error
 from tests.quote_cases import drawn, places, variants
-from tests.real_text import english_docstrings
+from tests.real_text import english_docstrings, german_lines
 
 pytestmark = pytest.mark.anyio
 
@@ -24,6 +24,8 @@ pytestmark = pytest.mark.anyio
 @pytest.fixture(scope="module")
 def prose(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Index, list[dict[str, Any]]]]:
     texts = list(itertools.islice(english_docstrings(), 1500))[::3]
+    lines = list(itertools.islice(german_lines(), 3000))
+    texts += ["\n".join(lines[n : n + 30]) for n in range(0, len(lines), 30)]
     docs = []
     for n, text in enumerate(texts):
         doc: dict[str, Any] = {"file_path": f"/prose/doc{n:03}.txt", "content": text}
@@ -47,7 +49,9 @@ def test_every_exact_and_normalized_quote_at_its_place_and_near_ones_nearly_all(
     by_path = {d["file_path"]: d for d in docs}
     chance = random.Random(3)
     right: dict[str, list[bool]] = {"exact": [], "normalized": [], "near": []}
+    german = 0  # quotes with umlauts, asked without them among their variants
     for case in drawn(docs, 40, seed=5, words=16):
+        german += any(c in case.quote for c in "äöüÄÖÜß")
         found = index.locate_quote(case.quote, max_results=50)
         truth = places(docs, case.quote)
         assert {(m.file_path, m.start) for m in found.matches if m.match == "exact"} == truth
@@ -55,22 +59,23 @@ def test_every_exact_and_normalized_quote_at_its_place_and_near_ones_nearly_all(
         for changed in variants(case, chance):
             found = index.locate_quote(changed.quote)
             best = found.matches[0] if found.matches else None
-            ok = best is not None and (best.file_path, best.start, best.end, best.match) == (
-                case.path,
-                case.start,
-                case.end,
-                changed.kind,
-            )
+            if best is None:
+                right[changed.kind].append(False)
+                continue
+            doc = by_path[best.file_path]
+            # the drawn place, or one that holds the same words (the library repeats itself)
+            at_place = (best.file_path, best.start, best.end) == (case.path, case.start, case.end)
+            same = doc["content"][best.start : best.end].split() == case.quote.split()
+            ok = best.match == changed.kind and (at_place or same)
             right[changed.kind].append(ok)
-            if best is not None and best.match != "near":  # never a false exact or normalized
+            if best.match != "near":  # never a false exact or normalized
                 assert ok, (changed, best)
-            if ok and best is not None:
-                doc = by_path[case.path]
+            if ok:
                 starts = doc.get("page_offsets")
-                page = sum(1 for s in starts if s <= case.start) if starts else None
+                page = sum(1 for s in starts if s <= best.start) if starts else None
                 assert best.page == page
-                assert best.before == doc["content"][max(0, case.start - 80) : case.start]
-    assert all(right["normalized"]) and len(right["normalized"]) >= 100
+                assert best.before == doc["content"][max(0, best.start - 80) : best.start]
+    assert all(right["normalized"]) and len(right["normalized"]) >= 100 and german >= 3
     assert sum(right["near"]) >= 0.95 * len(right["near"]), right["near"]
 
 

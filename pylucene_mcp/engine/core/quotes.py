@@ -137,10 +137,15 @@ def _fold(char: str) -> str:
 _LINE_END_HYPHEN = re.compile(r"(?<=\w)[-\u2010\u2011\u00ad][ \t]*\r?\n\s*(?=\w)")
 
 
+#: the vowels an umlaut folds to, which German without umlauts writes with an "e" after them
+_UMLAUT_BASES = frozenset("aou")
+
+
 def normalize(text: str) -> tuple[str, list[int]]:
     """``text`` folded as a normalized match compares it, and for each character of the folded
     text the offset in ``text`` of the character it comes from. Runs of whitespace are one
-    space; a word hyphenated at a line's end is one word."""
+    space; a word hyphenated at a line's end is one word; "ae", "oe" and "ue" fold as "ä",
+    "ö" and "ü" do (both sides alike: "blue" is "blu" on either)."""
     joined = {m.start(): m.end() for m in _LINE_END_HYPHEN.finditer(text)}
     out: list[str] = []
     origin: list[int] = []
@@ -156,6 +161,9 @@ def normalize(text: str) -> tuple[str, list[int]]:
         for c in folded:
             out.append(c)
             origin.append(i)
+        # German written without umlauts: "ue" folds as "ü" does (Mueller, Müller: muller)
+        if folded in _UMLAUT_BASES and i + 1 < n and text[i + 1] in "eE" and i + 1 not in joined:
+            i += 1
         i += 1
     if out and out[-1] == " ":
         out.pop()
@@ -397,8 +405,17 @@ class _Text:
         return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(self.folded)]
 
     def written_span(self, start: int, end: int) -> tuple[int, int]:
-        """The characters of the written text that the normalized ``start``–``end`` come from."""
-        return self.origin[start], self.origin[end - 1] + 1
+        """The characters of the written text that the normalized ``start``–``end`` come from
+        (an "e" folded into the vowel before it, as "ue" into "u", among them)."""
+        begin, stop = self.origin[start], self.origin[end - 1] + 1
+        after = stop - self.offset
+        if (
+            self.folded[end - 1] in _UMLAUT_BASES
+            and after < len(self.written)
+            and self.written[after] in "eE"
+        ):
+            stop += 1
+        return begin, stop
 
     def written_words(self, words: list[tuple[str, int, int]]) -> str:
         """``words`` (consecutive, of :attr:`words`) as the text writes them."""
