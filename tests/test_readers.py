@@ -240,3 +240,28 @@ async def test_the_read_tools_answer_a_restricted_caller_on_the_embedded_index(
         answer = await client.call_tool(tool, arguments)
     said = answer.content[0].text if answer.content else ""  # type: ignore[union-attr]
     assert "not available to a caller" not in said
+
+
+async def test_a_quote_stands_only_in_what_one_may_read(team: Team, root: Path) -> None:
+    """locateQuote through a person's token: a sentence of a hidden note stands nowhere for
+    them (nor near: its place is not among their candidates), and the note asked for by path is
+    answered as a missing one, word for word; one who may read it finds it exactly."""
+    async with team.client("erik") as operator:
+        assert not (await operator.call_tool("startCrawl", {"wait": True})).is_error
+    hidden = root / "sales" / "note0.md"
+    quote = " ".join(hidden.read_text(encoding="utf-8").split()[:8])
+    absent = str(root / "sales" / "never-there.md")
+    async with team.client("dora") as dora, team.client("finn") as finn:
+        seen = await dora.call_tool("locateQuote", {"quote": quote})
+        assert seen.structured_content is not None, seen.content
+        assert {m["filePath"] for m in seen.structured_content["matches"]} >= {str(hidden)}
+        unseen = await finn.call_tool("locateQuote", {"quote": quote})
+        assert unseen.structured_content is not None, unseen.content
+        places = unseen.structured_content["matches"] + unseen.structured_content.get("closest", [])
+        mine = readable(root, "finn")
+        assert all(p["filePath"] in mine for p in places), places
+        refused = await finn.call_tool("locateQuote", {"quote": quote, "filePath": str(hidden)})
+        missing = await finn.call_tool("locateQuote", {"quote": quote, "filePath": absent})
+        assert refused.is_error and missing.is_error
+        said = [c.text for c in refused.content]  # type: ignore[union-attr]
+        assert said == [c.text.replace(absent, str(hidden)) for c in missing.content]  # type: ignore[union-attr]
