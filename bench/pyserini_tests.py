@@ -51,6 +51,8 @@ IMPORTS = {
     "pyserini.analysis": "pylucene_mcp.research.pyserini",
     "pyserini.pyclass": "pylucene_mcp.research.pyserini",
     "pyserini.vectorizer": "pylucene_mcp.research.vectorizer",
+    "pyserini.fusion": "pylucene_mcp.research.fusion",
+    "pyserini.trectools": "pylucene_mcp.research.trectools",
 }
 
 #: the tests that fail on ours on purpose, with the reason (docs/repl.md, "Coming from pyserini")
