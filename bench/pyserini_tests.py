@@ -56,13 +56,7 @@ IMPORTS = {
 }
 
 #: the tests that fail on ours on purpose, with the reason (docs/repl.md, "Coming from pyserini")
-DELIBERATE = {
-    "TestIndexOTF.test_indexer_with_args": (
-        "a -pretokenized index's queries are split at white space as its documents were; "
-        "pyserini stems them, and a stemmed query word no longer matches the same word indexed "
-        "(its query 'semantic networks' finds 'network' but not 'semantic', stemmed 'semant')"
-    ),
-}
+DELIBERATE: dict[str, str] = {}
 
 _CONFTEST = '''
 import shutil

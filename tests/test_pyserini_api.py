@@ -380,6 +380,15 @@ def test_the_indexer_replaces_appends_and_indexes_as_anserini(tmp_path: Path) ->
     reader = LuceneIndexReader(str(pre))
     assert reader.get_document_vector("t1") == {"Sorting": 1, "networks": 1}
     reader.close()
+    # its queries as pyserini's searcher analyses them: "network" (written so) matches,
+    # "Sorting" (stemmed "sort") does not
+    with LuceneSearcher(str(pre)) as searcher:
+        assert [h.docid for h in searcher.search("network")] == []
+        assert [h.docid for h in searcher.search("sorting networks")] == []
+    with LuceneIndexer(args=["-index", str(pre), "-pretokenized"]) as tokens:
+        tokens.add_doc_dict({"id": "t1", "contents": "sort network"})
+    with LuceneSearcher(str(pre)) as searcher:  # the stemmed forms, written so, match
+        assert [h.docid for h in searcher.search("Sorting networks")] == ["t1"]
     with pytest.raises(InvalidRequestError, match="'-bogus' is no argument"):
         LuceneIndexer(args=["-index", str(pre), "-bogus"])
     with LuceneIndexer(str(pre)) as english:  # replaces the whitespace-analysed index

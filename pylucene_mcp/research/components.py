@@ -155,6 +155,10 @@ class FieldSpec:
     analyzer: Any = None
     term_vectors: bool = False
     doc_values: bool = False
+    #: what analyses a query's text for this field (None: ``analyzer``, as it analyses the
+    #: documents); Anserini's ``-pretokenized`` splits documents at white space and leaves the
+    #: queries to the searcher's English analyzer
+    query_analyzer: Any = None
 
     @classmethod
     def keyword(cls, stored: bool = True, doc_values: bool = False) -> FieldSpec:
@@ -162,21 +166,30 @@ class FieldSpec:
 
     @classmethod
     def text(
-        cls, analyzer: Any = None, stored: bool = False, term_vectors: bool = False
+        cls,
+        analyzer: Any = None,
+        stored: bool = False,
+        term_vectors: bool = False,
+        query_analyzer: Any = None,
     ) -> FieldSpec:
         """An analyzed field; ``analyzer`` is a Java ``Analyzer`` (:meth:`Analyzer.custom`,
-        :meth:`Analyzer.product`, or one of your own), None for Lucene's ``StandardAnalyzer``.
+        :meth:`Analyzer.product`, or one of your own), None for Lucene's ``StandardAnalyzer``;
+        ``query_analyzer``, one for the texts of queries where they are analysed otherwise
+        (None: ``analyzer``).
 
         Raises:
             InvalidRequestError: for anything else (a name such as ``"english"``).
         """
-        if analyzer is not None and not Analyzer.is_java(analyzer):
-            raise errors.InvalidRequestError(
-                f"FieldSpec.text takes a Java Analyzer, not {analyzer!r}: build one with "
-                "Analyzer.custom('standard', ['lowercase', 'porterStem']) or "
-                "Analyzer.product('content'), or leave it out for Lucene's StandardAnalyzer"
-            )
-        return cls("text", stored, analyzer, term_vectors=term_vectors)
+        for given in (analyzer, query_analyzer):
+            if given is not None and not Analyzer.is_java(given):
+                raise errors.InvalidRequestError(
+                    f"FieldSpec.text takes a Java Analyzer, not {given!r}: build one with "
+                    "Analyzer.custom('standard', ['lowercase', 'porterStem']) or "
+                    "Analyzer.product('content'), or leave it out for Lucene's StandardAnalyzer"
+                )
+        return cls(
+            "text", stored, analyzer, term_vectors=term_vectors, query_analyzer=query_analyzer
+        )
 
     @classmethod
     def long(cls, stored: bool = True, doc_values: bool = True) -> FieldSpec:

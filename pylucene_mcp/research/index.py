@@ -87,14 +87,20 @@ class ResearchIndex:
         self._reader: Any = None
         self._schema = to_json(self.fields, similarity)
         j = jvm.jclass
-        java_map = j("java.util.HashMap")()
+        documents, queries = j("java.util.HashMap")(), j("java.util.HashMap")()
         for name, spec in fields.items():
             if spec.analyzer is not None:
-                java_map.put(name, spec.analyzer)
+                documents.put(name, spec.analyzer)
+            if (spec.query_analyzer or spec.analyzer) is not None:
+                queries.put(name, spec.query_analyzer or spec.analyzer)
+        per_field = j("org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper")
+        standard = j("org.apache.lucene.analysis.standard.StandardAnalyzer")
         with _opening(path, read_only):
-            self.analyzer = j("org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper")(
-                j("org.apache.lucene.analysis.standard.StandardAnalyzer")(), java_map
-            )
+            #: what analyses the documents' fields
+            self.analyzer = per_field(standard(), documents)
+            #: what analyses a query's text for each field (the fields' own analyzers, but
+            #: where a field names another for its queries)
+            self.query_analyzer = per_field(standard(), queries)
             self._directory = _directory(path)
             self.java: Any = None
             if not read_only:
@@ -291,11 +297,12 @@ class ResearchIndex:
             return int(self._searcher(None).getIndexReader().numDocs())
 
     def terms(self, text: str, field: str) -> list[str]:
-        """``text`` as ``field``'s analyzer makes it into terms."""
+        """``text`` as a query's text for ``field`` is made into terms (by the field's analyzer,
+        or the one it names for queries)."""
         attribute = jvm.jclass("org.apache.lucene.analysis.tokenattributes.CharTermAttribute")
         out = []
         with jvm.java_errors():
-            stream = self.analyzer.tokenStream(field, text)
+            stream = self.query_analyzer.tokenStream(field, text)
             try:
                 term = stream.addAttribute(attribute)
                 stream.reset()
@@ -326,7 +333,7 @@ class ResearchIndex:
         ids = list(topics)
         with _searching():
             queries = batch.bagsOfWords(
-                self.analyzer, field, jvm.jarray("String", [topics[i] for i in ids])
+                self.query_analyzer, field, jvm.jarray("String", [topics[i] for i in ids])
             )
             answer = batch.run(self._searcher(similarity), queries, k, id_field, threads)
         found = json.loads(memoryview(answer).tobytes())
@@ -348,7 +355,7 @@ class ResearchIndex:
         default = field or next(n for n, s in self.fields.items() if s.kind == "text")
         parser = jvm.jclass("io.github.pylucenemcp.research.SchemaQueryParser")(
             default,
-            self.analyzer,
+            self.query_analyzer,
             jvm.jset(self.fields),
             jvm.jset(n for n, s in self.fields.items() if s.kind == "keyword"),
             jvm.jset(n for n, s in self.fields.items() if s.kind == "long"),

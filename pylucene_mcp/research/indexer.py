@@ -225,22 +225,27 @@ def index_collection(args: Sequence[str]) -> int:
         return index.add_many((_row(doc) for doc in _json_documents(source)), threads=threads)
 
 
-def _fields(analyzer: Any, stored: bool, term_vectors: bool) -> dict[str, FieldSpec]:
+def _fields(analyzers: tuple[Any, Any], stored: bool, term_vectors: bool) -> dict[str, FieldSpec]:
     """Anserini's fields: ``id`` (a keyword with sorted doc values, the tie order) and
-    ``contents`` analysed by ``analyzer``."""
+    ``contents`` analysed by ``analyzers`` (the documents', the queries')."""
+    documents, queries = analyzers
     return {
         "id": FieldSpec.keyword(doc_values=True),
-        "contents": FieldSpec.text(analyzer, stored, term_vectors),
+        "contents": FieldSpec.text(documents, stored, term_vectors, query_analyzer=queries),
     }
 
 
-def _analyzer(options: Mapping[str, str]) -> Any:
-    """Anserini's English analyzer, or a split at white space with ``-pretokenized``."""
-    if "-pretokenized" in options:
-        return Analyzer.custom("whitespace")
+def _analyzer(options: Mapping[str, str]) -> tuple[Any, Any]:
+    """Anserini's English analyzer; with ``-pretokenized`` the documents split at white space
+    and the queries still analysed by the English analyzer, as pyserini's searcher does (its
+    query analyzer knows nothing of how the documents were indexed): the field's length is its
+    count of white-space tokens, and a query's words match only where its stemmed forms were
+    written so."""
     from pylucene_mcp.research.analysis import get_lucene_analyzer
 
-    return get_lucene_analyzer()
+    if "-pretokenized" in options:
+        return Analyzer.custom("whitespace"), get_lucene_analyzer()
+    return get_lucene_analyzer(), None
 
 
 def _json_documents(folder: Path) -> Iterable[Mapping[str, str]]:

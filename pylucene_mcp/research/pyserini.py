@@ -74,7 +74,7 @@ def _retrieval(
         return jvm.jclass("io.github.pylucenemcp.research.Retrieval")(
             reader,
             similarity,
-            index.analyzer if analyzer is None else analyzer,
+            index.query_analyzer if analyzer is None else analyzer,
             fields.contents,
             fields.id,
         )

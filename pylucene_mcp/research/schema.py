@@ -144,31 +144,38 @@ def to_json(fields: Mapping[str, FieldSpec], similarity: Any) -> str:
 
 
 def field_json(spec: FieldSpec) -> dict[str, Any]:
-    return {
+    written = {
         "kind": spec.kind,
         "stored": spec.stored,
         "term_vectors": spec.term_vectors,
         "doc_values": spec.doc_values,
         "analyzer": analyzer_spec(spec.analyzer),
     }
+    if spec.query_analyzer is not None:  # only then: the schemas written before stay as they are
+        written["query_analyzer"] = analyzer_spec(spec.query_analyzer)
+    return written
 
 
 def from_json(
     text: str, analyzers: Mapping[str, Any] | None = None
 ) -> tuple[dict[str, FieldSpec], Any]:
     """The fields and similarity that ``text`` describes; ``analyzers`` replaces the analyzers
-    of the fields it names."""
+    of the fields it names (of their documents and of their queries)."""
     data = json.loads(text)
     fields = {}
     for name, field in data["fields"].items():
         given = (analyzers or {}).get(name)
         analyzer = given if given is not None else build_analyzer(field["analyzer"], name)
+        queries = field.get("query_analyzer")
         fields[name] = FieldSpec(
             field["kind"],
             field["stored"],
             analyzer,
             term_vectors=field["term_vectors"],
             doc_values=field["doc_values"],
+            query_analyzer=None
+            if given is not None or queries is None
+            else build_analyzer(queries, name),
         )
     return fields, build_similarity(data["similarity"])
 
@@ -181,9 +188,11 @@ def describe(text: str) -> str:
     for name, field in data["fields"].items():
         options = [o for o in ("stored", "term_vectors", "doc_values") if field[o]]
         analyzer = field["analyzer"]
+        queries = field.get("query_analyzer")
         parts.append(
             f"{name}: {field['kind']}"
             + (f" ({', '.join(options)})" if options else "")
             + (f" {json.dumps(analyzer, sort_keys=True)}" if analyzer is not None else "")
+            + (f", queries {json.dumps(queries, sort_keys=True)}" if queries is not None else "")
         )
     return "; ".join(parts) + f"; similarity {json.dumps(data['similarity'], sort_keys=True)}"
