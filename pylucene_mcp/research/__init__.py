@@ -14,7 +14,8 @@ not cover.
 Its parts: :mod:`.components` (:class:`Analyzer`, :class:`Similarity`, :class:`FieldSpec`),
 :mod:`.index` (:class:`ResearchIndex` and its results), :mod:`.schema` (the schema an index
 keeps), :mod:`.pyserini` (pyserini's :class:`LuceneSearcher` and :class:`LuceneIndexReader` over
-a research index) and :mod:`.trec` (topics, qrels, runs, :func:`evaluate`).
+a research index), :mod:`.trec` (topics, qrels, runs, :func:`evaluate`), and pyserini's
+:mod:`.fusion` and :mod:`.trectools` (``TrecRun``, reciprocal rank fusion and the others).
 """
 
 from pylucene_mcp.research.components import Analyzer, FieldSpec, Similarity, Spec
