@@ -2,17 +2,18 @@
 ``locateQuote``). Written once for every backend over what each offers (its search and its
 stored documents), as :func:`~pylucene_mcp.engine.core.info.document_details` is.
 
-The candidates come from the index: a search of the quote's words (ORed, most of them matching
-first) among the documents the filters allow, or the one document asked for. The verdict comes
-from each candidate's stored text:
+The candidates come from the index: a search of the quote's longest parts between spaces, each a
+phrase, ORed (most of them matching first), among the documents the filters allow, or the one
+document asked for. The verdict comes from each candidate's stored text:
 
-- ``exact``: the quote as the document writes it, character for character;
+- ``exact``: the quote as the document writes it, character for character, as whole words;
 - ``normalized``: the same once both are folded (:func:`normalize`): case, diacritics,
-  ligatures and other compatibility forms, quotation marks, dashes, whitespace and line breaks,
-  a word hyphenated at a line's end;
-- ``near``: the stretch of the document whose words line up with the quote's best (the quote's
-  words vote for where it starts), with a similarity (difflib's ratio of the two normalized
-  texts, 0–1: character errors such as OCR's cost little) and the words that differ.
+  ligatures and other compatibility forms, German without umlauts, quotation marks, dashes,
+  whitespace and line breaks, a word hyphenated at a line's end;
+- ``near``, only where no candidate holds the quote exactly or normalized: the stretch of the
+  document whose words line up with the quote's best (the quote's words vote for where it
+  starts), with a similarity (difflib's ratio of the two normalized texts, 0–1: character
+  errors such as OCR's cost little) and the words that differ.
 
 Spans are character offsets in the stored text (``content``, as ``getDocumentDetails`` reads
 it), so a caller can read the context or the page there.
