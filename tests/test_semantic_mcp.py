@@ -259,7 +259,9 @@ async def test_while_vectors_are_made_every_answer_by_meaning_says_how_many_wait
         service = SharedService(fresh, settings)
         assert service.embedding is not None
         service.embedding.stop()  # stopped before its round embeds anything: both wait
+        assert service.embedding.progress.counting is True  # nothing counted yet
         assert service.embedding.reconcile().waiting == 2
+        assert service.embedding.progress.counting is None
         async with Client(build_server(settings, service)) as client:
             for mode in ("semantic", "hybrid"):
                 answer = await call(client, "search", query="how do I make a loaf?", mode=mode)

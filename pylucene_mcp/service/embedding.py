@@ -62,6 +62,9 @@ class Progress:
     #: the similarity threshold of searches by meaning: the setting, or the model's own
     #: (None: the model is not loaded yet)
     threshold: float | None = None
+    #: True until the embedder's first round has counted the documents (0 waiting means
+    #: nothing yet, not none left: a dashboard that stopped following then showed 0 for good)
+    counting: bool | None = True
 
 
 class Embedding:
@@ -241,6 +244,7 @@ class Embedding:
             waiting=len(todo),
             runtime=before.runtime,
             threshold=before.threshold,
+            counting=None,
         )
         if gone or todo:
             log.info("embedder: %d documents to embed, %d dropped", len(todo), len(gone))

@@ -39,6 +39,8 @@ class VectorsProgress:
     done_in_s: float | None = None
     #: the least similarity of a search by meaning: the setting, or the model's own
     threshold: float | None = None
+    #: true until the embedder's first round has counted the documents
+    counting: bool | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
