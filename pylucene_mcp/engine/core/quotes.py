@@ -212,7 +212,10 @@ def locate_quote(
         raise errors.InvalidRequestError(f"minSimilarity must be 0–1, got {min_similarity}")
     if not 1 <= max_results <= 50:
         raise errors.InvalidRequestError(f"maxResults must be 1–50, got {max_results}")
-    paths = _candidates(index, quoted.written, file_path, filters, within)
+    if file_path is not None:  # that document alone, read once
+        paths = [file_path]
+    else:
+        paths = _candidates(index, quoted.written, filters, within)
     read = [_Read.of(index.stored_document(path), quoted) for path in paths]
     found = [place for document in read for place in document.sure(quoted)]
     below: list[QuoteMatch] = []
@@ -238,14 +241,11 @@ def _order(match: QuoteMatch) -> tuple[int, float, str, int]:
 def _candidates(
     index: Searches,
     quote: str,
-    file_path: str | None,
     filters: Sequence[Filter | Mapping[str, Any]],
     within: Any | None,
 ) -> list[str]:
-    """The documents whose text is compared: ``file_path`` alone (as the index keys it), or
-    the first :data:`CANDIDATES` of a search of the quote's longest parts, ORed."""
-    if file_path is not None:
-        return [index.stored_document(file_path).path]
+    """The documents whose text is compared: the first :data:`CANDIDATES` of a search of the
+    quote's longest parts, ORed."""
     # the quote's parts between spaces, each a phrase, so that the analyzer cuts them as it
     # cut the document ("0.0.8.b" is one token, "don't" one or two as the text's were)
     parts = {p.strip(_EDGES) for p in quote.split()} - {""}
