@@ -124,6 +124,15 @@ def _readers(value: Any) -> dict[str, tuple[str, ...]]:
 
 
 Text = Annotated[str, BeforeValidator(_text)]
+
+
+def _ocr_mode(value: Any) -> str:
+    """``ocr`` as written: YAML reads ``on`` and ``off`` as booleans."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(_text(value)).strip().lower()
+
+
 Names = Annotated[tuple[str, ...], BeforeValidator(_names)]
 
 
@@ -162,6 +171,21 @@ class Settings(BaseSettings):
     tika_heap: Text = "384m"  # Tika's tree ≤ 600 MB during a crawl (crawler/tika_server.py)
     tika_timeout_s: float = 120.0
     tika_idle_s: float = 300.0
+    #: OCR of scans and photos (crawler/ocr.py, docs/crawler.md): ``auto`` where Tesseract is
+    #: found, ``on`` (its absence is an error ``doctor`` reports), ``off``
+    ocr: Annotated[Literal["auto", "on", "off"], BeforeValidator(lambda v: _ocr_mode(v))] = "auto"
+    #: Tesseract's languages, ``+`` between them (those it has no data for are left out)
+    ocr_languages: Text = "eng+deu"
+    #: the ``tesseract`` program or its folder, where it is not on the PATH nor where its
+    #: installer puts it
+    tesseract_path: Text | None = None
+    #: the longest OCR of one page or image, of one document, and the most pages without text
+    #: one document may have to be recognised
+    ocr_page_timeout_s: int = Field(default=120, ge=1)
+    ocr_timeout_s: float = Field(default=1800.0, gt=0)
+    ocr_max_pages: int = Field(default=500, ge=1)
+    #: the resolution a PDF page without text is rendered at for OCR
+    ocr_dpi: int = Field(default=300, ge=72, le=600)
     watch: bool = True
     index_hard_links: bool = False
     debounce_s: float = 1.0

@@ -35,12 +35,12 @@ FILE_NAME = "file_name"
 #: Analyzed and stored; searchable as ``field:word`` in the query.
 TEXT_FIELDS = ("file_name", "title", "author", "creator", "subject", "keywords", CONTENT)
 #: One exact token each, stored; ``field:value`` in the query, ``eq``/``in``/``not`` filters.
-KEYWORD_FIELDS = (FILE_PATH, "language", "file_extension", "file_type", "content_hash")
+KEYWORD_FIELDS = (FILE_PATH, "language", "file_extension", "file_type", "content_hash", "ocr")
 #: The keyword fields whose case means nothing: lowercased when indexed, queried and filtered
 #: (``language:DE`` finds ``de``). ``file_path`` keeps its case: paths differ by it.
-CASELESS_FIELDS = ("language", "file_extension", "file_type", "content_hash")
+CASELESS_FIELDS = ("language", "file_extension", "file_type", "content_hash", "ocr")
 #: Facet dimensions (sorted-set doc values, counted with DrillSideways).
-FacetField = Literal["author", "language", "file_extension", "file_type"]
+FacetField = Literal["author", "language", "file_extension", "file_type", "ocr"]
 FACET_FIELDS: tuple[FacetField, ...] = get_args(FacetField)
 #: LongPoint + doc values + stored: range filters and sorting.
 LONG_FIELDS = ("file_size",)
@@ -52,6 +52,16 @@ DATE_FIELDS = (
     "document_created",
     "document_modified",
 )
+#: Where a document's text came from recognition (OCR, crawler/ocr.py), the ``ocr`` field says
+#: how far it is; a document without it has the text its file holds. A hit shows ``true`` as the
+#: JSON ``true`` (:data:`FLAG_FIELDS`).
+OCR = "ocr"
+OCR_DONE = "true"  #: its text (or that of its pages without one) was recognised
+OCR_PENDING = "pending"  #: waiting for OCR: found by its metadata and its own text only
+OCR_NEEDED = "needed"  #: it has pages or an image without text, and no Tesseract is installed
+OCR_FAILED = "failed"  #: recognition failed (the crawler's failures say why)
+#: Keyword fields whose value ``true`` a hit shows as the JSON ``true``.
+FLAG_FIELDS = (OCR,)
 #: Indexed shadows of ``content``, never stored.
 SHADOW_FIELDS = (CONTENT_REVERSED, CONTENT_TRANSLIT_DE, *LEMMA_FIELDS)
 #: Stored only: page boundaries (character offsets into ``content``) of paged formats.
@@ -121,6 +131,9 @@ _DESCRIPTIONS = {
     "file_extension": "lowercase extension without the dot (pdf, docx …)",
     "file_type": "MIME type",
     "content_hash": "SHA-256 of the normalized text",
+    OCR: "where the text is recognised from images (OCR): true (it may hold recognition "
+    "errors: search it fuzzily), pending (waiting for OCR), needed (no Tesseract installed), "
+    "failed; absent for a document whose file holds its text",
     "file_size": "size in bytes",
     "created_date": "when the file was created (UTC; an e-mail's: when it was sent)",
     "modified_date": "when the file was last changed (UTC; an e-mail's: when it was sent); "

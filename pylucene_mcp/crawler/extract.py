@@ -55,6 +55,11 @@ class Extracted:
     #: a mailbox's messages, each with its attachments, in the file's order (None: a file of one
     #: document); the file's own content is then empty, and its hash is that of the messages'
     messages: list[Extracted] | None = None
+    #: the pages (an image: 1) without text of their own, whose text only OCR can read; after
+    #: an OCR parse: the pages whose text was recognised
+    ocr_pages: int = 0
+    #: the document's ``ocr`` field (schema.OCR_DONE, _PENDING, _NEEDED, _FAILED; None: none)
+    ocr: str | None = None
 
 
 def _first(meta: dict[str, Any], *keys: str) -> str | None:
@@ -276,6 +281,7 @@ class Extractor:
         content, offsets = join_pages(pages)
         mime = (_first(meta, "Content-Type") or "application/octet-stream").split(";")[0].strip()
         return Extracted(
+            ocr_pages=without_text(meta, mime, recognized=self.server.settings.ocr is not None),
             content=content,
             page_offsets=offsets if paged else [],
             content_hash=content_hash(content),
@@ -299,6 +305,49 @@ class Extractor:
             created_ms=_date_ms(meta, "dcterms:created", "meta:creation-date", "Creation-Date"),
             modified_ms=_date_ms(meta, "dcterms:modified", "Last-Modified", "meta:save-date"),
         )
+
+
+#: the image types whose text Tesseract reads (through Tika's ImageMagick-free path: those Java's
+#: image readers or Tesseract itself open)
+OCR_IMAGE_TYPES = frozenset(
+    {"image/png", "image/jpeg", "image/tiff", "image/webp", "image/heic", "image/heif",
+     "image/bmp", "image/gif", "image/jp2"}
+)  # fmt: skip
+#: a PDF page with fewer characters than this has no text of its own (Tika's ``auto`` OCR
+#: strategy draws the line at the same count)
+PAGE_TEXT_MIN_CHARS = 10
+
+
+def without_text(meta: dict[str, Any], mime: str, *, recognized: bool) -> int:
+    """How many pages of the document Tika described in ``meta`` only OCR can read: a PDF's
+    pages with fewer than :data:`PAGE_TEXT_MIN_CHARS` characters (``pdf:charsPerPage``), an
+    image's one. ``recognized`` (an OCR parse): the pages whose text was recognised
+    (``pdf:ocrPageCount``; an image's one when Tesseract read it)."""
+    if mime in OCR_IMAGE_TYPES:
+        if not recognized:
+            return 1
+        parsers = meta.get("X-TIKA:Parsed-By-Full-Set") or meta.get("X-TIKA:Parsed-By") or []
+        return int(any("TesseractOCRParser" in str(p) for p in _listed(parsers)))
+    if mime != "application/pdf":
+        return 0
+    if recognized:
+        return _count(meta.get("pdf:ocrPageCount"))
+    return sum(
+        _count(chars) < PAGE_TEXT_MIN_CHARS for chars in _listed(meta.get("pdf:charsPerPage"))
+    )
+
+
+def _listed(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def _count(value: Any) -> int:
+    try:
+        return int(str(_listed(value)[0] if isinstance(value, list) else value))
+    except (ValueError, IndexError):
+        return 0
 
 
 #: the types of a file of many e-mails, each indexed as a document of its own

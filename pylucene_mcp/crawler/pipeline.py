@@ -44,6 +44,7 @@ from pylucene_mcp.basics.errors import (
 )
 from pylucene_mcp.crawler.extract import Extracted, Extractor
 from pylucene_mcp.crawler.failures import NOT_AGAIN, FailureLog, lasting
+from pylucene_mcp.crawler.ocr import OcrWorker
 from pylucene_mcp.crawler.readers import Owned, of_file
 from pylucene_mcp.crawler.report import CrawlReport
 from pylucene_mcp.crawler.walk import (
@@ -129,6 +130,7 @@ def to_document(entry: FileEntry, extracted: Extracted) -> dict[str, Any]:
         "document_created": extracted.created_ms,
         "document_modified": extracted.modified_ms,
         schema.PAGE_OFFSETS: extracted.page_offsets,
+        schema.OCR: extracted.ocr,
     }
 
 
@@ -207,6 +209,11 @@ class Crawler:
         #: the files the walk or the watcher reached through a link (their folders are elsewhere)
         self._linked: set[str] = set()
         self.failures = FailureLog(settings.failures_file)
+        #: recognises the text of scans after the crawl (None: no OCR: such documents are
+        #: indexed as needing it, and ``ocr_off`` says why, once)
+        self.ocr: OcrWorker | None = None
+        self.ocr_off = "OCR is off"
+        self._said_ocr_off = False
 
     # -- control ------------------------------------------------------------------------------
 
@@ -394,6 +401,8 @@ class Crawler:
                     if outside > 0:
                         writer.delete_outside(keyed)
                         report.deleted += outside
+                if self.ocr is not None and orphans:
+                    self.ocr.queue.forget(orphans)
             self._extract_and_index(work, known, report, progress)
         finally:
             self.failures.save()
@@ -526,17 +535,21 @@ class Crawler:
         report: CrawlReport,
     ) -> None:
         written: list[tuple[FileEntry, str]] = []
+        recognise: list[tuple[FileEntry, Extracted]] = []
         try:
             with self.index.writer() as writer:
                 for entry, extracted in batch:
                     old = known.get(entry.key)
                     change = _change(old, extracted, report.full)
+                    self._mark_ocr(entry, extracted)
                     try:
                         _write(writer, entry, extracted, old, change)
                     except errors.PyLuceneMcpError as exc:
                         report.fail(entry.root, entry.key, f"cannot index: {exc}")
                         continue
                     written.append((entry, change))
+                    if extracted.ocr == schema.OCR_PENDING:
+                        recognise.append((entry, extracted))
         except errors.PyLuceneMcpError as exc:
             # the commit failed (a full disk …): none of the batch is in the index, and the
             # report says so instead of counting what the index does not hold
@@ -546,6 +559,31 @@ class Crawler:
         for entry, change in written:  # counted once the index holds them
             report.count(entry.root, change, entry.size)
         self.failures.forget(entry.key for entry, _ in written)
+        self._queue_ocr(recognise)
+
+    def _mark_ocr(self, entry: FileEntry, extracted: Extracted) -> None:
+        """Marks a document that has pages (or an image) without text: ``pending`` (it joins
+        the OCR queue once written) or, without OCR, ``needed``, said once in the log."""
+        if not extracted.ocr_pages or extracted.messages is not None:
+            return
+        if self.ocr is not None:
+            extracted.ocr = schema.OCR_PENDING
+            return
+        extracted.ocr = schema.OCR_NEEDED
+        if not self._said_ocr_off:
+            self._said_ocr_off = True
+            log.warning(
+                "%s has %d page(s) without text, which only OCR can read; it is indexed by its "
+                "name and metadata, as such documents are: %s",
+                entry.key,
+                extracted.ocr_pages,
+                self.ocr_off,
+            )
+
+    def _queue_ocr(self, written: list[tuple[FileEntry, Extracted]]) -> None:
+        if self.ocr is not None:
+            for entry, extracted in written:
+                self.ocr.add(entry, extracted.ocr_pages)
 
     # -- single files (the watcher) -----------------------------------------------------------
 
@@ -621,9 +659,11 @@ class Crawler:
                 writer.delete(key)
                 writer.delete_under(key)
                 outcome.setdefault(key, "deleted")
+            recognise: list[tuple[FileEntry, Extracted]] = []
             for entry, extracted in ready:
                 old = known.get(entry.key)
                 change = _change(old, extracted, full=False)
+                self._mark_ocr(entry, extracted)
                 try:
                     _write(writer, entry, extracted, old, change)
                 except errors.PyLuceneMcpError as exc:
@@ -631,8 +671,13 @@ class Crawler:
                     continue
                 outcome[entry.key] = change
                 self.failures.forget([entry.key])
+                if extracted.ocr == schema.OCR_PENDING:
+                    recognise.append((entry, extracted))
         self.failures.forget(gone)
         self.failures.save()
+        self._queue_ocr(recognise)
+        if self.ocr is not None and gone:
+            self.ocr.queue.forget(gone)
         now = time.time()
         self.recent.extend((now, key, what) for key, what in sorted(outcome.items()))
         return outcome

@@ -112,6 +112,21 @@ class TikaSettings:
     max_file_size_mb: float = 100.0
     #: the text kept of one file (its embedded files included); the rest is cut
     max_content_chars: int = 5_000_000
+    #: None: no text is recognised in images (not even where Tesseract is installed); else the
+    #: process is an OCR one (crawler/ocr.py)
+    ocr: OcrSettings | None = None
+
+
+@dataclass(frozen=True)
+class OcrSettings:
+    """How an OCR parser process reads images: Tesseract's languages (``eng+deu``), its time
+    for one page or image, the DPI a PDF page is rendered at, and the folder of the
+    ``tesseract`` program (put first on the process's PATH; None: found on PATH)."""
+
+    languages: str = "eng+deu"
+    page_timeout_s: int = 60
+    dpi: int = 300
+    tesseract_dir: Path | None = None
 
 
 class TikaDied(Exception):
@@ -349,7 +364,23 @@ class TikaServer:
             class_path,
             PIPE_CLASS,
             str(max(1, int(self.settings.max_content_chars))),
+            *self._ocr_args(),
         ]
+
+    def _ocr_args(self) -> list[str]:
+        ocr = self.settings.ocr
+        if ocr is None:
+            return []
+        return [ocr.languages, str(max(1, int(ocr.page_timeout_s))), str(int(ocr.dpi))]
+
+    def _environment(self) -> dict[str, str] | None:
+        """The child's environment: this process's, with Tesseract's folder first on PATH."""
+        ocr = self.settings.ocr
+        if ocr is None or ocr.tesseract_dir is None:
+            return None
+        env = dict(os.environ)
+        env["PATH"] = os.pathsep.join([str(ocr.tesseract_dir), env.get("PATH", "")])
+        return env
 
     def _start(self) -> _Child:
         command = self._command()
@@ -360,6 +391,7 @@ class TikaServer:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=log_file,
+            env=self._environment(),
             **portable.new_session_options(),
         )
         if log_file is not subprocess.DEVNULL:
@@ -383,7 +415,8 @@ class TikaServer:
             return subprocess.DEVNULL
         try:
             private_dir(self.log_dir)
-            return open(self.log_dir / "tika-server.log", "ab")
+            name = "tika-server.log" if self.settings.ocr is None else "tika-ocr.log"
+            return open(self.log_dir / name, "ab")
         except OSError:
             return subprocess.DEVNULL
 

@@ -40,6 +40,15 @@ DEFAULT_EXTENSIONS = (
     "mbox",
     "msg",
     "epub",
+    # photos and scans: their text is recognised (OCR, crawler/ocr.py) where Tesseract is
+    # installed; else they are found by name and metadata and said to need OCR
+    "png",
+    "jpg",
+    "jpeg",
+    "tif",
+    "tiff",
+    "webp",
+    "heic",
 )
 DEFAULT_INCLUDE = tuple(f"*.{ext}" for ext in DEFAULT_EXTENSIONS)
 #: Matched against every folder and file name; hidden names (".*") are skipped too.

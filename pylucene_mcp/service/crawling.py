@@ -33,6 +33,12 @@ def failures_file(index: Backend) -> Path:
     return home_dir() / "state" / f"failed-files-{digest}.json"
 
 
+def ocr_queue_file(index: Backend) -> Path:
+    """Where the crawler keeps the documents of ``index`` waiting for OCR (crawler/ocr.py)."""
+    failed = failures_file(index)
+    return failed.with_name(failed.name.replace("failed-files", "ocr-queue"))
+
+
 class Crawling(ServicePart):
     """The crawler, its Tika server and the watcher of the
     :class:`~pylucene_mcp.service.service.Service`."""
@@ -69,7 +75,48 @@ class Crawling(ServicePart):
                         failures_file=failures_file(index),
                     ),
                 )
+                self._set_up_ocr(self._crawler)
             return self._crawler
+
+    def _set_up_ocr(self, crawler: Crawler) -> None:
+        """Gives ``crawler`` its OCR worker where Tesseract is to be had (the setting ``ocr``),
+        with a Tika process of its own; resumes the queue a former run left."""
+        from pylucene_mcp.crawler import ocr
+        from pylucene_mcp.crawler.extract import Extractor
+        from pylucene_mcp.crawler.tika_server import OcrSettings, TikaServer, TikaSettings
+
+        s = self.settings
+        found = ocr.availability(s.ocr, s.ocr_languages, s.tesseract_path)
+        if not found.on:
+            crawler.ocr_off = str(found.reason)
+            (log.error if s.ocr == "on" else log.info)("no OCR: %s", found.reason)
+            return
+        program = Path(str(found.program))
+        server = TikaServer(
+            TikaSettings(
+                heap=s.tika_heap,
+                timeout_s=s.ocr_timeout_s,
+                idle_stop_s=s.tika_idle_s,
+                max_file_size_mb=s.max_file_size_mb,
+                max_content_chars=s.max_content_chars,
+                ocr=OcrSettings(
+                    "+".join(found.languages), s.ocr_page_timeout_s, s.ocr_dpi, program.parent
+                ),
+            ),
+            log_dir=s.log_dir,
+        )
+        assert self._tika is not None
+        crawler.ocr = ocr.OcrWorker(
+            crawler.index,
+            Extractor(self._tika),
+            Extractor(server),
+            ocr.OcrQueue(ocr_queue_file(crawler.index)),
+            max_pages=s.ocr_max_pages,
+            busy=lambda: crawler.current is not None,
+        )
+        log.info("OCR with %s in %s", program, "+".join(found.languages))
+        if crawler.ocr.queue.documents:
+            crawler.ocr.start()
 
     def started_crawler(self) -> Crawler | None:
         """The crawler if one has been made (None: no crawl or watch has been asked for yet, so

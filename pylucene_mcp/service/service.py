@@ -171,6 +171,8 @@ class Service(Folders):
         if self._tika is not None:
             self._tika.close()
             self._tika = None
+        if self._crawler is not None and self._crawler.ocr is not None:
+            self._crawler.ocr.close()
         self._crawler = None
         if self._index is not None:
             self._index.close()
@@ -277,6 +279,8 @@ class Service(Folders):
                 self._timer.join(30)
         waited = time.monotonic()
         if self._crawler is not None:  # outside the lock: the crawl's end takes it
+            if self._crawler.ocr is not None:  # the page under way is done at the next start
+                self._crawler.ocr.close(grace_s=QUIT_GRACE_S)
             self._crawler.stop()
             if self._tika is not None:  # the files in flight fail at once, for the next crawl
                 self._tika.close(grace_s=QUIT_GRACE_S)

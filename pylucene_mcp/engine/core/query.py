@@ -44,6 +44,7 @@ def field_schema() -> Any:
     builder.longs(jvm.jset(schema.LONG_FIELDS))
     builder.dates(jvm.jset(schema.DATE_FIELDS))
     builder.facets(jvm.jarray("String", list(schema.FACET_FIELDS)))
+    builder.flags(jvm.jset(schema.FLAG_FIELDS))
     for name, boost in ALSO_SEARCHED.items():
         builder.alsoSearch(name, boost)
     for name, language in schema.LEMMA_FIELDS.items():

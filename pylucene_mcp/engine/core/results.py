@@ -63,6 +63,9 @@ class Hit(Shape):
     language: str | None
     file_extension: str | None
     file_type: str | None
+    #: where the text comes from OCR: True (recognised: may hold recognition errors),
+    #: "pending", "needed" or "failed" (schema.OCR); None: the file holds its text
+    ocr: bool | str | None
     file_size: int | None
     created_date: str | None
     modified_date: str | None

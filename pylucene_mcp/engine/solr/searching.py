@@ -33,6 +33,7 @@ HIT_FIELDS = (
     "language",
     "file_extension",
     "file_type",
+    schema.OCR,
     "file_size",
     *schema.DATE_FIELDS,
     "content_hash",

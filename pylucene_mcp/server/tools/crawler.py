@@ -43,6 +43,32 @@ class VectorsProgress:
     counting: bool | None = None
 
 
+@dataclass(frozen=True)
+class OcrFailure:
+    file_path: str
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class OcrStatus:
+    """Text recognised in scans and photos (docs/crawler.md): whether it runs (``off`` says
+    why not and what to install), its languages, the documents and pages done since the start
+    and those waiting, the file under way, the last failures with their reason."""
+
+    running: bool
+    off: str | None = None
+    languages: list[str]
+    documents_waiting: int
+    pages_waiting: int
+    documents_done: int
+    pages_done: int
+    #: seconds a recognised page took, on average since the start (None: none yet)
+    seconds_per_page: float | None = None
+    now: str | None = None
+    failed: int
+    failures: list[OcrFailure]
+
+
 @dataclass(frozen=True, kw_only=True)
 class CrawlerStatus:
     """The crawler's state, its folders and a running crawl's progress."""
@@ -61,6 +87,8 @@ class CrawlerStatus:
     read_only: str | None = None
     #: the semantic path's embedder (vectors on; docs/semantic.md)
     vectors: VectorsProgress | None = None
+    #: OCR of scans and photos, once the crawler has started
+    ocr: OcrStatus | None = None
 
 
 # the watcher's changes getCrawlerStats shows, newest first
@@ -254,7 +282,41 @@ def status_fields(svc: Service) -> dict[str, Any]:
         "vectors": None
         if svc.embedding is None
         else VectorsProgress(**vars(svc.embedding.progress)),
+        "ocr": None if crawler is None else ocr_status(crawler),
     }
+
+
+def ocr_status(crawler: Any) -> OcrStatus:
+    """What :class:`OcrStatus` says of ``crawler``'s OCR worker (or of its absence)."""
+    worker = crawler.ocr
+    if worker is None:
+        return OcrStatus(
+            running=False,
+            off=crawler.ocr_off,
+            languages=[],
+            documents_waiting=0,
+            pages_waiting=0,
+            documents_done=0,
+            pages_done=0,
+            failed=0,
+            failures=[],
+        )
+    progress, queue = worker.progress, worker.queue
+    settings = worker.ocr.server.settings.ocr
+    return OcrStatus(
+        running=worker.ocr.server.pid is not None,
+        languages=settings.languages.split("+") if settings is not None else [],
+        documents_waiting=queue.documents,
+        pages_waiting=queue.pages,
+        documents_done=progress.documents_done,
+        pages_done=progress.pages_done,
+        seconds_per_page=round(progress.seconds / progress.pages_done, 2)
+        if progress.pages_done
+        else None,
+        now=progress.now,
+        failed=len(queue.failed),
+        failures=[OcrFailure(k, r) for k, r in reversed(progress.failures)],
+    )
 
 
 def crawler_status(svc: Service) -> CrawlerStatus:

@@ -31,6 +31,8 @@ import org.apache.tika.parser.AutoDetectParser;
 import org.apache.tika.parser.ParseContext;
 import org.apache.tika.parser.Parser;
 import org.apache.tika.parser.RecursiveParserWrapper;
+import org.apache.tika.parser.ocr.TesseractOCRConfig;
+import org.apache.tika.parser.pdf.PDFParserConfig;
 import org.apache.tika.sax.BasicContentHandlerFactory;
 import org.apache.tika.sax.RecursiveParserWrapperHandler;
 
@@ -40,8 +42,15 @@ import org.apache.tika.sax.RecursiveParserWrapperHandler;
  *
  * <pre>
  *   java -cp tika-server-standard.jar:pylucene-mcp-tika.jar io.github.pylucenemcp.tika.TikaPipe
- *       WRITE_LIMIT
+ *       WRITE_LIMIT [OCR_LANGUAGES OCR_PAGE_SECONDS OCR_DPI]
  * </pre>
+ *
+ * <p>Without {@code OCR_LANGUAGES} no text is recognised in images, not even where Tesseract is
+ * installed (Tika would otherwise OCR every image-only PDF page inline, in English, with no limit
+ * but the parse's). With them (Tesseract's form, {@code eng+deu}) the process is an OCR one: the
+ * images (PNG, JPEG, TIFF, ...) are read by Tesseract, each at most {@code OCR_PAGE_SECONDS}, and
+ * so is each PDF page that has no text of its own, rendered at {@code OCR_DPI} (Tika's {@code auto}
+ * strategy: a page with text keeps it), its text at its page.
  *
  * <p>Frames, big-endian, each starting with {@link #MAGIC}. A request on stdin: {@code int id, int
  * nameLength, byte[] name (UTF-8, the file's name: a hint for type detection), long length, byte[]
@@ -73,11 +82,24 @@ public final class TikaPipe {
 
   private final Parser parser = new AutoDetectParser();
   private final int writeLimit;
+  private final Ocr ocr;
   private final DataOutputStream out;
 
-  TikaPipe(int writeLimit, OutputStream out) {
+  TikaPipe(int writeLimit, Ocr ocr, OutputStream out) {
     this.writeLimit = writeLimit;
+    this.ocr = ocr;
     this.out = new DataOutputStream(new BufferedOutputStream(out, 1 << 16));
+  }
+
+  /** How text is recognised in images: Tesseract's languages, its time per page, the DPI. */
+  record Ocr(String languages, int pageSeconds, int dpi) {
+    /** The settings from the command line after the write limit; null: no OCR. */
+    static Ocr of(String[] args) {
+      if (args.length < 4) {
+        return null;
+      }
+      return new Ocr(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+    }
   }
 
   @SuppressForbidden(reason = "stdout is the protocol's; everything else printed goes to stderr")
@@ -86,7 +108,7 @@ public final class TikaPipe {
     PrintStream stderr = new PrintStream(new FileOutputStream(FileDescriptor.err), true, "UTF-8");
     System.setOut(stderr); // a parser that prints must not corrupt a frame
     int writeLimit = args.length > 0 ? Integer.parseInt(args[0]) : -1;
-    TikaPipe pipe = new TikaPipe(writeLimit, protocol);
+    TikaPipe pipe = new TikaPipe(writeLimit, Ocr.of(args), protocol);
     pipe.run(new FileInputStream(FileDescriptor.in));
     System.exit(0); // stdin closed: the caller is gone or done
   }
@@ -151,7 +173,7 @@ public final class TikaPipe {
     if (!name.isEmpty()) {
       metadata.set(TikaCoreProperties.RESOURCE_NAME_KEY, name);
     }
-    ParseContext context = new ParseContext();
+    ParseContext context = context();
     BasicContentHandlerFactory factory =
         new BasicContentHandlerFactory(
             BasicContentHandlerFactory.HANDLER_TYPE.XML, writeLimit, true, context);
@@ -171,6 +193,25 @@ public final class TikaPipe {
       first.set(TikaCoreProperties.CONTAINER_EXCEPTION, trace(failure));
     }
     return Json.metadataList(parts);
+  }
+
+  /** A parse's settings: OCR skipped, or Tesseract's and the PDF pages' as {@link #ocr} says. */
+  private ParseContext context() {
+    ParseContext context = new ParseContext();
+    TesseractOCRConfig tesseract = new TesseractOCRConfig();
+    PDFParserConfig pdf = new PDFParserConfig();
+    if (ocr == null) {
+      tesseract.setSkipOcr(true);
+      pdf.setOcrStrategy(PDFParserConfig.OCR_STRATEGY.NO_OCR);
+    } else {
+      tesseract.setLanguage(ocr.languages());
+      tesseract.setTimeoutSeconds(ocr.pageSeconds());
+      pdf.setOcrStrategy(PDFParserConfig.OCR_STRATEGY.AUTO);
+      pdf.setOcrDPI(ocr.dpi());
+    }
+    context.set(TesseractOCRConfig.class, tesseract);
+    context.set(PDFParserConfig.class, pdf);
+    return context;
   }
 
   private static String failure(Throwable e) {

@@ -28,7 +28,7 @@ public class TikaPipeTest {
   /** The answers of a run over {@code requests}: id → payload, READY under 0. */
   private static Map<Integer, String> answers(int writeLimit, byte[] requests) throws IOException {
     ByteArrayOutputStream written = new ByteArrayOutputStream();
-    new TikaPipe(writeLimit, written).run(new ByteArrayInputStream(requests));
+    new TikaPipe(writeLimit, null, written).run(new ByteArrayInputStream(requests));
     DataInputStream in = new DataInputStream(new ByteArrayInputStream(written.toByteArray()));
     Map<Integer, String> found = new HashMap<>();
     while (in.available() > 0) {

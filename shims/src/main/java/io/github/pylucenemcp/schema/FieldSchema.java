@@ -37,6 +37,9 @@ public final class FieldSchema {
   /** Stored field → its key in a hit's JSON, in the order a hit shows them. */
   public final Map<String, String> hitFields;
 
+  /** Keyword fields whose value {@code true} a hit shows as the JSON {@code true}. */
+  public final Set<String> flags;
+
   /** Every field a query may name. */
   public final Set<String> queryable;
 
@@ -62,6 +65,7 @@ public final class FieldSchema {
     dates = Set.copyOf(b.dates);
     facetDims = List.copyOf(b.facetDims);
     hitFields = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.hitFields));
+    flags = Set.copyOf(b.flags);
     alsoSearched = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.alsoSearched));
     lemmaFields = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.lemmaFields));
     lemmaWeight = b.lemmaWeight;
@@ -103,6 +107,7 @@ public final class FieldSchema {
     private final Set<String> dates = new HashSet<>();
     private final List<String> facetDims = new ArrayList<>();
     private final Map<String, String> hitFields = new LinkedHashMap<>();
+    private final Set<String> flags = new HashSet<>();
     private final Map<String, Float> alsoSearched = new LinkedHashMap<>();
     private final Map<String, String> lemmaFields = new LinkedHashMap<>();
     private float lemmaWeight = 1f;
@@ -188,6 +193,12 @@ public final class FieldSchema {
     /** A stored field a hit shows, under {@code jsonKey}; hits list them in this order. */
     public Builder hitField(String field, String jsonKey) {
       hitFields.put(field, jsonKey);
+      return this;
+    }
+
+    /** Keyword fields whose value {@code true} a hit shows as the JSON {@code true}. */
+    public Builder flags(Iterable<String> fields) {
+      fields.forEach(flags::add);
       return this;
     }
 

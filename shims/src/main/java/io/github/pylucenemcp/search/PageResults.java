@@ -94,7 +94,11 @@ public final class PageResults {
       json.object();
       for (Map.Entry<String, String> field : schema.hitFields.entrySet()) {
         IndexableField[] values = doc.getFields(field.getKey());
-        if (values.length > 0) {
+        if (values.length == 1
+            && schema.flags.contains(field.getKey())
+            && "true".equals(values[0].stringValue())) {
+          json.name(field.getValue()).bool(true);
+        } else if (values.length > 0) {
           value(json.name(field.getValue()), values, schema.dates.contains(field.getKey()));
         }
       }

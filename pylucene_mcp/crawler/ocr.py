@@ -1,0 +1,475 @@
+"""Text recognised in scans and photos (OCR): Tesseract, through Tika, off the crawl's path.
+
+The crawl extracts every file with OCR off, so that a scan never holds up the text documents
+beside it. A document with pages (or an image) without text of their own
+(:func:`~pylucene_mcp.crawler.extract.without_text`) is indexed at once with what it has, its
+``ocr`` field ``pending``, and joins the :class:`OcrQueue`. The :class:`OcrWorker`, a thread of
+its own, takes the queue once no crawl runs, smallest first, and sends each file to a second
+Tika process that runs Tesseract on those pages alone (a page with text keeps it), each within
+its page's limit, the document within its own; the recognised text is written at its page and
+the document's ``ocr`` becomes ``true``. The queue and the worker's failures are kept in a file,
+so a restart resumes where it stopped.
+
+Where no Tesseract is to be had (or OCR is off), such a document is indexed with ``ocr:
+needed``, and the log says once what to install (``doctor`` says it too).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import ntpath
+import os
+import posixpath
+import shutil
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pylucene_mcp.basics import errors, portable, schema
+from pylucene_mcp.basics.config import private_dir
+from pylucene_mcp.crawler.extract import Extracted, Extractor
+from pylucene_mcp.crawler.walk import FileEntry
+from pylucene_mcp.engine.core.backend import Backend
+
+log = logging.getLogger(__name__)
+
+#: where Tesseract's installers put it, by system, beside the PATH (``%VAR%``: from the
+#: environment): the UB Mannheim installer on Windows (for all users or one), Homebrew on Apple
+#: silicon and Intel, MacPorts
+KNOWN_PLACES: dict[str, tuple[str, ...]] = {
+    "win32": (
+        r"%ProgramFiles%\Tesseract-OCR\tesseract.exe",
+        r"%ProgramFiles(x86)%\Tesseract-OCR\tesseract.exe",
+        r"%LOCALAPPDATA%\Programs\Tesseract-OCR\tesseract.exe",
+    ),
+    "darwin": (
+        "/opt/homebrew/bin/tesseract",
+        "/usr/local/bin/tesseract",
+        "/opt/local/bin/tesseract",
+    ),
+    "linux": ("/usr/bin/tesseract", "/usr/local/bin/tesseract", "/snap/bin/tesseract"),
+}
+
+
+def find_tesseract(
+    configured: str | None = None,
+    *,
+    system: str = portable.SYSTEM,
+    environ: Mapping[str, str] | None = None,
+    is_file: Callable[[str], bool] = os.path.isfile,
+    which: Callable[..., str | None] = shutil.which,
+) -> str | None:
+    """The ``tesseract`` program: ``configured`` (the setting ``tesseract_path``, the program
+    or its folder), else the one on the PATH, else one where its installer puts it
+    (:data:`KNOWN_PLACES`); None when there is none."""
+    env = os.environ if environ is None else environ
+    name = "tesseract.exe" if system == "win32" else "tesseract"
+    join = ntpath.join if system == "win32" else posixpath.join
+    if configured:
+        for candidate in (configured, join(configured, name)):
+            if is_file(candidate):
+                return candidate
+        return None
+    found = which(name, path=env.get("PATH"))
+    if found:
+        return found
+    key = "linux" if system.startswith("linux") else system
+    for place in KNOWN_PLACES.get(key, ()):
+        expanded = _expand(place, env)
+        if expanded and is_file(expanded):
+            return expanded
+    return None
+
+
+def _expand(place: str, env: Mapping[str, str]) -> str | None:
+    """``place`` with its ``%VAR%`` taken from ``env`` (None when one is not set)."""
+    while "%" in place:
+        start = place.index("%")
+        end = place.index("%", start + 1)
+        value = env.get(place[start + 1 : end])
+        if not value:
+            return None
+        place = place[:start] + value + place[end + 1 :]
+    return place
+
+
+def installed_languages(program: str, timeout_s: float = 20.0) -> list[str]:
+    """The languages ``program`` (Tesseract) has data for (``--list-langs``), ``osd`` left out.
+
+    Raises:
+        OSError: when it cannot be run or fails.
+    """
+    try:
+        done = subprocess.run(
+            [program, "--list-langs"],
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+            check=False,
+            stdin=subprocess.DEVNULL,
+        )
+    except subprocess.TimeoutExpired as exc:
+        raise OSError(f"{program} --list-langs took longer than {timeout_s:g} s") from exc
+    if done.returncode != 0:
+        raise OSError(f"{program} --list-langs failed: {(done.stderr or '').strip()[:200]}")
+    lines = (done.stdout or done.stderr).splitlines()
+    return sorted(line.strip() for line in lines[1:] if line.strip() and line.strip() != "osd")
+
+
+def install_hint(languages: Sequence[str], system: str = portable.SYSTEM) -> str:
+    """How to install Tesseract with the data of ``languages`` (``eng``, ``deu``) on
+    ``system``: the package manager's command, or the Windows installer."""
+    if system == "win32":
+        return (
+            "install Tesseract with the UB Mannheim installer "
+            "(https://github.com/UB-Mannheim/tesseract/wiki), ticking the languages "
+            f"{', '.join(languages)} under 'Additional language data'; it goes to "
+            r"C:\Program Files\Tesseract-OCR (or set tesseract_path)"
+        )
+    if system == "darwin":
+        extra = " tesseract-lang" if any(code != "eng" for code in languages) else ""
+        return f"install Tesseract with Homebrew: brew install tesseract{extra}"
+    debian = " ".join(f"tesseract-ocr-{code}" for code in languages)
+    fedora = " ".join(f"tesseract-langpack-{code}" for code in languages)
+    return (
+        f"install Tesseract: sudo apt-get install tesseract-ocr {debian} (Debian, Ubuntu) or "
+        f"sudo dnf install tesseract {fedora} (Fedora)"
+    )
+
+
+def languages_of(setting: str) -> list[str]:
+    """The languages of the setting ``ocr_languages`` (``eng+deu``)."""
+    return [code.strip() for code in setting.replace(",", "+").split("+") if code.strip()]
+
+
+@dataclass(frozen=True)
+class Availability:
+    """Whether OCR runs, with what, and why not."""
+
+    program: str | None
+    languages: tuple[str, ...]
+    #: None: OCR runs; else why not, and what to do
+    reason: str | None
+
+    @property
+    def on(self) -> bool:
+        return self.reason is None
+
+
+def availability(
+    mode: str, wanted: str, configured: str | None = None, system: str = portable.SYSTEM
+) -> Availability:
+    """Whether OCR runs under the setting ``ocr`` (``auto``, ``on``, ``off``) with the languages
+    ``wanted`` (``ocr_languages``): with ``auto`` or ``on``, when Tesseract is found with data
+    for at least one of them (those it has not are left out, and said)."""
+    codes = languages_of(wanted)
+    if mode == "off":
+        return Availability(None, (), "OCR is off (the setting ocr: off)")
+    program = find_tesseract(configured, system=system)
+    if program is None:
+        return Availability(None, (), f"Tesseract is not installed: {install_hint(codes, system)}")
+    try:
+        have = installed_languages(program)
+    except OSError as exc:
+        return Availability(program, (), f"Tesseract cannot be run ({exc})")
+    usable = tuple(code for code in codes if code in have)
+    if not usable:
+        return Availability(
+            program,
+            (),
+            f"Tesseract has none of the languages {', '.join(codes)} (it has "
+            f"{', '.join(have) or 'none'}): {install_hint(codes, system)}",
+        )
+    return Availability(program, usable, None)
+
+
+@dataclass
+class Waiting:
+    """A document waiting for OCR: its file as the crawl indexed it, and how many pages (an
+    image: 1) have no text of their own."""
+
+    entry: FileEntry
+    pages: int
+
+    def to_json(self) -> dict[str, Any]:
+        entry = dataclasses.asdict(self.entry)
+        return {**entry, "pages": self.pages}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Waiting:
+        readers = data.get("readers")
+        entry = FileEntry(
+            path=str(data["path"]),
+            key=str(data["key"]),
+            root=str(data["root"]),
+            size=int(data["size"]),
+            mtime_ms=int(data["mtime_ms"]),
+            identity=(int(data["identity"][0]), int(data["identity"][1])),
+            readers=None if readers is None else tuple(str(r) for r in readers),
+            linked=bool(data.get("linked")),
+        )
+        return cls(entry, int(data["pages"]))
+
+
+class OcrQueue:
+    """The documents waiting for OCR by index key, and those whose OCR failed (``key → (size,
+    mtime_ms, reason)``); in ``path`` (JSON, this user's alone) when one is given."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._waiting: dict[str, Waiting] = {}
+        self.failed: dict[str, tuple[int, int, str]] = {}
+        if path is None:
+            return
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            self._waiting = {w["key"]: Waiting.from_json(w) for w in data.get("waiting", [])}
+            self.failed = {str(k): (int(v[0]), int(v[1]), str(v[2])) for k, v in
+                           data.get("failed", {}).items()}  # fmt: skip
+        except FileNotFoundError:
+            pass
+        except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+            log.warning("ignoring the unreadable OCR queue %s: %s", path, exc)
+
+    def add(self, entry: FileEntry, pages: int) -> None:
+        with self._lock:
+            self._waiting[entry.key] = Waiting(entry, pages)
+            self.failed.pop(entry.key, None)
+        self.save()
+
+    def next(self) -> Waiting | None:
+        """The document to OCR next: the one with the fewest pages, the smallest of them."""
+        with self._lock:
+            if not self._waiting:
+                return None
+            return min(self._waiting.values(), key=lambda w: (w.pages, w.entry.size, w.entry.key))
+
+    def done(self, key: str, failure: tuple[int, int, str] | None = None) -> None:
+        with self._lock:
+            self._waiting.pop(key, None)
+            if failure is not None:
+                self.failed[key] = failure
+        self.save()
+
+    def forget(self, keys: Iterable[str]) -> None:
+        """Takes ``keys`` (and the documents under them: a folder's) out of the queue and the
+        failures: their files are gone from the index."""
+        gone = {portable.fold(k) for k in keys}
+        if not gone:
+            return
+        prefixes = tuple(portable.folder_prefix(k) for k in gone)
+        with self._lock:
+            for store in (self._waiting, self.failed):
+                for key in list(store):
+                    folded = portable.fold(key)
+                    if folded in gone or folded.startswith(prefixes):
+                        del store[key]
+        self.save()
+
+    @property
+    def documents(self) -> int:
+        return len(self._waiting)
+
+    @property
+    def pages(self) -> int:
+        with self._lock:
+            return sum(w.pages for w in self._waiting.values())
+
+    def save(self) -> None:
+        """Writes the queue (atomically; a failure to write is logged)."""
+        if self.path is None:
+            return
+        with self._lock:
+            data = {
+                "waiting": [w.to_json() for w in self._waiting.values()],
+                "failed": {k: list(v) for k, v in self.failed.items()},
+            }
+        try:
+            private_dir(self.path.parent)
+            portable.write_private(self.path, json.dumps(data))
+        except OSError as exc:
+            log.warning("cannot write the OCR queue %s: %s", self.path, exc)
+
+
+@dataclass
+class OcrProgress:
+    """How far OCR is: documents and pages recognised since the start, those waiting, those
+    that failed (the last ones with their reason), the one under way."""
+
+    documents_done: int = 0
+    pages_done: int = 0
+    seconds: float = 0.0
+    now: str | None = None
+    failures: list[tuple[str, str]] = field(default_factory=list)
+
+
+#: the failures the progress keeps to show
+FAILURES_SHOWN = 20
+
+
+class OcrWorker:
+    """Recognises the text of the queued documents, one at a time, in a thread of its own that
+    waits while ``busy()`` (a crawl runs: its text documents come first)."""
+
+    def __init__(
+        self,
+        index: Backend,
+        text: Extractor,
+        ocr: Extractor,
+        queue: OcrQueue,
+        *,
+        max_pages: int,
+        busy: Callable[[], bool] = lambda: False,
+    ) -> None:
+        self.index = index
+        self.text = text
+        self.ocr = ocr
+        self.queue = queue
+        self.max_pages = max_pages
+        self.busy = busy
+        self.progress = OcrProgress()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._idle = threading.Event()
+        self._idle.set()
+
+    def add(self, entry: FileEntry, pages: int) -> None:
+        """Queues ``entry`` (indexed with ``ocr: pending``) and wakes the worker."""
+        self.queue.add(entry, pages)
+        self.start()
+
+    def start(self) -> None:
+        """Starts the worker thread when it is not running and the queue has work."""
+        with self._lock:
+            if self._stop.is_set():
+                return
+            self._idle.clear()
+            self._wake.set()
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="ocr", daemon=True)
+                self._thread.start()
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Waits until the queue is empty (or the worker stopped); True when it is."""
+        return self._idle.wait(timeout)
+
+    def close(self, grace_s: float = 5.0) -> None:
+        """Stops the worker; the document under way is left in the queue, for the next start."""
+        self._stop.set()
+        self._wake.set()
+        self.ocr.server.close(grace_s)
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(30)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._wake.clear()
+            if self.busy():
+                self._wake.wait(1.0)
+                continue
+            waiting = self.queue.next()
+            if waiting is None:
+                self._idle.set()
+                self._wake.wait(5.0)
+                with self._lock:  # an add after this starts a new thread
+                    if not self._wake.is_set() and self.queue.next() is None:
+                        self._thread = None
+                        return
+                continue
+            try:
+                self._recognise(waiting)
+            except errors.TikaUnavailableError as exc:
+                if self._stop.is_set():
+                    break
+                log.warning("OCR waits: %s", exc)
+                self._stop.wait(30.0)
+            except Exception:  # a bug must not end OCR for every other document
+                log.exception("OCR of %s failed", waiting.entry.key)
+                self._failed(waiting, "unexpected error (see the log)")
+        self._idle.set()
+
+    def _current(self, waiting: Waiting) -> bool:
+        """Whether the file and its document are still those queued (else the crawl or the
+        watcher has seen a change, and queues the new version when it needs OCR)."""
+        entry = waiting.entry
+        state = self.index.file_states_of([entry.key]).get(entry.key)
+        if state is None or (state.size, state.mtime_ms) != (entry.size, entry.mtime_ms):
+            return False
+        try:
+            st = os.stat(entry.path)
+        except OSError:
+            return False
+        return (st.st_size, st.st_mtime_ns // 1_000_000) == (entry.size, entry.mtime_ms)
+
+    def _recognise(self, waiting: Waiting) -> None:
+        entry = waiting.entry
+        if not self._current(waiting):
+            self.queue.done(entry.key)
+            return
+        if waiting.pages > self.max_pages:
+            self._failed(
+                waiting,
+                f"{waiting.pages} pages without text, over the limit of {self.max_pages} "
+                "(ocr_max_pages)",
+            )
+            return
+        self.progress.now = entry.key
+        started = time.monotonic()
+        try:
+            extracted = self.ocr.extract(Path(entry.path), entry.identity, [entry.root])
+        except errors.ExtractionError as exc:
+            if isinstance(exc, errors.TikaUnavailableError):
+                raise
+            self._failed(waiting, str(exc))
+            return
+        finally:
+            self.progress.now = None
+        extracted.ocr = schema.OCR_DONE
+        if self._write(waiting, extracted):
+            self.progress.documents_done += 1
+            self.progress.pages_done += max(extracted.ocr_pages, 1)
+            self.progress.seconds += time.monotonic() - started
+            log.info(
+                "OCR of %s: %d page(s) in %.1f s",
+                entry.key,
+                extracted.ocr_pages,
+                time.monotonic() - started,
+            )
+        self.queue.done(entry.key)
+
+    def _failed(self, waiting: Waiting, reason: str) -> None:
+        """Records why OCR failed and writes the document with ``ocr: failed`` (and the text
+        its file holds)."""
+        entry = waiting.entry
+        log.warning("OCR of %s failed: %s", entry.key, reason)
+        self.progress.failures = [*self.progress.failures, (entry.key, reason)][-FAILURES_SHOWN:]
+        try:
+            extracted = self.text.extract(Path(entry.path), entry.identity, [entry.root])
+        except errors.ExtractionError:
+            extracted = None
+        if extracted is not None:
+            extracted.ocr = schema.OCR_FAILED
+            self._write(waiting, extracted)
+        self.queue.done(entry.key, (entry.size, entry.mtime_ms, reason))
+
+    def _write(self, waiting: Waiting, extracted: Extracted) -> bool:
+        """Writes the document when its file is still the one queued; True when written."""
+        from pylucene_mcp.crawler.pipeline import to_documents
+
+        if not self._current(waiting):
+            return False
+        with self.index.writer() as writer:
+            for doc in to_documents(waiting.entry, extracted):
+                writer.add(doc)
+        self.index.refresh()
+        return True

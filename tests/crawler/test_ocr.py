@@ -1,0 +1,273 @@
+"""OCR of scans and photos: real Tesseract through real Tika, on scans made here of text we know
+(the oracle is the text drawn, never what the code read)."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pylucene_mcp import Index
+from pylucene_mcp.basics import schema
+from pylucene_mcp.crawler import ocr
+from pylucene_mcp.crawler.extract import Extractor
+from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
+from pylucene_mcp.crawler.tika_server import OcrSettings, TikaServer, TikaSettings
+from pylucene_mcp.crawler.walk import FileEntry
+from tests.crawler.files import pdf
+from tests.crawler.scans import has_umlauts, mixed_pdf, scan_pdf, scan_png
+
+LETTER = [
+    "Rental contract between Anna Schmidt and the city of Leipzig.",
+    "The tenant pays the monthly rent of 850 euros before the third working day.",
+    "Either party may terminate this agreement with three months notice.",
+]
+BRIEF = [
+    "Sehr geehrte Frau Schmidt, wir bestätigen den Eingang Ihrer Steuererklärung.",
+    "Die Prüfung der Unterlagen für das Jahr 2025 ist abgeschlossen.",
+    "Bitte überweisen Sie den Betrag bis zum fünfzehnten Oktober.",
+]
+TYPED = "Page one has a text layer about invoices and payments."
+
+
+def _tesseract() -> str:
+    program = ocr.find_tesseract()
+    if program is None:
+        if os.environ.get("PYLUCENE_MCP_REQUIRE_TESSERACT"):
+            pytest.fail("Tesseract is required here (scripts/ensure-tesseract installs it)")
+        pytest.skip("Tesseract is not installed (scripts/ensure-tesseract)")
+    return program
+
+
+@pytest.fixture(scope="module")
+def ocr_tika(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TikaServer]:
+    program = _tesseract()
+    settings = TikaSettings(ocr=OcrSettings("eng+deu", 60, 300, Path(program).parent))
+    server = TikaServer(settings, log_dir=tmp_path_factory.mktemp("ocr-logs"))
+    yield server
+    server.close()
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_the_text_pass_counts_the_pages_only_ocr_can_read_and_reads_none(
+    tika: TikaServer, tmp_path: Path
+) -> None:
+    extractor = Extractor(tika)
+    mixed = extractor.extract(mixed_pdf(tmp_path / "contract.pdf", TYPED, LETTER))
+    assert mixed.ocr_pages == 1
+    assert len(mixed.page_offsets) == 2
+    assert TYPED in mixed.content and "Rental" not in mixed.content
+    photo = extractor.extract(scan_png(tmp_path / "letter.png", LETTER))
+    assert (photo.ocr_pages, photo.content, photo.file_type) == (1, "", "image/png")
+    typed = extractor.extract(
+        pdf(tmp_path / "typed.pdf", ["A typed page.", "Another one."], title="T", author="A")
+    )
+    assert typed.ocr_pages == 0 and typed.content
+
+
+def test_ocr_writes_each_page_s_text_at_its_page_and_keeps_a_text_layer(
+    ocr_tika: TikaServer, tmp_path: Path
+) -> None:
+    extracted = Extractor(ocr_tika).extract(mixed_pdf(tmp_path / "contract.pdf", TYPED, LETTER))
+    first, second = extracted.page_offsets
+    assert extracted.ocr_pages == 1
+    assert TYPED in extracted.content[first:second]
+    recognised = _words(extracted.content[second:])
+    for line in LETTER:
+        assert line in recognised
+    photo = Extractor(ocr_tika).extract(scan_png(tmp_path / "letter.png", LETTER, angle=0.7))
+    assert photo.ocr_pages == 1
+    assert "monthly rent of 850 euros" in _words(photo.content)
+
+
+@pytest.mark.skipif(not has_umlauts(), reason="no font with German letters to draw the scan")
+def test_a_german_scan_is_read_with_its_umlauts(ocr_tika: TikaServer, tmp_path: Path) -> None:
+    extracted = Extractor(ocr_tika).extract(scan_pdf(tmp_path / "bescheid.pdf", [BRIEF]))
+    recognised = _words(extracted.content)
+    for line in BRIEF:
+        assert line in recognised
+
+
+class Held:
+    """A crawl that holds OCR back until released: what a person sees in between."""
+
+    def __init__(self) -> None:
+        self.released = threading.Event()
+
+    def __call__(self) -> bool:
+        return not self.released.is_set()
+
+
+def _crawler(
+    index: Index, tika: TikaServer, ocr_tika: TikaServer, queue: Path, busy: Held
+) -> Crawler:
+    crawler = Crawler(index, Extractor(tika), CrawlSettings(batch_size=5))
+    crawler.ocr = ocr.OcrWorker(
+        index, Extractor(tika), Extractor(ocr_tika), ocr.OcrQueue(queue), max_pages=20, busy=busy
+    )
+    return crawler
+
+
+def test_a_scanned_letter_is_found_by_a_phrase_from_its_body_with_its_page(
+    fresh_index: Index, tika: TikaServer, ocr_tika: TikaServer, tmp_path: Path
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("Notes about the garden and the monthly water bill.\n")
+    mixed_pdf(folder / "contract.pdf", TYPED, LETTER, angle=0.5, noise=0.002)
+    scan_png(folder / "receipt.png", ["Receipt number 4711 for one espresso machine."])
+    held = Held()
+    crawler = _crawler(fresh_index, tika, ocr_tika, tmp_path / "queue.json", held)
+    report = crawler.crawl([str(folder)])
+    assert (report.added, report.failed) == (3, 0)
+
+    # before OCR: the text documents are searchable; the scans by their name and own text,
+    # and they say that their recognised text is still to come
+    assert fresh_index.search("garden").total_hits == 1
+    assert fresh_index.search('"monthly rent of 850 euros"').total_hits == 0
+    pending = fresh_index.search("file_name:contract").documents[0]
+    assert pending.ocr == schema.OCR_PENDING
+    assert fresh_index.search("invoices").documents[0].ocr == schema.OCR_PENDING
+    assert crawler.ocr is not None
+    assert (crawler.ocr.queue.documents, crawler.ocr.queue.pages) == (2, 2)
+    assert json.loads((tmp_path / "queue.json").read_text())["waiting"]
+
+    held.released.set()
+    assert crawler.ocr.wait_idle(600), "OCR did not finish"
+    found = fresh_index.search('"monthly rent of 850 euros"')
+    assert found.total_hits == 1
+    hit = found.documents[0]
+    assert hit.file_path.endswith("contract.pdf")
+    assert hit.ocr is True
+    assert [p.page for p in hit.passages] == [2]
+    typed = fresh_index.search("invoices").documents[0]  # the text layer's page kept
+    assert typed.ocr is True and [p.page for p in typed.passages] == [1]
+    assert fresh_index.search('"espresso machine"').documents[0].ocr is True
+    assert fresh_index.search("garden").documents[0].ocr is None
+    counts = {f.value: f.count for f in fresh_index.search("*").facets["ocr"]}
+    assert counts == {"true": 2}
+    assert crawler.ocr.progress.documents_done == 2
+    assert crawler.ocr.queue.documents == 0
+
+
+def test_without_tesseract_a_scan_is_indexed_as_needing_ocr_and_the_reason_says_what_to_do(
+    fresh_index: Index, tika: TikaServer, tmp_path: Path
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    scan_png(folder / "receipt.png", ["Receipt number 4711 for one espresso machine."])
+    crawler = Crawler(fresh_index, Extractor(tika), CrawlSettings())
+    missing = ocr.availability("auto", "eng+deu", str(tmp_path / "no-tesseract-here"))
+    assert not missing.on and "apt-get install tesseract-ocr tesseract-ocr-eng" in str(
+        missing.reason
+    )
+    crawler.ocr_off = str(missing.reason)
+    assert crawler.crawl([str(folder)]).added == 1
+    hit = fresh_index.search("file_name:receipt").documents[0]
+    assert hit.ocr == schema.OCR_NEEDED
+    counts = {f.value: f.count for f in fresh_index.search("*").facets["ocr"]}
+    assert counts == {"needed": 1}
+
+
+def test_ocr_off_by_setting_says_so() -> None:
+    assert ocr.availability("off", "eng").reason == "OCR is off (the setting ocr: off)"
+
+
+def _entry(key: str, size: int) -> FileEntry:
+    return FileEntry(key, key, "/docs", size, 1_700_000_000_000, (1, size), ("*",), False)
+
+
+def test_the_queue_gives_the_smallest_first_survives_a_restart_and_forgets_a_folder(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "state" / "ocr-queue.json"
+    queue = ocr.OcrQueue(path)
+    queue.add(_entry("/docs/big.pdf", 9_000_000), 40)
+    queue.add(_entry("/docs/a/photo.png", 3_000_000), 1)
+    queue.add(_entry("/docs/a/small.png", 200_000), 1)
+    queue.add(_entry("/docs/b/two.pdf", 100), 2)
+    assert (queue.documents, queue.pages) == (4, 44)
+    first = queue.next()
+    assert first is not None and first.entry.key == "/docs/a/small.png"
+    queue.done("/docs/a/small.png", (200_000, 1, "parsing took longer than 1800 s"))
+
+    again = ocr.OcrQueue(path)  # a restart
+    order = []
+    while (waiting := again.next()) is not None:
+        order.append(waiting.entry.key)
+        again.done(waiting.entry.key)
+    assert order == ["/docs/a/photo.png", "/docs/b/two.pdf", "/docs/big.pdf"]
+    assert again.failed == {"/docs/a/small.png": (200_000, 1, "parsing took longer than 1800 s")}
+    restored = ocr.OcrQueue(path).failed
+    assert restored == again.failed
+
+    queue = ocr.OcrQueue(path)
+    queue.add(_entry("/docs/a/x.png", 1), 1)
+    queue.add(_entry("/docs/ab.png", 1), 1)
+    queue.forget(["/docs/a"])
+    assert queue.next() is not None and queue.documents == 1 and not queue.failed
+    assert ocr.OcrQueue(path).next().entry.key == "/docs/ab.png"  # type: ignore[union-attr]
+
+
+def test_an_unreadable_queue_is_set_aside_not_fatal(tmp_path: Path) -> None:
+    path = tmp_path / "ocr-queue.json"
+    path.write_text("{not json")
+    assert ocr.OcrQueue(path).documents == 0
+
+
+@pytest.mark.parametrize(
+    ("system", "environ", "present", "expected"),
+    [
+        (
+            "win32",
+            {"ProgramFiles": r"C:\Program Files", "PATH": ""},
+            r"C:\Program Files\Tesseract-OCR\tesseract.exe",
+            r"C:\Program Files\Tesseract-OCR\tesseract.exe",
+        ),
+        (
+            "win32",
+            {"LOCALAPPDATA": r"C:\Users\anna\AppData\Local", "PATH": ""},
+            r"C:\Users\anna\AppData\Local\Programs\Tesseract-OCR\tesseract.exe",
+            r"C:\Users\anna\AppData\Local\Programs\Tesseract-OCR\tesseract.exe",
+        ),
+        ("darwin", {"PATH": "/usr/bin"}, "/opt/homebrew/bin/tesseract",
+         "/opt/homebrew/bin/tesseract"),
+        ("darwin", {"PATH": "/usr/bin"}, "/elsewhere/tesseract", None),
+        ("linux", {"PATH": ""}, "/usr/bin/tesseract", "/usr/bin/tesseract"),
+    ],
+)  # fmt: skip
+def test_tesseract_is_found_where_each_system_s_installer_puts_it(
+    system: str, environ: dict[str, str], present: str, expected: str | None
+) -> None:
+    found = ocr.find_tesseract(
+        system=system,
+        environ=environ,
+        is_file=lambda path: path == present,
+        which=lambda name, path=None: None,
+    )
+    assert found == expected
+
+
+def test_a_configured_tesseract_is_the_program_or_its_folder() -> None:
+    present = r"D:\Tools\OCR\tesseract.exe"
+    kwargs = {"system": "win32", "environ": {}, "is_file": lambda p: p == present}
+    assert ocr.find_tesseract(r"D:\Tools\OCR", **kwargs) == present  # type: ignore[arg-type]
+    assert ocr.find_tesseract(present, **kwargs) == present  # type: ignore[arg-type]
+    assert ocr.find_tesseract(r"D:\Nothing", **kwargs) is None  # type: ignore[arg-type]
+
+
+def test_the_install_hint_names_each_system_s_way() -> None:
+    assert "brew install tesseract tesseract-lang" in ocr.install_hint(["eng", "deu"], "darwin")
+    assert "brew install tesseract" in ocr.install_hint(["eng"], "darwin")
+    windows = ocr.install_hint(["eng", "deu"], "win32")
+    assert "UB-Mannheim" in windows and r"C:\Program Files\Tesseract-OCR" in windows
+    linux = ocr.install_hint(["eng", "deu"], "linux")
+    assert "tesseract-ocr-deu" in linux and "tesseract-langpack-deu" in linux
+    assert ocr.languages_of("eng+deu, fra") == ["eng", "deu", "fra"]
