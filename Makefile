@@ -62,6 +62,7 @@ test-python: $(SETUP_STAMP) $(JAR_STAMP) $(SOLR_NODE)  ## pytest, slow tests inc
 	@./scripts/ensure-chromium >&2 || echo "no chromium: the MCP Apps browser tests will be skipped" >&2
 	@./scripts/ensure-apps-host >&2 || echo "no npm: the MCP Apps browser tests will be skipped" >&2
 	@./scripts/ensure-test-corpora >&2 || echo "no German corpus: the exactness test will be skipped" >&2
+	@./scripts/ensure-tesseract >&2 || echo "no tesseract: the OCR tests will be skipped" >&2
 	@./scripts/ensure-test-model >&2
 	$(PYTHON) -m pytest -m "slow or not slow"
 

@@ -219,6 +219,34 @@ def check_vectors(settings: Settings) -> Check | None:
     )
 
 
+def check_ocr(settings: Settings) -> Check:
+    """OCR of scans and photos: whether Tesseract is found, with which of the languages asked
+    for, and else what to install on this system."""
+    from pylucene_mcp.crawler import ocr
+
+    found = ocr.availability(settings.ocr, settings.ocr_languages, settings.tesseract_path)
+    if settings.ocr == "off":
+        return Check("ocr", OK, "off (ocr: off): scans and photos are found by name and metadata")
+    if not found.on:
+        status = FAIL if settings.ocr == "on" else WARN
+        return Check(
+            "ocr",
+            status,
+            f"{found.reason}; until then scans and photos are found by their name and metadata "
+            "only (ocr: needed)",
+        )
+    wanted = ocr.languages_of(settings.ocr_languages)
+    missing = [code for code in wanted if code not in found.languages]
+    detail = f"Tesseract at {found.program}, languages {'+'.join(found.languages)}"
+    if missing:
+        return Check(
+            "ocr",
+            WARN,
+            f"{detail}; no data for {', '.join(missing)}; install it: {ocr.install_hint(missing)}",
+        )
+    return Check("ocr", OK, detail)
+
+
 def run_checks(fetch_tika: bool = False) -> list[Check]:
     """Every check, in the order a server needs them (a URL's credentials redacted)."""
     return [Check(c.name, c.status, redact(c.detail)) for c in _checks(fetch_tika)]
@@ -233,6 +261,7 @@ def _checks(fetch_tika: bool) -> list[Check]:
         checks += [http] if http is not None else []
         vectors = check_vectors(settings)
         checks += [vectors] if vectors is not None else []
+        checks.append(check_ocr(settings))
     checks.append(check_tika(fetch_tika))
     checks.append(check_crash_reports())
     return checks

@@ -26,8 +26,18 @@ def test_doctor_checks_each_part_and_prints_this_installs_client_block(
     assert result.returncode == 0, result.stdout + result.stderr
     report = json.loads(result.stdout)
     checks = {c["name"]: c for c in report["checks"]}
-    assert set(checks) == {"java", "jars", "config", "index", "logs", "tika", "crash reports"}
+    assert set(checks) == {
+        "java",
+        "jars",
+        "config",
+        "index",
+        "logs",
+        "ocr",
+        "tika",
+        "crash reports",
+    }
     assert all(c["status"] == "ok" for c in checks.values()), checks
+    assert "languages eng+deu" in checks["ocr"]["detail"]
     assert "Java 2" in checks["java"]["detail"]
     assert "Lucene 10." in checks["jars"]["detail"]
     assert "11 documents" in checks["index"]["detail"]
@@ -48,6 +58,22 @@ def test_doctor_says_what_is_wrong_in_plain_words(tmp_path: Path) -> None:
     ), result.stdout
     assert "Fix what FAILED above" in result.stdout
     assert '"mcpServers"' in result.stdout  # the block is printed all the same
+
+
+def test_doctor_says_how_to_install_tesseract_and_fails_only_when_ocr_is_on(
+    tmp_path: Path,
+) -> None:
+    nowhere = str(tmp_path / "no-tesseract")
+    result = cli(tmp_path, "doctor", "--json", PYLUCENE_MCP_TESSERACT_PATH=nowhere)
+    checks = {c["name"]: c for c in json.loads(result.stdout)["checks"]}
+    assert checks["ocr"]["status"] == "warning", checks["ocr"]
+    assert "tesseract-ocr-deu" in checks["ocr"]["detail"]
+    assert "name and metadata only (ocr: needed)" in checks["ocr"]["detail"]
+    result = cli(tmp_path, "doctor", "--json", PYLUCENE_MCP_TESSERACT_PATH=nowhere,
+                 PYLUCENE_MCP_OCR="on")  # fmt: skip
+    assert result.returncode == 1
+    checks = {c["name"]: c for c in json.loads(result.stdout)["checks"]}
+    assert checks["ocr"]["status"] == "failed"
 
 
 def test_serve_in_a_terminal_says_once_on_stderr_that_it_waits(

@@ -127,19 +127,19 @@ def install_hint(languages: Sequence[str], system: str = portable.SYSTEM) -> str
     ``system``: the package manager's command, or the Windows installer."""
     if system == "win32":
         return (
-            "install Tesseract with the UB Mannheim installer "
+            "the UB Mannheim installer "
             "(https://github.com/UB-Mannheim/tesseract/wiki), ticking the languages "
             f"{', '.join(languages)} under 'Additional language data'; it goes to "
             r"C:\Program Files\Tesseract-OCR (or set tesseract_path)"
         )
     if system == "darwin":
         extra = " tesseract-lang" if any(code != "eng" for code in languages) else ""
-        return f"install Tesseract with Homebrew: brew install tesseract{extra}"
+        return f"brew install tesseract{extra} (Homebrew)"
     debian = " ".join(f"tesseract-ocr-{code}" for code in languages)
     fedora = " ".join(f"tesseract-langpack-{code}" for code in languages)
     return (
-        f"install Tesseract: sudo apt-get install tesseract-ocr {debian} (Debian, Ubuntu) or "
-        f"sudo dnf install tesseract {fedora} (Fedora)"
+        f"sudo apt-get install tesseract-ocr {debian} (Debian, Ubuntu) or sudo dnf install "
+        f"tesseract {fedora} (Fedora)"
     )
 
 
@@ -173,7 +173,9 @@ def availability(
         return Availability(None, (), "OCR is off (the setting ocr: off)")
     program = find_tesseract(configured, system=system)
     if program is None:
-        return Availability(None, (), f"Tesseract is not installed: {install_hint(codes, system)}")
+        return Availability(
+            None, (), f"Tesseract is not installed; install it: {install_hint(codes, system)}"
+        )
     try:
         have = installed_languages(program)
     except OSError as exc:
@@ -184,7 +186,7 @@ def availability(
             program,
             (),
             f"Tesseract has none of the languages {', '.join(codes)} (it has "
-            f"{', '.join(have) or 'none'}): {install_hint(codes, system)}",
+            f"{', '.join(have) or 'none'}); install them: {install_hint(codes, system)}",
         )
     return Availability(program, usable, None)
 

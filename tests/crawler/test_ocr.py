@@ -138,6 +138,9 @@ def test_a_scanned_letter_is_found_by_a_phrase_from_its_body_with_its_page(
     assert crawler.ocr is not None
     assert (crawler.ocr.queue.documents, crawler.ocr.queue.pages) == (2, 2)
     assert json.loads((tmp_path / "queue.json").read_text())["waiting"]
+    contract = str(folder / "contract.pdf")
+    why = fresh_index.explain_miss('"monthly rent of 850 euros"', contract)
+    assert why.reasons[0].kind == "ocr" and "waiting for OCR" in why.reasons[0].detail
 
     held.released.set()
     assert crawler.ocr.wait_idle(600), "OCR did not finish"
@@ -153,6 +156,9 @@ def test_a_scanned_letter_is_found_by_a_phrase_from_its_body_with_its_page(
     assert fresh_index.search("garden").documents[0].ocr is None
     counts = {f.value: f.count for f in fresh_index.search("*").facets["ocr"]}
     assert counts == {"true": 2}
+    why = fresh_index.explain_miss('"monthly rent of 580 euros"', contract)
+    assert why.reasons[0].kind == "ocr" and "recognition errors" in why.reasons[0].detail
+    assert fresh_index.explain_miss('"monthly rent"', contract).matches_query
     assert crawler.ocr.progress.documents_done == 2
     assert crawler.ocr.queue.documents == 0
 

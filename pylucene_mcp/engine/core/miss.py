@@ -37,7 +37,7 @@ RANK_WINDOW = 10_000
 class MissReason:
     """One reason, with what the check found."""
 
-    kind: str  # "filter", "missing_term", "phrase_distance", "pattern", "rank"
+    kind: str  # "filter", "missing_term", "phrase_distance", "pattern", "rank", "ocr"
     detail: str
     field: str | None = None
     value: str | None = None
@@ -202,6 +202,9 @@ def _explain(
                     "none of the query's alternatives (OR) occurs in the document",
                 )
             )
+        recognised = ocr_reason((stored.get(schema.OCR) or [""])[0])
+        if recognised is not None:
+            reasons.insert(0, recognised)
     rank = score = last_score = None
     if matches and passes:
         hits = probe.top(constrain(parsed.match_query, parsed_filters), RANK_WINDOW)
@@ -231,6 +234,26 @@ def _explain(
         reasons=tuple(reasons),
         summary=_summary(matches, passes, rank, reasons),
     )
+
+
+#: what explainMiss says of a document whose text comes from OCR, by its ``ocr`` field
+OCR_REASONS = {
+    schema.OCR_PENDING: "its text is still waiting for OCR (scanned pages, or an image): until "
+    "it is recognised the document is found by its name, its metadata and the text of its other "
+    "pages only; getCrawlerStatus's ocr says how far OCR is",
+    schema.OCR_NEEDED: "it has scanned pages or is an image, whose text only OCR can read, and "
+    "no Tesseract is installed: `pylucene-mcp doctor` says how to install it",
+    schema.OCR_FAILED: "OCR of its scanned pages failed (getCrawlerStatus's ocr.failures says "
+    "why): it is found by its name, its metadata and the text of its other pages only",
+    schema.OCR_DONE: "its text was recognised by OCR and may hold recognition errors: try the "
+    "words fuzzily (contract~) or a shorter phrase",
+}
+
+
+def ocr_reason(value: str) -> MissReason | None:
+    """Why a document whose text comes from OCR may miss (None: its file holds its text)."""
+    detail = OCR_REASONS.get(value)
+    return None if detail is None else MissReason("ocr", detail, schema.OCR, value)
 
 
 def _leaf_reason(
