@@ -517,6 +517,35 @@ def test_crawl_dashboard_says_how_far_the_vectors_are_and_what_makes_them(
         host.close()
 
 
+def test_crawl_dashboard_follows_ocr_until_the_scans_are_recognised(
+    host: Host, tmp_path: Path
+) -> None:
+    from pylucene_mcp.crawler.ocr import find_tesseract
+    from tests.crawler.scans import scan_png
+
+    if find_tesseract() is None:
+        pytest.skip("Tesseract is not installed (scripts/ensure-tesseract)")
+    folder = tmp_path / "scans"
+    folder.mkdir()
+    (folder / "note.txt").write_text("A note about herons.")
+    scan_png(folder / "receipt.png", ["Receipt number 4711 for one espresso machine."])
+    host.call("addCrawlableDirectory", {"path": str(folder)})
+    app = host.open("getCrawlerStats", {})
+    line = app.get_by_test_id("ocr")
+    done = line.filter(has_text="OCR (eng+deu): 1 scans recognised (1 pages")
+    try:
+        done.wait_for(timeout=120_000)
+    except Exception as exc:  # said with how far OCR is
+        status = host.call("getCrawlerStatus", {})["structuredContent"]
+        raise AssertionError((status.get("ocr"), line.inner_text())) from exc
+    assert "waiting" not in line.inner_text()
+    hit = host.call("search", {"query": '"espresso machine"'})["structuredContent"]["documents"]
+    assert [(h["fileName"], h["ocr"]) for h in hit] == [("receipt.png", True)]
+    narrowed_to(host, app, 420)
+    overflow = app.locator("html").evaluate("h => h.scrollWidth - h.clientWidth")
+    assert overflow <= 0, overflow
+
+
 def test_crawl_dashboard_without_folders_says_what_to_do_at_chat_width(host: Host) -> None:
     app = host.open("getCrawlerStats", {})
     app.get_by_test_id("folders").filter(has_text="addCrawlableDirectory").wait_for()
