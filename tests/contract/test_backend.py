@@ -626,3 +626,54 @@ def test_a_quote_is_located_exactly_normalized_or_nearly_in_real_text(backend: B
     assert all(m.match == "near" and m.similarity < 0.8 for m in nowhere.closest)
     with pytest.raises(InvalidRequestError, match="letters or digits"):
         backend.locate_quote("a b")
+
+
+@pytest.fixture(scope="module")
+def parsers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Any]]:
+    """Tika's text process and its OCR process (Tesseract: installed by CI)."""
+    from pylucene_mcp.crawler.ocr import find_tesseract
+    from pylucene_mcp.crawler.tika_server import OcrSettings, TikaServer, TikaSettings
+
+    program = find_tesseract()
+    if program is None:
+        pytest.skip("Tesseract is not installed (scripts/ensure-tesseract)")
+    logs = tmp_path_factory.mktemp("tika-logs")
+    text = TikaServer(TikaSettings(), log_dir=logs)
+    recognising = TikaServer(
+        TikaSettings(ocr=OcrSettings("eng", 60, 300, Path(program).parent)), log_dir=logs
+    )
+    yield text, recognising
+    text.close()
+    recognising.close()
+
+
+def test_a_scan_s_recognised_text_reaches_the_index_at_its_page(
+    backend: Backend, tmp_path: Path, parsers: tuple[Any, Any]
+) -> None:
+    """OCR on every backend: a PDF of a typed page and a scanned one, crawled, then recognised;
+    the scanned page's words are found at its page, the document says its text is recognised."""
+    from pylucene_mcp.crawler import ocr
+    from pylucene_mcp.crawler.extract import Extractor
+    from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
+    from tests.crawler.scans import mixed_pdf
+
+    letter = ["The tenant pays the monthly rent of 850 euros before the third working day."]
+    folder = tmp_path / "scans"
+    folder.mkdir()
+    mixed_pdf(folder / "contract.pdf", "A typed page about invoices.", letter)
+    text, recognising = parsers
+    crawler = Crawler(backend, Extractor(text), CrawlSettings())
+    worker = ocr.OcrWorker(
+        backend, Extractor(text), Extractor(recognising), ocr.OcrQueue(), max_pages=10
+    )
+    crawler.ocr = worker
+    assert crawler.crawl([str(folder)]).added == 1
+    assert worker.wait_idle(300), "OCR did not finish"
+    backend.refresh()
+    found = backend.search(SearchRequest('"monthly rent of 850 euros"'))
+    assert [(h.file_name, h.ocr) for h in found.documents] == [("contract.pdf", True)]
+    assert [p.page for p in found.documents[0].passages] == [2]
+    typed = backend.search(SearchRequest("invoices")).documents[0]
+    assert [p.page for p in typed.passages] == [1]
+    facets = backend.search(SearchRequest("*")).facets["ocr"]
+    assert {f.value: f.count for f in facets} == {"true": 1}
