@@ -374,12 +374,16 @@ class TikaServer:
         return [ocr.languages, str(max(1, int(ocr.page_timeout_s))), str(int(ocr.dpi))]
 
     def _environment(self) -> dict[str, str] | None:
-        """The child's environment: this process's, with Tesseract's folder first on PATH."""
+        """The child's environment: this process's; an OCR process's with Tesseract's folder
+        first on PATH and Tesseract on one thread (OMP_THREAD_LIMIT=1), so that OCR in the
+        background takes one core, never all of them from the searches and the crawl."""
         ocr = self.settings.ocr
-        if ocr is None or ocr.tesseract_dir is None:
+        if ocr is None:
             return None
         env = dict(os.environ)
-        env["PATH"] = os.pathsep.join([str(ocr.tesseract_dir), env.get("PATH", "")])
+        env["OMP_THREAD_LIMIT"] = "1"
+        if ocr.tesseract_dir is not None:
+            env["PATH"] = os.pathsep.join([str(ocr.tesseract_dir), env.get("PATH", "")])
         return env
 
     def _start(self) -> _Child:
