@@ -33,6 +33,7 @@ from typing import Any
 
 from pylucene_mcp.basics import errors, portable, schema
 from pylucene_mcp.basics.config import private_dir
+from pylucene_mcp.crawler.documents import to_documents
 from pylucene_mcp.crawler.extract import Extracted, Extractor
 from pylucene_mcp.crawler.walk import FileEntry
 from pylucene_mcp.engine.core.backend import Backend
@@ -466,8 +467,6 @@ class OcrWorker:
 
     def _write(self, waiting: Waiting, extracted: Extracted) -> bool:
         """Writes the document when its file is still the one queued; True when written."""
-        from pylucene_mcp.crawler.pipeline import to_documents
-
         if not self._current(waiting):
             return False
         with self.index.writer() as writer:
