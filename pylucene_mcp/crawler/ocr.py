@@ -35,8 +35,8 @@ from pylucene_mcp.basics import errors, portable, schema
 from pylucene_mcp.basics.config import private_dir
 from pylucene_mcp.crawler.documents import to_documents
 from pylucene_mcp.crawler.extract import Extracted, Extractor
-from pylucene_mcp.crawler.walk import FileEntry
-from pylucene_mcp.engine.core.backend import Backend
+from pylucene_mcp.crawler.walk import FileEntry, key_path
+from pylucene_mcp.engine.core.backend import Backend, FileState
 
 log = logging.getLogger(__name__)
 
@@ -242,9 +242,13 @@ class OcrQueue:
             log.warning("ignoring the unreadable OCR queue %s: %s", path, exc)
 
     def add(self, entry: FileEntry, pages: int) -> None:
+        self.add_all([(entry, pages)])
+
+    def add_all(self, items: Iterable[tuple[FileEntry, int]]) -> None:
         with self._lock:
-            self._waiting[entry.key] = Waiting(entry, pages)
-            self.failed.pop(entry.key, None)
+            for entry, pages in items:
+                self._waiting[entry.key] = Waiting(entry, pages)
+                self.failed.pop(entry.key, None)
         self.save()
 
     def next(self) -> Waiting | None:
@@ -350,6 +354,40 @@ class OcrWorker:
         self.queue.add(entry, pages)
         self.start()
 
+    def adopt(self, roots: Sequence[str]) -> int:
+        """Queues the documents under ``roots`` indexed as needing OCR (``ocr: needed``: crawled
+        while Tesseract was missing or OCR off), their files as the index recorded them (a file
+        changed since is crawled again anyway). Returns how many."""
+        from pylucene_mcp.engine.core.request import SearchRequest
+
+        keys: list[str] = []
+        cursor: str | None = "*"
+        only = [{"field": schema.OCR, "value": schema.OCR_NEEDED}]
+        while cursor is not None:
+            page = self.index.search(
+                SearchRequest("*", filters=only, page_size=100, max_passages=0, cursor=cursor)
+            )
+            keys += [hit.file_path for hit in page.documents]
+            cursor = page.next_cursor if page.documents else None
+        states = self.index.file_states_of(keys)
+        items = []
+        for key, state in states.items():
+            root = next((r for r in roots if portable.is_under(key, r)), None)
+            if root is None or state.size is None or state.mtime_ms is None:
+                continue
+            path = key_path(key)
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue  # gone: the next crawl deletes its document
+            entry = FileEntry(path, key, root, state.size, state.mtime_ms,
+                              (st.st_dev, st.st_ino), state.readers)  # fmt: skip
+            items.append((entry, 1))
+        if items:
+            self.queue.add_all(items)
+            self.start()
+        return len(items)
+
     def start(self) -> None:
         """Starts the worker thread when it is not running and the queue has work."""
         with self._lock:
@@ -401,22 +439,25 @@ class OcrWorker:
                 self._failed(waiting, "unexpected error (see the log)")
         self._idle.set()
 
-    def _current(self, waiting: Waiting) -> bool:
-        """Whether the file and its document are still those queued (else the crawl or the
-        watcher has seen a change, and queues the new version when it needs OCR)."""
+    def _current(self, waiting: Waiting) -> FileState | None:
+        """What the index holds of the queued document while its file and the document are
+        still those queued (else None: the crawl or the watcher has seen a change, and queues
+        the new version when it needs OCR)."""
         entry = waiting.entry
         state = self.index.file_states_of([entry.key]).get(entry.key)
         if state is None or (state.size, state.mtime_ms) != (entry.size, entry.mtime_ms):
-            return False
+            return None
         try:
             st = os.stat(entry.path)
         except OSError:
-            return False
-        return (st.st_size, st.st_mtime_ns // 1_000_000) == (entry.size, entry.mtime_ms)
+            return None
+        if (st.st_size, st.st_mtime_ns // 1_000_000) != (entry.size, entry.mtime_ms):
+            return None
+        return state
 
     def _recognise(self, waiting: Waiting) -> None:
         entry = waiting.entry
-        if not self._current(waiting):
+        if self._current(waiting) is None:
             self.queue.done(entry.key)
             return
         if waiting.pages > self.max_pages:
@@ -466,11 +507,15 @@ class OcrWorker:
         self.queue.done(entry.key, (entry.size, entry.mtime_ms, reason))
 
     def _write(self, waiting: Waiting, extracted: Extracted) -> bool:
-        """Writes the document when its file is still the one queued; True when written."""
-        if not self._current(waiting):
+        """Writes the document when its file is still the one queued, readable by whom the
+        index says now (a ``chmod`` since the crawl has changed them in place); True when
+        written."""
+        state = self._current(waiting)
+        if state is None:
             return False
+        entry = dataclasses.replace(waiting.entry, readers=state.readers)
         with self.index.writer() as writer:
-            for doc in to_documents(waiting.entry, extracted):
+            for doc in to_documents(entry, extracted):
                 writer.add(doc)
         self.index.refresh()
         return True

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -117,6 +118,16 @@ class Crawling(ServicePart):
         log.info("OCR with %s in %s", program, "+".join(found.languages))
         if crawler.ocr.queue.documents:
             crawler.ocr.start()
+        worker, roots = crawler.ocr, list(s.directories)
+
+        def adopt() -> None:  # the scans indexed while OCR was not to be had
+            try:
+                if adopted := worker.adopt(roots):
+                    log.info("%d document(s) indexed as needing OCR are queued for it", adopted)
+            except errors.PyLuceneMcpError as exc:
+                log.warning("cannot queue the documents that need OCR: %s", exc)
+
+        threading.Thread(target=adopt, name="ocr-adopt", daemon=True).start()
 
     def started_crawler(self) -> Crawler | None:
         """The crawler if one has been made (None: no crawl or watch has been asked for yet, so

@@ -142,8 +142,13 @@ def test_a_scanned_letter_is_found_by_a_phrase_from_its_body_with_its_page(
     why = fresh_index.explain_miss('"monthly rent of 850 euros"', contract)
     assert why.reasons[0].kind == "ocr" and "waiting for OCR" in why.reasons[0].detail
 
+    # who may read it changes meanwhile (a chmod the watcher saw): OCR must not undo that
+    with fresh_index.writer() as writer:
+        writer.set_readers(contract, ("user:anna",))
+
     held.released.set()
     assert crawler.ocr.wait_idle(600), "OCR did not finish"
+    assert fresh_index.file_states_of([contract])[contract].readers == ("user:anna",)
     found = fresh_index.search('"monthly rent of 850 euros"')
     assert found.total_hits == 1
     hit = found.documents[0]
@@ -180,6 +185,25 @@ def test_without_tesseract_a_scan_is_indexed_as_needing_ocr_and_the_reason_says_
     assert hit.ocr == schema.OCR_NEEDED
     counts = {f.value: f.count for f in fresh_index.search("*").facets["ocr"]}
     assert counts == {"needed": 1}
+
+
+def test_scans_indexed_without_tesseract_are_recognised_once_it_is_there(
+    fresh_index: Index, tika: TikaServer, ocr_tika: TikaServer, tmp_path: Path
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    scan_png(folder / "receipt.png", ["Receipt number 4711 for one espresso machine."])
+    crawler = Crawler(fresh_index, Extractor(tika), CrawlSettings())
+    assert crawler.crawl([str(folder)]).added == 1  # no OCR then
+    assert fresh_index.search("file_name:receipt").documents[0].ocr == schema.OCR_NEEDED
+    worker = ocr.OcrWorker(
+        fresh_index, Extractor(tika), Extractor(ocr_tika), ocr.OcrQueue(), max_pages=5
+    )
+    assert worker.adopt([str(tmp_path / "elsewhere")]) == 0
+    assert worker.adopt([str(folder)]) == 1
+    assert worker.wait_idle(300)
+    hit = fresh_index.search('"espresso machine"').documents[0]
+    assert (hit.file_name, hit.ocr) == ("receipt.png", True)
 
 
 def test_ocr_off_by_setting_says_so() -> None:
