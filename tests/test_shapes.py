@@ -30,6 +30,7 @@ EVERY_FIELD = {
     "language": "en",
     "file_extension": "pdf",
     "file_type": "application/pdf",
+    "ocr": "true",
     "file_size": 12345,
     "created_date": "2023-05-06T07:08:09Z",
     "modified_date": "2024-03-01T12:30:05Z",
@@ -48,7 +49,7 @@ def report(fresh_index: Index) -> Index:
 #: a hit's keys as docs/tools.md promises them to clients (the `fields` parameter's list and the
 #: id), written out here: the shape's own declaration is not the judge of itself
 DOCUMENTED_HIT_KEYS = {
-    "filePath", "fileName", "title", "author", "language", "fileExtension", "fileType",
+    "filePath", "fileName", "title", "author", "language", "fileExtension", "fileType", "ocr",
     "fileSize", "createdDate", "modifiedDate", "indexedDate", "score", "passages",
 }  # fmt: skip
 #: and those of a semantic or hybrid search's hits (docs/tools.md, mode)
@@ -61,6 +62,7 @@ def test_the_shim_writes_every_hit_field_under_the_key_the_schema_declares(repor
     # the output schema too, with the keys of a semantic search's hits
     assert set(wire_type(Hit).__annotations__) == DOCUMENTED_HIT_KEYS | SEMANTIC_HIT_KEYS
     assert hit["author"] == "Ann Lee; Bo Chen"
+    assert hit["ocr"] is True  # the JSON true, not the text the index keeps
     assert hit["createdDate"] == "2023-05-06T07:08:09Z"
     assert hit["fileSize"] == 12345
     assert hit["passages"][0]["page"] == 2  # "Revenue" is after the second page's offset

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any, ClassVar
 
+from pylucene_mcp.basics import schema
 from pylucene_mcp.basics.shapes import Shape, compact_size, fit
 from pylucene_mcp.engine.core.filters import Filter
 from pylucene_mcp.engine.core.passages import Passage
@@ -262,6 +263,11 @@ def shorten(text: str, limit: int) -> str:
     return "".join(out)
 
 
+#: facet dimensions an answer leaves out where they count nothing (``ocr`` in an index without
+#: scans: the bytes of every answer are the assistant's)
+QUIET_FACETS = (schema.OCR,)
+
+
 def select(
     data: dict[str, Any],
     fields: Sequence[str] | None = None,
@@ -270,9 +276,15 @@ def select(
 ) -> dict[str, Any]:
     """The tool's answer with only the hit ``fields`` asked for (``filePath`` always: it is the
     id), only the facet dimensions in ``facets`` (none for an empty list), and facet values
-    counted at least ``facet_min_count`` times. None leaves a part as it is. ``data`` itself is
-    not changed."""
+    counted at least ``facet_min_count`` times. None leaves a part as it is; a dimension of
+    :data:`QUIET_FACETS` without values goes. ``data`` itself is not changed."""
     data = dict(data)
+    if "facets" in data:
+        data["facets"] = {
+            dim: values
+            for dim, values in data["facets"].items()
+            if values or dim not in QUIET_FACETS
+        }
     if fields is not None:
         keep = {"filePath", *fields}
         data["documents"] = [

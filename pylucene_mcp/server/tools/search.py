@@ -35,7 +35,7 @@ from pylucene_mcp.server.tools.registry import Registry
 from pylucene_mcp.service.service import Service
 
 HitField = Literal[
-    "filePath", "fileName", "title", "author", "language", "fileExtension", "fileType",
+    "filePath", "fileName", "title", "author", "language", "fileExtension", "fileType", "ocr",
     "fileSize", "createdDate", "modifiedDate", "indexedDate", "score", "passages",
     "similarity", "chunk", "semanticRank", "lexicalRank", "lexicalScore",
 ]  # fmt: skip
@@ -198,7 +198,10 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         ] = None,
         facets: Annotated[
             list[FacetDimension] | None,
-            Field(max_length=4, description="facet dimensions to count; [] for none"),
+            Field(
+                max_length=len(schema.FACET_FIELDS),
+                description="facet dimensions to count; [] for none",
+            ),
         ] = None,
         facetLimit: Annotated[int, Field(ge=1, le=100)] = 10,
         facetMinCount: Annotated[int, Field(ge=1, le=1_000_000)] = 1,
