@@ -46,6 +46,13 @@ EVERY_KEY = {
     "max_content_chars": ("200000", ("max_content_chars", 200_000)),
     "tika_timeout_s": ("33", ("tika_timeout_s", 33.0)),
     "tika_idle_s": ("44", ("tika_idle_s", 44.0)),
+    "ocr": ("Off", ("ocr", "off")),
+    "ocr_languages": ("eng+fra", ("ocr_languages", "eng+fra")),
+    "tesseract_path": (r"C:\Tools\Tesseract", ("tesseract_path", r"C:\Tools\Tesseract")),
+    "ocr_page_timeout_s": ("30", ("ocr_page_timeout_s", 30)),
+    "ocr_timeout_s": ("600", ("ocr_timeout_s", 600.0)),
+    "ocr_max_pages": ("80", ("ocr_max_pages", 80)),
+    "ocr_dpi": ("200", ("ocr_dpi", 200)),
     "debounce_s": ("0.5", ("debounce_s", 0.5)),
     "search_timeout_s": ("3", ("search_timeout_s", 3.0)),
     "refresh_interval_s": ("0.25", ("refresh_interval_s", 0.25)),
@@ -210,3 +217,20 @@ def test_an_unknown_key_in_the_file_is_reported(
 def test_the_password_is_not_in_the_settings_repr() -> None:
     settings = Settings(solr_urls=("http://node:8983/solr",), solr_password="hunter2-secret")
     assert "hunter2-secret" not in repr(settings) and "hunter2-secret" not in str(settings)
+
+
+@pytest.mark.parametrize(("written", "meant"), [("off", "off"), ("on", "on"), ("auto", "auto"),
+                                                 ("false", "off"), ('"On"', "on")])  # fmt: skip
+def test_ocr_is_read_as_written_though_yaml_reads_on_and_off_as_booleans(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, written: str, meant: str
+) -> None:
+    monkeypatch.delenv("PYLUCENE_MCP_OCR", raising=False)
+    config = tmp_path / "config.yaml"
+    config.write_text(f"ocr: {written}\n")
+    assert Settings.load(config).ocr == meant
+
+
+def test_a_wrong_ocr_mode_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PYLUCENE_MCP_OCR", "sometimes")
+    with pytest.raises(ConfigError, match="PYLUCENE_MCP_OCR must be auto or on or off"):
+        Settings.load(tmp_path / "none.yaml")

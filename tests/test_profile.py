@@ -218,7 +218,7 @@ def test_facet_cost_and_filter_times_are_measured(contracts: Index) -> None:
     )
     cost = profile.facet_cost
     assert cost is not None
-    assert set(cost.dimensions) == {"author", "language", "file_extension", "file_type"}
+    assert set(cost.dimensions) == {"author", "language", "file_extension", "file_type", "ocr"}
     # each is a median of real work, in ms to the microsecond: none is 0 (what a figure that
     # was never measured would read)
     assert min(cost.search_ms, cost.collect_ms, cost.count_ms) > 0

@@ -36,7 +36,7 @@ from pylucene_mcp.basics.config import private_dir
 from pylucene_mcp.crawler.documents import to_documents
 from pylucene_mcp.crawler.extract import Extracted, Extractor
 from pylucene_mcp.crawler.walk import FileEntry, key_path
-from pylucene_mcp.engine.core.backend import Backend, FileState
+from pylucene_mcp.engine.core.backend import Backend, FileState, SearchRequest
 
 log = logging.getLogger(__name__)
 
@@ -358,8 +358,6 @@ class OcrWorker:
         """Queues the documents under ``roots`` indexed as needing OCR (``ocr: needed``: crawled
         while Tesseract was missing or OCR off), their files as the index recorded them (a file
         changed since is crawled again anyway). Returns how many."""
-        from pylucene_mcp.engine.core.request import SearchRequest
-
         keys: list[str] = []
         cursor: str | None = "*"
         only = [{"field": schema.OCR, "value": schema.OCR_NEEDED}]
