@@ -227,6 +227,7 @@ class OcrQueue:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path
         self._lock = threading.Lock()
+        self._saving = threading.Lock()
         self._waiting: dict[str, Waiting] = {}
         self.failed: dict[str, tuple[int, int, str]] = {}
         if path is None:
@@ -290,19 +291,21 @@ class OcrQueue:
             return sum(w.pages for w in self._waiting.values())
 
     def save(self) -> None:
-        """Writes the queue (atomically; a failure to write is logged)."""
+        """Writes the queue (atomically, one writer at a time: a later state is never
+        overwritten by an earlier one; a failure to write is logged)."""
         if self.path is None:
             return
-        with self._lock:
-            data = {
-                "waiting": [w.to_json() for w in self._waiting.values()],
-                "failed": {k: list(v) for k, v in self.failed.items()},
-            }
-        try:
-            private_dir(self.path.parent)
-            portable.write_private(self.path, json.dumps(data))
-        except OSError as exc:
-            log.warning("cannot write the OCR queue %s: %s", self.path, exc)
+        with self._saving:
+            with self._lock:
+                data = {
+                    "waiting": [w.to_json() for w in self._waiting.values()],
+                    "failed": {k: list(v) for k, v in self.failed.items()},
+                }
+            try:
+                private_dir(self.path.parent)
+                portable.write_private(self.path, json.dumps(data))
+            except OSError as exc:
+                log.warning("cannot write the OCR queue %s: %s", self.path, exc)
 
 
 @dataclass
@@ -349,10 +352,12 @@ class OcrWorker:
         self._idle = threading.Event()
         self._idle.set()
 
-    def add(self, entry: FileEntry, pages: int) -> None:
-        """Queues ``entry`` (indexed with ``ocr: pending``) and wakes the worker."""
-        self.queue.add(entry, pages)
-        self.start()
+    def add(self, items: Sequence[tuple[FileEntry, int]]) -> None:
+        """Queues each file with its pages without text (indexed with ``ocr: pending``) and
+        wakes the worker."""
+        if items:
+            self.queue.add_all(items)
+            self.start()
 
     def adopt(self, roots: Sequence[str]) -> int:
         """Queues the documents under ``roots`` indexed as needing OCR (``ocr: needed``: crawled
@@ -381,9 +386,7 @@ class OcrWorker:
             entry = FileEntry(path, key, root, state.size, state.mtime_ms,
                               (st.st_dev, st.st_ino), state.readers)  # fmt: skip
             items.append((entry, 1))
-        if items:
-            self.queue.add_all(items)
-            self.start()
+        self.add(items)
         return len(items)
 
     def start(self) -> None:

@@ -515,8 +515,7 @@ class Crawler:
 
     def _queue_ocr(self, written: list[tuple[FileEntry, Extracted]]) -> None:
         if self.ocr is not None:
-            for entry, extracted in written:
-                self.ocr.add(entry, extracted.ocr_pages)
+            self.ocr.add([(entry, extracted.ocr_pages) for entry, extracted in written])
 
     # -- single files (the watcher) -----------------------------------------------------------
 
