@@ -82,6 +82,7 @@ typecheck: $(SETUP_STAMP)  ## mypy --strict on the package
 
 bench: $(SETUP_STAMP) $(JAR_STAMP) $(SOLR_NODE)  ## the benchmarks of bench/README.md (prints figures; long)
 	@./scripts/ensure-bench-corpora
+	@./scripts/ensure-tesseract
 	$(PYTHON) bench/startup.py
 	$(PYTHON) bench/search_latency.py
 	$(PYTHON) bench/memory.py
@@ -94,6 +95,7 @@ bench: $(SETUP_STAMP) $(JAR_STAMP) $(SOLR_NODE)  ## the benchmarks of bench/READ
 	$(PYTHON) bench/file_names.py
 	$(PYTHON) bench/lemmatizers.py
 	$(PYTHON) bench/crawl.py
+	$(PYTHON) bench/ocr.py
 	$(PYTHON) bench/scale.py
 	$(PYTHON) bench/pattern_cost.py
 	$(PYTHON) bench/passage_cost.py
