@@ -14,11 +14,14 @@ not cover.
 Its parts: :mod:`.components` (:class:`Analyzer`, :class:`Similarity`, :class:`FieldSpec`),
 :mod:`.index` (:class:`ResearchIndex` and its results), :mod:`.schema` (the schema an index
 keeps), :mod:`.pyserini` (pyserini's :class:`LuceneSearcher` and :class:`LuceneIndexReader` over
-a research index), :mod:`.trec` (topics, qrels, runs, :func:`evaluate`), and pyserini's
-:mod:`.fusion` and :mod:`.trectools` (``TrecRun``, reciprocal rank fusion and the others).
+a research index), :mod:`.impact` (pyserini's :class:`LuceneImpactSearcher`: learned sparse
+retrieval over an impact index), :mod:`.trec` (topics, qrels, runs, :func:`evaluate`), and
+pyserini's :mod:`.fusion` and :mod:`.trectools` (``TrecRun``, reciprocal rank fusion and the
+others).
 """
 
 from pylucene_mcp.research.components import Analyzer, FieldSpec, Similarity, Spec
+from pylucene_mcp.research.impact import LuceneImpactSearcher
 from pylucene_mcp.research.index import ResearchHit, ResearchIndex, ResearchResults
 from pylucene_mcp.research.indexer import LuceneIndexer
 from pylucene_mcp.research.pyserini import (
@@ -33,6 +36,7 @@ __all__ = [
     "Analyzer",
     "Document",
     "FieldSpec",
+    "LuceneImpactSearcher",
     "LuceneIndexReader",
     "LuceneIndexer",
     "LuceneSearcher",

@@ -134,6 +134,12 @@ class Similarity:
     def classic() -> Any:
         return _similarity("ClassicSimilarity")
 
+    @staticmethod
+    def impact() -> Any:
+        """Learned sparse retrieval's (Anserini's impact indexes): a match scores the term's
+        frequency in the document (its quantized weight) times the query term's boost."""
+        return jvm.jclass("io.github.pylucenemcp.research.ImpactSimilarity")()
+
 
 def _similarity(name: str, **params: Any) -> Any:
     for param, value in params.items():

@@ -13,6 +13,14 @@ The index is Anserini's: ``id`` (a keyword with sorted doc values, stored), ``co
 with term vectors: the document vectors RM3 and Rocchio read), analysed by Anserini's English
 analyzer, or split at white space with ``-pretokenized``. ``append=True`` (or ``-append``) adds
 to an index already there instead of replacing it.
+
+Learned sparse retrieval (SPLADE, uniCOIL): with ``-collection JsonVectorCollection`` a document
+carries ``vector``, its terms' weights (``{"id": "d1", "vector": {"network": 87, "##s": 12}}``),
+and its ``contents`` is each term written as many times as its weight's integer part (Jackson's
+``asInt``, which Anserini reads it with: 2.9 is 2, a weight below 1 leaves the term out), split
+at white space. ``-impact`` makes the index's similarity :meth:`Similarity.impact` (the frequency
+times the query's weight), which :class:`~pylucene_mcp.research.impact.LuceneImpactSearcher`
+searches.
 """
 
 from __future__ import annotations
@@ -34,10 +42,10 @@ log = logging.getLogger(__name__)
 _VALUED = {"-index", "-threads", "-input", "-collection", "-generator"}
 _FLAGS = {
     "-pretokenized", "-append", "-storePositions", "-storeDocvectors", "-storeRaw",
-    "-storeContents", "-optimize",
+    "-storeContents", "-optimize", "-impact",
 }  # fmt: skip
 #: the collections and generators the command line reads here (Anserini's names)
-COLLECTIONS = ("JsonCollection",)
+COLLECTIONS = ("JsonCollection", "JsonVectorCollection")
 GENERATORS = ("DefaultLuceneDocumentGenerator",)
 
 
@@ -65,10 +73,11 @@ class LuceneIndexer:
         self.index_dir = str(folder)
         self.threads = int(options.get("-threads", threads))
         self.append = bool(append or "-append" in options)
+        self._vectors = _vectors(options)
         fields = _fields(_analyzer(options), stored=True, term_vectors=True)
         if not self.append:  # Anserini's indexer replaces what was there
             _remove_index(Path(self.index_dir))
-        self._index = ResearchIndex.create(Path(self.index_dir), fields)
+        self._index = ResearchIndex.create(Path(self.index_dir), fields, _similarity(options))
 
     def add_doc_raw(self, doc: str) -> None:
         """Adds a document given as JSON text (``{"id": …, "contents": …}``)."""
@@ -84,7 +93,7 @@ class LuceneIndexer:
 
     def add_batch_dict(self, docs: Iterable[Mapping[str, str]]) -> None:
         """Adds documents given as dicts with ``id`` and ``contents``."""
-        rows = [_row(doc) for doc in docs]
+        rows = [_row(doc, self._vectors) for doc in docs]
         self._index.add_many(rows, threads=max(1, min(self.threads, 2)))
 
     def add_doc_json(self, node: Mapping[str, str]) -> None:
@@ -181,12 +190,60 @@ def _parsed(doc: str) -> Mapping[str, str]:
     return value
 
 
-def _row(doc: Mapping[str, str]) -> dict[str, str]:
+def _row(doc: Mapping[str, Any], vectors: bool = False) -> dict[str, str]:
+    if vectors:
+        return _vector_row(doc)
     if "id" not in doc or "contents" not in doc:
         raise errors.InvalidRequestError(
             f"a document has an id and contents, this one has {', '.join(map(str, doc))}"
         )
     return {"id": str(doc["id"]), "contents": str(doc["contents"])}
+
+
+def _vector_row(doc: Mapping[str, Any]) -> dict[str, str]:
+    """A ``JsonVectorCollection`` document as Anserini indexes it: each term of ``vector``
+    written as many times as its weight's integer part, in the vector's order."""
+    vector = doc.get("vector")
+    if "id" not in doc or not isinstance(vector, Mapping):
+        raise errors.InvalidRequestError(
+            "a JsonVectorCollection document has an id and a vector of term weights "
+            '({"id": "d1", "vector": {"network": 87}}), this one has ' + ", ".join(map(str, doc))
+        )
+    words: list[str] = []
+    for term, weight in vector.items():
+        count = _as_int(weight)
+        if count > 0 and any(c.isspace() for c in str(term)):
+            raise errors.InvalidRequestError(
+                f"document {doc['id']}: the term {term!r} has white space in it, which the "
+                "index would split into other terms"
+            )
+        words.extend([str(term)] * count)
+    return {"id": str(doc["id"]), "contents": " ".join(words)}
+
+
+def _as_int(weight: Any) -> int:
+    """A weight as Jackson's ``asInt`` reads it: a number's integer part (toward zero), a text's
+    number, 0 for anything else."""
+    if isinstance(weight, bool):
+        return int(weight)
+    if isinstance(weight, int | float):
+        return int(weight) if weight == weight and abs(weight) != float("inf") else 0
+    try:
+        return int(float(str(weight)))
+    except ValueError:
+        return 0
+
+
+def _vectors(options: Mapping[str, str]) -> bool:
+    """Whether the documents are ``JsonVectorCollection``'s (term weights)."""
+    return options.get("-collection") == "JsonVectorCollection" or "-impact" in options
+
+
+def _similarity(options: Mapping[str, str]) -> Any:
+    """The index's similarity: impact for ``-impact``, else (None) the default BM25."""
+    from pylucene_mcp.research.components import Similarity
+
+    return Similarity.impact() if "-impact" in options else None
 
 
 def index_collection(args: Sequence[str]) -> int:
@@ -221,8 +278,10 @@ def index_collection(args: Sequence[str]) -> int:
     if "-append" not in options:
         _remove_index(target)
     threads = int(options.get("-threads", "1"))
-    with ResearchIndex.create(target, fields) as index:
-        return index.add_many((_row(doc) for doc in _json_documents(source)), threads=threads)
+    vectors = _vectors(options)
+    with ResearchIndex.create(target, fields, _similarity(options)) as index:
+        rows = (_row(doc, vectors) for doc in _json_documents(source))
+        return index.add_many(rows, threads=threads)
 
 
 def _fields(analyzers: tuple[Any, Any], stored: bool, term_vectors: bool) -> dict[str, FieldSpec]:
@@ -243,7 +302,7 @@ def _analyzer(options: Mapping[str, str]) -> tuple[Any, Any]:
     written so."""
     from pylucene_mcp.research.analysis import get_lucene_analyzer
 
-    if "-pretokenized" in options:
+    if "-pretokenized" in options or _vectors(options):  # a vector's terms as they are
         return Analyzer.custom("whitespace"), get_lucene_analyzer()
     return get_lucene_analyzer(), None
 

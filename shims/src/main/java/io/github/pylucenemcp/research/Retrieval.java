@@ -524,15 +524,45 @@ public final class Retrieval {
    */
   public byte[] batch(String[] texts, int k, int threads, Map<String, Float> fields)
       throws IOException {
-    Hits[] found = new Hits[texts.length];
-    String[][] ids = new String[texts.length][];
+    return each(texts.length, threads, i -> search(texts[i], k, fields));
+  }
+
+  /**
+   * Each query given as its terms' integer weights (learned sparse retrieval: an impact index
+   * searched with {@link ImpactSimilarity}) ORed, each term boosted by its weight in the order of a
+   * {@link HashMap} of them (as Anserini's impact searcher adds the clauses, so that the scores are
+   * summed in its order), as {@link #batch} answers texts: the best {@code k} a query, ties by id,
+   * scores adjusted.
+   */
+  public byte[] weighted(List<Map<String, Integer>> queries, int k, int threads)
+      throws IOException {
+    return each(
+        queries.size(),
+        threads,
+        i -> {
+          Map<String, Float> weights = new HashMap<>();
+          for (Map.Entry<String, Integer> term : queries.get(i).entrySet()) {
+            weights.put(term.getKey(), term.getValue().floatValue());
+          }
+          Hits hits = top(boosted(weights), k);
+          adjustTies(hits.scores);
+          return hits;
+        });
+  }
+
+  /**
+   * The hits of {@code count} searches run on {@code threads} threads, as {@link #batch} writes.
+   */
+  private byte[] each(int count, int threads, Search search) throws IOException {
+    Hits[] found = new Hits[count];
+    String[][] ids = new String[count][];
     ExecutorService pool = threads > 1 ? Executors.newFixedThreadPool(threads - 1) : null;
     try {
       new Parallel(pool, threads)
           .each(
-              texts.length,
+              count,
               i -> {
-                found[i] = search(texts[i], k, fields);
+                found[i] = search.run(i);
                 ids[i] = ids(found[i].docs);
               });
     } finally {
@@ -549,6 +579,12 @@ public final class Retrieval {
       json.end();
     }
     return json.end().toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** One search of a batch. */
+  @FunctionalInterface
+  private interface Search {
+    Hits run(int i) throws IOException;
   }
 
   /**
