@@ -29,11 +29,17 @@ from typing import Any
 
 from _common import ROOT, pyserini_venv
 from _impact_runs import Cached, impact_runs_and_speeds
-from pyserini import CACM, MEASURES, cacm, marked
+from pyserini import CACM, MEASURES, cacm, json_collection, marked
 
 from pylucene_mcp import jvm
 from pylucene_mcp.jvm import find_java_home
-from pylucene_mcp.research import LuceneImpactSearcher, evaluate, read_qrels, read_topics
+from pylucene_mcp.research import (
+    LuceneImpactSearcher,
+    LuceneSearcher,
+    evaluate,
+    read_qrels,
+    read_topics,
+)
 from pylucene_mcp.research.analysis import get_lucene_analyzer, tokens
 from pylucene_mcp.research.indexer import index_collection
 
@@ -104,7 +110,38 @@ def main() -> None:
             mine = impact_runs_and_speeds(searcher, topics, args.repeat)
         with LuceneImpactSearcher(work / "theirs", weights) as searcher:
             over_theirs = impact_runs_and_speeds(searcher, topics, 1)["run"]
+        bm25 = bm25_run(work, topics)
     report(theirs, mine, over_theirs, qrels)
+    fused(bm25, mine["run"], qrels)
+
+
+def bm25_run(work: Path, topics: dict[str, str]) -> dict[str, list[list[Any]]]:
+    """CACM's BM25 (0.9, 0.4) run of ours, as Anserini indexes and searches a JsonCollection."""
+    json_collection(cacm(), work / "text")
+    index_collection(["-collection", "JsonCollection", "-input", str(work / "text"), "-index",
+                      str(work / "bm25"), "-storeDocvectors"])  # fmt: skip
+    with LuceneSearcher(str(work / "bm25")) as searcher:
+        found = searcher.batch_search(list(topics.values()), list(topics), k=1000, threads=2)
+    return {q: [[h.docid, h.score] for h in hits] for q, hits in found.items()}
+
+
+def fused(bm25: dict[str, Any], impact: dict[str, Any], qrels: Any) -> None:
+    """MAP and P@30 of BM25, of the impact run, and of the two fused by reciprocal rank."""
+    from pylucene_mcp.research.fusion import reciprocal_rank_fusion
+    from pylucene_mcp.research.trectools import TrecRun
+
+    runs = [
+        TrecRun.from_list(
+            [(q, "Q0", d, r, s, tag) for q, hits in run.items() for r, (d, s) in enumerate(hits, 1)]
+        )
+        for run, tag in ((bm25, "bm25"), (impact, "impact"))
+    ]
+    rrf = reciprocal_rank_fusion(runs, depth=1000, k=1000).run_data
+    both = {q: list(zip(g["docid"], g["score"], strict=True)) for q, g in rrf.groupby("topic")}
+    print()
+    for name, run in (("BM25 (ours)", bm25), ("impact (ours)", impact), ("RRF of the two", both)):
+        scores = evaluate({q: [tuple(h) for h in r] for q, r in run.items()}, qrels, MEASURES)
+        print(f"{name:28} " + ", ".join(f"{m} {scores[m]:.4f}" for m in MEASURES))
 
 
 def same(a: dict[str, list[list[Any]]], b: dict[str, list[list[Any]]]) -> tuple[int, int, float]:
