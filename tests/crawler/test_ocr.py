@@ -301,3 +301,54 @@ def test_the_install_hint_names_each_system_s_way() -> None:
     linux = ocr.install_hint(["eng", "deu"], "linux")
     assert "tesseract-ocr-deu" in linux and "tesseract-langpack-deu" in linux
     assert ocr.languages_of("eng+deu, fra") == ["eng", "deu", "fra"]
+
+
+def test_a_scan_changed_before_its_ocr_is_read_as_it_is_now(
+    fresh_index: Index, tika: TikaServer, ocr_tika: TikaServer, tmp_path: Path
+) -> None:
+    """The worker never writes what a file held before it changed: the queued version is
+    dropped, and the watcher's pass over the new one queues that."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    receipt = scan_png(folder / "receipt.png", ["Receipt number 4711 for one espresso machine."])
+    held = Held()
+    crawler = _crawler(fresh_index, tika, ocr_tika, tmp_path / "queue.json", held)
+    assert crawler.crawl([str(folder)]).added == 1
+    scan_png(receipt, ["Invoice number 815 for two garden chairs."])  # replaced meanwhile
+    os.utime(receipt, ns=(1_800_000_000_000_000_000, 1_800_000_000_000_000_000))
+    held.released.set()
+    assert crawler.ocr is not None and crawler.ocr.wait_idle(300)
+    assert crawler.ocr.progress.documents_done == 0  # the old version was not recognised
+    assert fresh_index.search('"espresso machine"').total_hits == 0
+    assert fresh_index.search("file_name:receipt").documents[0].ocr == schema.OCR_PENDING
+    # the same text (none) as before: "skipped" by the text's hash, queued again all the same
+    outcome = crawler.process_paths([str(receipt)], [str(folder)], crawler.settings.patterns)
+    assert list(outcome) == [str(receipt)]
+    assert crawler.ocr.wait_idle(300)
+    hit = fresh_index.search('"garden chairs"').documents[0]
+    assert (hit.file_name, hit.ocr) == ("receipt.png", True)
+    assert fresh_index.search('"espresso machine"').total_hits == 0
+
+
+def test_a_scan_over_the_page_limit_is_failed_with_its_reason_and_keeps_its_metadata(
+    fresh_index: Index, tika: TikaServer, ocr_tika: TikaServer, tmp_path: Path
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    scan_pdf(folder / "long.pdf", [["Page one."], ["Page two."], ["Page three."]], dpi=100)
+    crawler = Crawler(fresh_index, Extractor(tika), CrawlSettings())
+    crawler.ocr = ocr.OcrWorker(
+        fresh_index, Extractor(tika), Extractor(ocr_tika), ocr.OcrQueue(), max_pages=2
+    )
+    assert crawler.crawl([str(folder)]).added == 1
+    assert crawler.ocr.wait_idle(300)
+    (key, reason), *_ = crawler.ocr.progress.failures
+    assert key == str(folder / "long.pdf")
+    assert reason == "3 pages without text, over the limit of 2 (ocr_max_pages)"
+    assert crawler.ocr.queue.failed[key][2] == reason
+    hit = fresh_index.search("file_name:long").documents[0]
+    assert hit.ocr == schema.OCR_FAILED
+    why = fresh_index.explain_miss('"page two"', key)
+    assert (
+        why.reasons[0].kind == "ocr" and "OCR of its scanned pages failed" in why.reasons[0].detail
+    )
