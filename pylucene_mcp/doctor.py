@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 import os
 import platform
+import shlex
 import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Mapping
@@ -19,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from pylucene_mcp import __version__, jvm
-from pylucene_mcp.basics import errors, install
+from pylucene_mcp.basics import errors, install, portable
 from pylucene_mcp.basics.config import Settings, home_dir, private_dir
 from pylucene_mcp.basics.redact import redact
 
@@ -63,7 +65,13 @@ def check_jars() -> Check:
             jvm.jclass("io.github.pylucenemcp.search.SearchContext")
     except errors.PyLuceneMcpError as exc:
         return Check("jars", FAIL, str(exc))
-    return Check("jars", OK, f"Lucene {version}, {len(jars)} jars in {jvm.jars_dir()}")
+    own_jvm = sorted(p.name for p in jvm.jars_dir().glob("*/*.jar"))  # the Solr plugin, Tika's pipe
+    return Check(
+        "jars",
+        OK,
+        f"Lucene {version}, {len(jars)} jars in {jvm.jars_dir()} (and {len(own_jvm)} for JVMs of "
+        f"their own: {', '.join(own_jvm) or 'none'})",
+    )
 
 
 def check_index(settings: Settings) -> Check:
@@ -324,6 +332,16 @@ def client_config(settings: Settings | None = None) -> dict[str, Any]:
     }
 
 
+def claude_code_command(block: dict[str, Any], system: str = portable.SYSTEM) -> str:
+    """The ``claude mcp add`` command line that adds the server of ``block`` (an ``mcpServers``
+    block) to Claude Code for every project of this user, quoted for ``system``'s shell."""
+    server = block["mcpServers"]["pylucene-mcp"]
+    env = [w for name, value in server["env"].items() for w in ("--env", f"{name}={value}")]
+    words = ["claude", "mcp", "add", "--scope", "user", *env, "pylucene-mcp", "--",
+             server["command"], *server["args"]]  # fmt: skip
+    return subprocess.list2cmdline(words) if system == "win32" else shlex.join(words)
+
+
 def client_config_file() -> str:
     """Where Claude Desktop keeps its configuration on this system."""
     system = platform.system()
@@ -351,6 +369,7 @@ def main(as_json: bool = False, fetch_tika: bool = False) -> int:
                     "python": sys.executable,
                     "checks": [asdict(c) for c in checks],
                     "clientConfig": block,
+                    "claudeCode": claude_code_command(block),
                 },
                 indent=2,
             )
@@ -366,4 +385,7 @@ def main(as_json: bool = False, fetch_tika: bool = False) -> int:
         print()
     print(f"Claude Desktop: add this to {client_config_file()} and restart it:")
     print(json.dumps(block, indent=2))
+    print()
+    print("Claude Code: run this once (for every project of yours; --scope project shares it):")
+    print(claude_code_command(block))
     return 1 if failed else 0

@@ -40,6 +40,8 @@ def test_doctor_checks_each_part_and_prints_this_installs_client_block(
     assert "languages eng+deu" in checks["ocr"]["detail"]
     assert "Java 2" in checks["java"]["detail"]
     assert "Lucene 10." in checks["jars"]["detail"]
+    assert "pylucene-mcp-solr.jar, pylucene-mcp-tika.jar" in checks["jars"]["detail"]
+    assert report["claudeCode"].startswith("claude mcp add --scope user --env PYLUCENE_MCP_INDEX=")
     assert "11 documents" in checks["index"]["detail"]
     server = report["clientConfig"]["mcpServers"]["pylucene-mcp"]
     assert Path(server["command"]).is_absolute()
