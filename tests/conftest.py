@@ -19,7 +19,13 @@ def _jvm(tmp_path_factory: pytest.TempPathFactory) -> None:
     JVM's class-data archive (pylucene_mcp.engine.lucene.class_archive) lives in a cache of the
     session's own, also for the servers the tests spawn: none is used unless a test writes it. So is
     the product's home (config, logs, private temp folders): nothing goes into the
-    ``~/.pylucene-mcp`` of whoever runs the tests."""
+    ``~/.pylucene-mcp`` of whoever runs the tests. Nor do the settings of whoever runs them: their
+    ``PYLUCENE_MCP_<KEY>`` variables (``PYLUCENE_MCP_OCR=off``, ``PYLUCENE_MCP_VECTORS=on``) go,
+    so that a test reads the defaults it was written against, here as in CI."""
+    from pylucene_mcp.basics import config
+
+    for key in config.KEYS:
+        os.environ.pop(config.variable(key), None)
     os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
     os.environ["PYLUCENE_MCP_HOME"] = str(tmp_path_factory.mktemp("home"))
     os.environ.pop("PYLUCENE_MCP_CACHE", None)
