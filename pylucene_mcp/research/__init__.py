@@ -15,12 +15,14 @@ Its parts: :mod:`.components` (:class:`Analyzer`, :class:`Similarity`, :class:`F
 :mod:`.index` (:class:`ResearchIndex` and its results), :mod:`.schema` (the schema an index
 keeps), :mod:`.pyserini` (pyserini's :class:`LuceneSearcher` and :class:`LuceneIndexReader` over
 a research index), :mod:`.impact` (pyserini's :class:`LuceneImpactSearcher`: learned sparse
-retrieval over an impact index), :mod:`.trec` (topics, qrels, runs, :func:`evaluate`), and
-pyserini's :mod:`.fusion` and :mod:`.trectools` (``TrecRun``, reciprocal rank fusion and the
-others).
+retrieval over an impact index), :mod:`.dense` (pyserini's :class:`LuceneHnswDenseSearcher` and
+:class:`LuceneFlatDenseSearcher` over pre-encoded vectors), :mod:`.trec` (topics, qrels, runs,
+:func:`evaluate`), and pyserini's :mod:`.fusion` and :mod:`.trectools` (``TrecRun``, reciprocal
+rank fusion and the others).
 """
 
 from pylucene_mcp.research.components import Analyzer, FieldSpec, Similarity, Spec
+from pylucene_mcp.research.dense import LuceneFlatDenseSearcher, LuceneHnswDenseSearcher
 from pylucene_mcp.research.impact import LuceneImpactSearcher
 from pylucene_mcp.research.index import ResearchHit, ResearchIndex, ResearchResults
 from pylucene_mcp.research.indexer import LuceneIndexer
@@ -36,6 +38,8 @@ __all__ = [
     "Analyzer",
     "Document",
     "FieldSpec",
+    "LuceneFlatDenseSearcher",
+    "LuceneHnswDenseSearcher",
     "LuceneImpactSearcher",
     "LuceneIndexReader",
     "LuceneIndexer",

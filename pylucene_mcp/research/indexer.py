@@ -39,13 +39,15 @@ from pylucene_mcp.research.index import ResearchIndex, commit_data, is_product_i
 log = logging.getLogger(__name__)
 
 #: the arguments of Anserini's indexer that take a value, and those that are flags, as read here
-_VALUED = {"-index", "-threads", "-input", "-collection", "-generator"}
+_VALUED = {"-index", "-threads", "-input", "-collection", "-generator", "-M", "-efC"}
 _FLAGS = {
     "-pretokenized", "-append", "-storePositions", "-storeDocvectors", "-storeRaw",
-    "-storeContents", "-optimize", "-impact",
+    "-storeContents", "-optimize", "-impact", "-quantize.int8",
 }  # fmt: skip
 #: the collections and generators the command line reads here (Anserini's names)
-COLLECTIONS = ("JsonCollection", "JsonVectorCollection")
+COLLECTIONS = ("JsonCollection", "JsonVectorCollection", "JsonDenseVectorCollection")
+#: Anserini's dense generators (their indexers' defaults), taken by name
+DENSE_GENERATORS = ("DenseVectorDocumentGenerator", "HnswDenseVectorDocumentGenerator")
 GENERATORS = ("DefaultLuceneDocumentGenerator",)
 
 
@@ -263,6 +265,8 @@ def index_collection(args: Sequence[str]) -> int:
         if name not in options:
             raise errors.InvalidRequestError(f"the indexer needs {name} FOLDER")
     collection = options.get("-collection", COLLECTIONS[0])
+    if collection == "JsonDenseVectorCollection":
+        return _index_dense(options)
     generator = options.get("-generator", GENERATORS[0])
     if collection not in COLLECTIONS or generator not in GENERATORS:
         raise errors.InvalidRequestError(
@@ -282,6 +286,55 @@ def index_collection(args: Sequence[str]) -> int:
     with ResearchIndex.create(target, fields, _similarity(options)) as index:
         rows = (_row(doc, vectors) for doc in _json_documents(source))
         return index.add_many(rows, threads=threads)
+
+
+#: the documents sent to Java in one call while a dense index is built
+_DENSE_BATCH = 1000
+
+
+def _index_dense(options: Mapping[str, str]) -> int:
+    """Anserini's ``IndexHnswDenseVectors``: each document's ``vector`` in an HNSW graph of
+    ``-M`` (16) links a node built with a beam of ``-efC`` (100); ``-quantize.int8`` over 8-bit
+    scalar-quantized vectors. Returns how many documents were indexed."""
+    from pylucene_mcp.research.dense import add_dense
+
+    if options.get("-generator", DENSE_GENERATORS[0]) not in DENSE_GENERATORS:
+        raise errors.InvalidRequestError(
+            f"the generator of dense vectors here is one of {', '.join(DENSE_GENERATORS)}"
+        )
+    source = Path(options["-input"]).expanduser()
+    if not source.is_dir():
+        raise errors.InvalidRequestError(f"-input {source} is no folder of JSON documents")
+    target = Path(options["-index"]).expanduser()
+    _remove_index(target)
+    target.mkdir(parents=True, exist_ok=True)
+    try:
+        links, beam = int(options.get("-M", "16")), int(options.get("-efC", "100"))
+    except ValueError as exc:
+        raise errors.InvalidRequestError(f"-M and -efC are whole numbers: {exc}") from exc
+    dense = jvm.jclass("io.github.pylucenemcp.research.DenseVectors")
+    with jvm.java_errors(caller_input=True):
+        writer = dense.writer(
+            jvm.jclass("java.nio.file.Paths").get(str(target)), links, beam,
+            "-quantize.int8" in options,
+        )  # fmt: skip
+    count = 0
+    try:
+        batch: list[Mapping[str, Any]] = []
+        for doc in _json_documents(source):
+            batch.append(doc)
+            if len(batch) >= _DENSE_BATCH:
+                add_dense(writer, batch)
+                count, batch = count + len(batch), []
+        if batch:
+            add_dense(writer, batch)
+            count += len(batch)
+        with jvm.java_errors():
+            writer.commit()
+    finally:
+        with jvm.java_errors():
+            writer.close()
+    return count
 
 
 def _fields(analyzers: tuple[Any, Any], stored: bool, term_vectors: bool) -> dict[str, FieldSpec]:

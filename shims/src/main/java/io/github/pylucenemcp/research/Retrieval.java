@@ -107,6 +107,11 @@ public final class Retrieval {
     this.binaryIds = kind == DocValuesType.BINARY;
   }
 
+  /** The reader searched. */
+  IndexReader reader() {
+    return searcher.getIndexReader();
+  }
+
   /** Whether equal scores are ordered by the collection's id. */
   public boolean tiesByCollectionId() {
     return sort != null;
@@ -252,7 +257,7 @@ public final class Retrieval {
     return explained.isMatch() ? explained.getValue().floatValue() : 0f;
   }
 
-  private Hits top(Query query, int k) throws IOException {
+  Hits top(Query query, int k) throws IOException {
     // sorted by score then id, the score is the sort's first value: asking Lucene for the
     // scores too would score the top hits again (a quarter of a search at k=10)
     TopDocs top = sort == null ? searcher.search(query, k) : searcher.search(query, k, sort, false);
@@ -553,7 +558,7 @@ public final class Retrieval {
   /**
    * The hits of {@code count} searches run on {@code threads} threads, as {@link #batch} writes.
    */
-  private byte[] each(int count, int threads, Search search) throws IOException {
+  byte[] each(int count, int threads, Search search) throws IOException {
     Hits[] found = new Hits[count];
     String[][] ids = new String[count][];
     ExecutorService pool = threads > 1 ? Executors.newFixedThreadPool(threads - 1) : null;
@@ -583,7 +588,7 @@ public final class Retrieval {
 
   /** One search of a batch. */
   @FunctionalInterface
-  private interface Search {
+  interface Search {
     Hits run(int i) throws IOException;
   }
 
@@ -592,7 +597,7 @@ public final class Retrieval {
    * them (a lookup each), else from the stored fields (a block decompressed each: most of a
    * search's time at 1,000 hits).
    */
-  private String[] ids(int[] docs) throws IOException {
+  String[] ids(int[] docs) throws IOException {
     String[] ids = new String[docs.length];
     // in Lucene id order: one doc values iterator a segment, each moved forward only
     Integer[] order = new Integer[docs.length];

@@ -1,0 +1,145 @@
+"""Dense retrieval (pyserini's ``LuceneFlatDenseSearcher`` and ``LuceneHnswDenseSearcher``)
+against numpy: pre-encoded unit vectors indexed as Anserini's ``JsonDenseVectorCollection``; the
+flat search must give numpy's exact nearest documents (score ``(1 + dot) / 2``, ties by id), the
+HNSW search nearly all of them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pylucene_mcp.basics.errors import InvalidRequestError
+from pylucene_mcp.research import LuceneFlatDenseSearcher, LuceneHnswDenseSearcher
+from pylucene_mcp.research.indexer import index_collection
+
+DIMENSION = 24
+
+
+def _unit(rows: np.ndarray) -> np.ndarray:
+    unit: np.ndarray = (rows / np.linalg.norm(rows, axis=1, keepdims=True)).astype(np.float32)
+    return unit
+
+
+@pytest.fixture(scope="module")
+def vectors() -> np.ndarray:
+    """600 documents' vectors around 12 centres (as real embeddings cluster), and a few copies
+    of one vector: equal scores, ordered by id."""
+    chance = np.random.default_rng(7)
+    centres = chance.normal(size=(12, DIMENSION))
+    rows = centres[chance.integers(0, 12, 600)] + 0.6 * chance.normal(size=(600, DIMENSION))
+    rows[590:] = rows[3]  # ten ties
+    return _unit(rows)
+
+
+def _ids(count: int) -> list[str]:
+    return [f"d{(n * 7919) % 10007:05}" for n in range(count)]  # not in index order
+
+
+@pytest.fixture(scope="module")
+def folders(vectors: np.ndarray, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    work = tmp_path_factory.mktemp("dense")
+    source = work / "vectors"
+    source.mkdir()
+    with (source / "docs.jsonl").open("w") as out:
+        for doc_id, row in zip(_ids(len(vectors)), vectors, strict=True):
+            out.write(json.dumps({"id": doc_id, "vector": [float(x) for x in row]}) + "\n")
+    made = {}
+    for name, extra in (("hnsw", []), ("int8", ["-quantize.int8"])):
+        made[name] = work / name
+        args = ["-collection", "JsonDenseVectorCollection", "-input", str(source),
+                "-index", str(made[name]), "-M", "16", "-efC", "100", *extra]  # fmt: skip
+        assert index_collection(args) == len(vectors)
+    return made
+
+
+def _oracle(vectors: np.ndarray, query: np.ndarray, k: int) -> list[tuple[str, float]]:
+    """numpy's exact answer: Lucene's dot-product score of each document, best first, equal
+    scores by id."""
+    scores = (1 + vectors.astype(np.float32) @ query.astype(np.float32)) / 2
+    ranked = sorted(
+        zip(_ids(len(vectors)), scores.tolist(), strict=True), key=lambda h: (-h[1], h[0])
+    )
+    return ranked[:k]
+
+
+def _queries(count: int, seed: int) -> np.ndarray:
+    return _unit(np.random.default_rng(seed).normal(size=(count, DIMENSION)))
+
+
+def test_the_flat_search_gives_numpy_s_exact_nearest_documents(
+    folders: dict[str, Path], vectors: np.ndarray
+) -> None:
+    with LuceneFlatDenseSearcher(str(folders["hnsw"])) as searcher:
+        assert searcher.num_docs == len(vectors)
+        queries = [*_queries(30, seed=3), vectors[3]]  # the last: the ten equal vectors
+        for query in queries:
+            for k in (10, 100):
+                found = searcher.search([float(x) for x in query], k=k)
+                expected = _oracle(vectors, query, k)
+                assert [h.docid for h in found] == [i for i, _ in expected]
+                for hit, (_, score) in zip(found, expected, strict=True):
+                    assert hit.score == pytest.approx(score, abs=1e-6)
+        tied = searcher.search(json.dumps([float(x) for x in vectors[3]]), k=11)
+        assert [h.docid for h in tied[:11]] == sorted(h.docid for h in tied[:11])
+
+
+def test_the_hnsw_search_finds_nearly_all_of_the_exact_top_ten(
+    folders: dict[str, Path], vectors: np.ndarray
+) -> None:
+    queries = _queries(40, seed=11)
+    qids = [f"q{n}" for n in range(len(queries))]
+    as_lists = [[float(x) for x in q] for q in queries]
+    for name in ("hnsw", "int8"):
+        with LuceneHnswDenseSearcher(str(folders[name]), ef_search=100) as searcher:
+            found = searcher.batch_search(as_lists, qids, k=10, threads=2)
+        recalled = sum(
+            len({h.docid for h in found[qid]} & {i for i, _ in _oracle(vectors, q, 10)})
+            for qid, q in zip(qids, queries, strict=True)
+        )
+        assert recalled / (10 * len(queries)) >= 0.95, name
+        if name == "hnsw":  # full precision: each score is the vector's exact one
+            for qid, q in zip(qids, queries, strict=True):
+                exact = dict(_oracle(vectors, q, len(vectors)))
+                for hit in found[qid]:
+                    assert hit.score == pytest.approx(exact[hit.docid], abs=1e-6)
+
+
+class _Encoder:
+    """Texts as vectors: the query's words pick the documents' vectors it means."""
+
+    def __init__(self, vectors: np.ndarray) -> None:
+        self.vectors = vectors
+
+    def encode(self, text: str) -> list[float]:
+        picked = self.vectors[[int(word) for word in text.split()]].sum(axis=0)
+        return [float(x) for x in _unit(picked[None, :])[0]]
+
+
+def test_a_text_is_searched_through_its_encoder(
+    folders: dict[str, Path], vectors: np.ndarray
+) -> None:
+    with LuceneFlatDenseSearcher(str(folders["hnsw"]), encoder=_Encoder(vectors)) as searcher:
+        hits = searcher.search("17 17", k=5)
+        assert hits[0].docid == _ids(len(vectors))[17]
+
+
+def test_what_a_dense_search_cannot_take_is_said(folders: dict[str, Path], tmp_path: Path) -> None:
+    with LuceneFlatDenseSearcher(str(folders["hnsw"])) as searcher:
+        with pytest.raises(InvalidRequestError, match="24 numbers"):
+            searcher.search([0.1, 0.2])
+        with pytest.raises(InvalidRequestError, match="without an encoder"):
+            searcher.search("semantic networks")
+        with pytest.raises(InvalidRequestError, match="one id for each query"):
+            searcher.batch_search([[0.0] * DIMENSION], ["a", "b"])
+    with pytest.raises(InvalidRequestError, match="no index folder"):
+        LuceneHnswDenseSearcher(str(tmp_path / "nowhere"))
+    source = tmp_path / "bad"
+    source.mkdir()
+    (source / "docs.jsonl").write_text(json.dumps({"id": "d1", "contents": "no vector"}) + "\n")
+    args = ["-collection", "JsonDenseVectorCollection", "-input", str(source),
+            "-index", str(tmp_path / "bad-index")]  # fmt: skip
+    with pytest.raises(InvalidRequestError, match="an id and a vector"):
+        index_collection(args)
