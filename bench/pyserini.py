@@ -56,6 +56,17 @@ CHAIN = ["englishPossessive", "lowercase", "stop", "porterStem"]  # Anserini's E
 MEASURES = ["map", "P_30"]
 
 
+def cacm_side_by_side() -> tuple[argparse.Namespace, Path, dict[str, str], Any]:
+    """What each side-by-side script with pyserini starts from: its arguments (``--repeat``,
+    ``--venv``), pyserini's virtualenv's python, CACM's topics and qrels."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=4, help="the topics this many times a batch")
+    parser.add_argument("--venv", type=Path, default=ROOT / "bench-data" / "pyserini-venv")
+    args = parser.parse_args()
+    topics = read_topics(CACM / "topics.cacm.txt")
+    return args, pyserini_venv(args.venv), topics, read_qrels(CACM / "qrels.cacm.txt")
+
+
 def cacm() -> list[dict[str, str]]:
     docs = []
     with tarfile.open(CACM / "cacm.tar.gz") as tar:
@@ -142,6 +153,22 @@ def builds(python: Path, big: Path, work: Path, rounds: int) -> dict[str, Any]:
     return {"seconds": best, "documents": documents}
 
 
+def run_side(python: Path, script: str, *arguments: str) -> Any:
+    """The answer of pyserini's side: ``bench/<script>`` run with ``arguments`` by pyserini's
+    virtualenv's ``python`` (``-P``: the script's folder off sys.path: there, this file would
+    be ``pyserini``), on the JVM the product finds."""
+    side = subprocess.run(
+        [str(python), "-P", str(ROOT / "bench" / script), *arguments],
+        env={**os.environ, "JAVA_HOME": str(find_java_home())},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if side.returncode != 0:
+        raise SystemExit(f"pyserini's side failed:\n{side.stderr[-3000:]}")
+    return marked(side.stdout)
+
+
 def marked(stdout: str) -> Any:
     """The answer of pyserini's side: its line marked ``@@`` (Anserini logs on stdout too)."""
     return json.loads(next(x for x in stdout.splitlines() if x.startswith(MARK))[len(MARK) :])
@@ -164,24 +191,14 @@ def main() -> None:
         work = Path(folder)
         (work / "topics.json").write_text(json.dumps(topics), encoding="utf-8")
         big = json_collection(copies(docs, args.copies), work / "big")
-        side = subprocess.run(
-            [
-                str(python),
-                "-P",  # the script's folder off sys.path: there, this file would be `pyserini`
-                str(ROOT / "bench" / "pyserini_side.py"),
-                str(json_collection(docs, work / "cacm")),
-                str(work / "theirs"),
-                str(work / "topics.json"),
-                str(args.repeat),
-            ],
-            env={**os.environ, "JAVA_HOME": str(find_java_home())},
-            capture_output=True,
-            text=True,
-            check=False,
+        theirs = run_side(
+            python,
+            "pyserini_side.py",
+            str(json_collection(docs, work / "cacm")),
+            str(work / "theirs"),
+            str(work / "topics.json"),
+            str(args.repeat),
         )
-        if side.returncode != 0:
-            raise SystemExit(f"pyserini's side failed:\n{side.stderr[-3000:]}")
-        theirs = marked(side.stdout)
         mine = ours(docs, work, topics=topics, repeat=args.repeat)
         built = builds(python, big, work, args.rounds)
     report(mine, theirs, built, qrels)

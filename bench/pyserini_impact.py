@@ -17,28 +17,21 @@ scoring and ordering), which is what the two implementations do.
 
 from __future__ import annotations
 
-import argparse
 import collections
 import json
 import math
-import os
-import subprocess
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from _common import ROOT, pyserini_venv
 from _impact_runs import Cached, impact_runs_and_speeds
-from pyserini import CACM, MEASURES, cacm, json_collection, marked
+from pyserini import MEASURES, cacm, cacm_side_by_side, json_collection, run_side
 
 from pylucene_mcp import jvm
-from pylucene_mcp.jvm import find_java_home
 from pylucene_mcp.research import (
     LuceneImpactSearcher,
     LuceneSearcher,
     evaluate,
-    read_qrels,
-    read_topics,
 )
 from pylucene_mcp.research.analysis import get_lucene_analyzer, tokens
 from pylucene_mcp.research.indexer import index_collection
@@ -73,13 +66,7 @@ def encoded_topics(topics: dict[str, str]) -> dict[str, dict[str, Any]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--repeat", type=int, default=4, help="the topics this many times a batch")
-    parser.add_argument("--venv", type=Path, default=ROOT / "bench-data" / "pyserini-venv")
-    args = parser.parse_args()
-    python = pyserini_venv(args.venv)
-    topics = read_topics(CACM / "topics.cacm.txt")
-    qrels = read_qrels(CACM / "qrels.cacm.txt")
+    args, python, topics, qrels = cacm_side_by_side()
     jvm.start()
     queries = encoded_topics(topics)
     with tempfile.TemporaryDirectory() as folder:
@@ -90,17 +77,14 @@ def main() -> None:
             for doc in impact_vectors(cacm()):
                 out.write(json.dumps(doc) + "\n")
         (work / "queries.json").write_text(json.dumps(queries), encoding="utf-8")
-        side = subprocess.run(
-            [str(python), "-P", str(ROOT / "bench" / "pyserini_impact_side.py"), str(source),
-             str(work / "theirs"), str(work / "queries.json"), str(args.repeat)],
-            env={**os.environ, "JAVA_HOME": str(find_java_home())},
-            capture_output=True,
-            text=True,
-            check=False,
-        )  # fmt: skip
-        if side.returncode != 0:
-            raise SystemExit(f"pyserini's side failed:\n{side.stderr[-3000:]}")
-        theirs = marked(side.stdout)
+        theirs = run_side(
+            python,
+            "pyserini_impact_side.py",
+            str(source),
+            str(work / "theirs"),
+            str(work / "queries.json"),
+            str(args.repeat),
+        )
         index_collection(
             ["-collection", "JsonVectorCollection", "-input", str(source), "-index",
              str(work / "ours"), "-impact", "-pretokenized", "-threads", "1"]

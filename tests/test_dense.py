@@ -45,7 +45,7 @@ def folders(vectors: np.ndarray, tmp_path_factory: pytest.TempPathFactory) -> di
     source.mkdir()
     with (source / "docs.jsonl").open("w") as out:
         for doc_id, row in zip(_ids(len(vectors)), vectors, strict=True):
-            out.write(json.dumps({"id": doc_id, "vector": [float(x) for x in row]}) + "\n")
+            out.write(json.dumps({"docid": doc_id, "vector": [float(x) for x in row]}) + "\n")
     made = {}
     for name, extra in (("hnsw", []), ("int8", ["-quantize.int8"])):
         made[name] = work / name
@@ -141,5 +141,33 @@ def test_what_a_dense_search_cannot_take_is_said(folders: dict[str, Path], tmp_p
     (source / "docs.jsonl").write_text(json.dumps({"id": "d1", "contents": "no vector"}) + "\n")
     args = ["-collection", "JsonDenseVectorCollection", "-input", str(source),
             "-index", str(tmp_path / "bad-index")]  # fmt: skip
-    with pytest.raises(InvalidRequestError, match="an id and a vector"):
+    with pytest.raises(InvalidRequestError, match="a docid and a vector"):
         index_collection(args)
+
+
+def test_a_text_is_encoded_by_the_semantic_path_s_model_as_the_documents_were(
+    tmp_path: Path,
+) -> None:
+    """A researcher's loop: documents encoded by a model, indexed, searched by a question in
+    other words through the same model (``encoder=`` its folder)."""
+    from pylucene_mcp.semantic.encoder import Encoder
+    from tests.semantic_model import ensure
+
+    texts = {
+        "boats": "The ferry crosses the harbour every hour, carrying cars and passengers.",
+        "bread": "Knead the dough, let it rise overnight, then bake the loaf until golden.",
+        "stars": "The telescope observed a distant galaxy and measured its red shift.",
+    }
+    model = Encoder(ensure())
+    source = tmp_path / "vectors"
+    source.mkdir()
+    with (source / "docs.jsonl").open("w") as out:
+        for key, text in texts.items():
+            vector = [float(x) for x in model.embed(text)]
+            out.write(json.dumps({"docid": key, "vector": vector}) + "\n")
+    index = tmp_path / "index"
+    assert index_collection(["-collection", "JsonDenseVectorCollection", "-input", str(source),
+                             "-index", str(index)]) == 3  # fmt: skip
+    with LuceneFlatDenseSearcher(str(index), encoder=str(ensure())) as searcher:
+        assert searcher.search("how to make a loaf of bread at home", k=1)[0].docid == "bread"
+        assert searcher.search("a ship that takes people across the bay", k=1)[0].docid == "boats"

@@ -10,9 +10,10 @@ runs with its import changed::
 
 An index is Anserini's dense one: ``python -m pylucene_mcp.research.indexer -collection
 JsonDenseVectorCollection -input DIR -index DIR [-M 16] [-efC 100] [-quantize.int8]`` takes
-documents as ``{"id": …, "vector": [floats]}`` (one a line), each compared by dot product
-(Lucene's score ``(1 + dot) / 2``; give unit vectors for cosine); ``-quantize.int8`` builds the
-graph over 8-bit scalar-quantized vectors. Either searcher reads such an index, Anserini's too.
+documents as ``{"docid": …, "vector": [floats]}`` (one a line; Anserini's keys), each compared
+by dot product (Lucene's score ``(1 + dot) / 2``; give unit vectors for cosine);
+``-quantize.int8`` builds the graph over 8-bit scalar-quantized vectors. Either searcher reads
+such an index, and the HNSW indexes Anserini builds.
 
 A query is a vector (a list of floats, or pyserini's JSON text of one, ``"[0.1, …]"``), or a
 text that ``encoder`` turns into one: a folder of a model (or a known model's name) that the
@@ -56,10 +57,10 @@ class ModelEncoder:
 
 
 def _encoder(given: DenseEncoder | str | Path | None) -> DenseEncoder | None:
-    if given is None or callable(getattr(given, "encode", None)):
-        return given  # type: ignore[return-value]
-    if isinstance(given, str | Path):
+    if isinstance(given, str | Path):  # before encode(): a text has one of its own
         return ModelEncoder(given)
+    if given is None or callable(getattr(given, "encode", None)):
+        return given
     raise errors.InvalidRequestError(
         f"encoder is a model's folder or name, an object with encode(text) -> vector, or None, "
         f"not {given!r}"
@@ -194,22 +195,25 @@ class LuceneFlatDenseSearcher(_DenseSearcher):
 
 
 def add_dense(writer: Any, docs: Sequence[Mapping[str, Any]]) -> None:
-    """Adds ``docs`` (``{"id", "vector"}``) through a :meth:`DenseVectors.writer`."""
+    """Adds ``docs`` (``{"docid", "vector"}``, Anserini's keys; ``id`` is taken for ``docid``)
+    through a :meth:`DenseVectors.writer`."""
     ids: list[str] = []
     flat: list[float] = []
     width = None
     for doc in docs:
         vector = doc.get("vector")
-        if "id" not in doc or not isinstance(vector, list) or not vector:
+        key = doc.get("docid", doc.get("id"))
+        if key is None or not isinstance(vector, list) or not vector:
             raise errors.InvalidRequestError(
-                "a JsonDenseVectorCollection document has an id and a vector (a list of floats)"
+                "a JsonDenseVectorCollection document has a docid and a vector (a list of "
+                f"floats), this one has {', '.join(map(str, doc))}"
             )
         if width is not None and len(vector) != width:
             raise errors.InvalidRequestError(
-                f"document {doc['id']}: its vector has {len(vector)} numbers, the others {width}"
+                f"document {key}: its vector has {len(vector)} numbers, the others {width}"
             )
         width = len(vector)
-        ids.append(str(doc["id"]))
+        ids.append(str(key))
         flat.extend(float(x) for x in vector)
     with jvm.java_errors(caller_input=True):
         jvm.jclass("io.github.pylucenemcp.research.DenseVectors").add(
