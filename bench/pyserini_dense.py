@@ -75,12 +75,12 @@ def main() -> None:
         mine = dense_runs_and_speeds(searchers, queries, args.repeat)
         for searcher in searchers.values():
             searcher.close()
-        over_theirs = None
-        try:
-            with LuceneHnswDenseSearcher(work / "theirs-hnsw", ef_search=100) as searcher:
-                over_theirs = dense_runs_and_speeds({"hnsw": searcher}, queries, 1)["runs"]["hnsw"]
-        except Exception as exc:  # said in the report: a reader of pyserini's index is a goal
-            print(f"ours over pyserini's HNSW index: {type(exc).__name__}: {exc}")
+        over_theirs = {}
+        for name, kind in (("hnsw", LuceneHnswDenseSearcher), ("flat", LuceneFlatDenseSearcher)):
+            with kind(work / f"theirs-{name}") as searcher:
+                over_theirs[name] = dense_runs_and_speeds({name: searcher}, queries, 1)["runs"][
+                    name
+                ]
     report(theirs, mine, over_theirs, qrels, built)
 
 
@@ -92,14 +92,13 @@ def recall(run: dict[str, Any], exact: dict[str, Any], k: int = 10) -> float:
 def report(
     theirs: dict[str, Any],
     mine: dict[str, Any],
-    over_theirs: dict[str, Any] | None,
+    over_theirs: dict[str, Any],
     qrels: Any,
     built: float,
 ) -> None:
     rows = [(f"pyserini {n}", theirs["runs"][n]) for n in ("flat", "hnsw")]
     rows += [(f"ours {n}", mine["runs"][n]) for n in ("flat", "hnsw")]
-    if over_theirs is not None:
-        rows.append(("ours hnsw over pyserini's", over_theirs))
+    rows += [(f"ours {n} over pyserini's index", run) for n, run in over_theirs.items()]
     exact = theirs["runs"]["flat"]
     for name, run in rows:
         scores = evaluate({q: [tuple(h) for h in r] for q, r in run.items()}, qrels, MEASURES)
@@ -115,6 +114,9 @@ def report(
     )
     print(f"flat: {same} of {len(exact)} topics ranked the same (1,000 hits each), largest "
           f"score difference {worst:.2e}")  # fmt: skip
+    over = over_theirs["flat"]
+    same = sum(1 for q in exact if [h[0] for h in exact[q]] == [h[0] for h in over[q]])
+    print(f"flat over pyserini's index: {same} of {len(exact)} topics ranked the same")
     print(f"\n{'queries/s':28}{'pyserini':>12}{'ours':>12}{'ratio':>8}")
     for name in ("flat", "hnsw"):
         for label, value in theirs["speed"][name].items():

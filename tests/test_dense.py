@@ -171,3 +171,41 @@ def test_a_text_is_encoded_by_the_semantic_path_s_model_as_the_documents_were(
     with LuceneFlatDenseSearcher(str(index), encoder=str(ensure())) as searcher:
         assert searcher.search("how to make a loaf of bread at home", k=1)[0].docid == "bread"
         assert searcher.search("a ship that takes people across the bay", k=1)[0].docid == "boats"
+
+
+FIXTURE = Path(__file__).parent / "fixtures" / "anserini-dense"
+
+
+@pytest.mark.parametrize("kind", ["flat", "hnsw"])
+def test_the_dense_indexes_pyserini_builds_open_and_answer_as_pyserini_does(
+    kind: str, tmp_path: Path
+) -> None:
+    """pyserini's own flat index (its vectors in a format of Anserini's own name) and HNSW index
+    (bench/anserini_dense_fixture.py), searched by ours: pyserini's answers, and numpy's."""
+    import tarfile
+
+    with tarfile.open(FIXTURE / f"{kind}.tar.gz") as tar:
+        tar.extractall(tmp_path / kind, filter="data")
+    answers = json.loads((FIXTURE / "answers.json").read_text())
+    lines = (FIXTURE / "vectors.jsonl").read_text().splitlines()
+    rows = [json.loads(line) for line in lines]
+    vectors = np.array([r["vector"] for r in rows], dtype=np.float32)
+    searcher: LuceneFlatDenseSearcher | LuceneHnswDenseSearcher = (
+        LuceneFlatDenseSearcher(str(tmp_path / kind))
+        if kind == "flat"
+        else LuceneHnswDenseSearcher(str(tmp_path / kind), ef_search=100)
+    )
+    with searcher:
+        assert searcher.num_docs == len(rows)
+        for qid, query in answers["queries"].items():
+            theirs = answers["runs"][kind][qid]
+            ours = searcher.search(query, k=1000)
+            assert [h.docid for h in ours] == [docid for docid, _ in theirs]
+            for hit, (_, score) in zip(ours, theirs, strict=True):
+                # Lucene 10 sums a dot product in its own order (and by the CPU's vector width):
+                # the last bit of a float may differ from Lucene 9's
+                assert hit.score == pytest.approx(score, abs=1e-6)
+            scores = (1 + vectors @ np.array(json.loads(query), dtype=np.float32)) / 2
+            best = sorted(range(len(rows)), key=lambda n: (-scores[n], rows[n]["docid"]))[:10]
+            if kind == "flat":
+                assert [h.docid for h in ours[:10]] == [rows[n]["docid"] for n in best]
