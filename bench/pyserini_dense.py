@@ -22,6 +22,7 @@ from typing import Any
 
 from _dense_runs import dense_runs_and_speeds
 from pyserini import MEASURES, cacm, cacm_side_by_side, run_side
+from pyserini_impact import bm25_run, fused
 
 from pylucene_mcp.research import (
     LuceneFlatDenseSearcher,
@@ -81,7 +82,9 @@ def main() -> None:
                 over_theirs[name] = dense_runs_and_speeds({name: searcher}, queries, 1)["runs"][
                     name
                 ]
+        bm25 = bm25_run(work, topics)
     report(theirs, mine, over_theirs, qrels, built)
+    fused(bm25, mine["runs"]["flat"], qrels, "dense flat")
 
 
 def recall(run: dict[str, Any], exact: dict[str, Any], k: int = 10) -> float:

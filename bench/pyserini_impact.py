@@ -109,8 +109,8 @@ def bm25_run(work: Path, topics: dict[str, str]) -> dict[str, list[list[Any]]]:
     return {q: [[h.docid, h.score] for h in hits] for q, hits in found.items()}
 
 
-def fused(bm25: dict[str, Any], impact: dict[str, Any], qrels: Any) -> None:
-    """MAP and P@30 of BM25, of the impact run, and of the two fused by reciprocal rank."""
+def fused(bm25: dict[str, Any], other: dict[str, Any], qrels: Any, name: str = "impact") -> None:
+    """MAP and P@30 of BM25, of the ``other`` run, and of the two fused by reciprocal rank."""
     from pylucene_mcp.research.fusion import reciprocal_rank_fusion
     from pylucene_mcp.research.trectools import TrecRun
 
@@ -118,14 +118,14 @@ def fused(bm25: dict[str, Any], impact: dict[str, Any], qrels: Any) -> None:
         TrecRun.from_list(
             [(q, "Q0", d, r, s, tag) for q, hits in run.items() for r, (d, s) in enumerate(hits, 1)]
         )
-        for run, tag in ((bm25, "bm25"), (impact, "impact"))
+        for run, tag in ((bm25, "bm25"), (other, name))
     ]
     rrf = reciprocal_rank_fusion(runs, depth=1000, k=1000).run_data
     both = {q: list(zip(g["docid"], g["score"], strict=True)) for q, g in rrf.groupby("topic")}
     print()
-    for name, run in (("BM25 (ours)", bm25), ("impact (ours)", impact), ("RRF of the two", both)):
+    for label, run in (("BM25 (ours)", bm25), (f"{name} (ours)", other), ("RRF of the two", both)):
         scores = evaluate({q: [tuple(h) for h in r] for q, r in run.items()}, qrels, MEASURES)
-        print(f"{name:28} " + ", ".join(f"{m} {scores[m]:.4f}" for m in MEASURES))
+        print(f"{label:28} " + ", ".join(f"{m} {scores[m]:.4f}" for m in MEASURES))
 
 
 def same(a: dict[str, list[list[Any]]], b: dict[str, list[list[Any]]]) -> tuple[int, int, float]:
