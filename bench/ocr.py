@@ -33,7 +33,7 @@ from pathlib import Path
 from _common import ROOT  # noqa: F401  (puts the checkout first on the path)
 
 from pylucene_mcp import Index
-from pylucene_mcp.crawler import ocr
+from pylucene_mcp.crawler import ocr, tesseract
 from pylucene_mcp.crawler.extract import Extractor
 from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
 from pylucene_mcp.crawler.tika_server import OcrSettings, TikaServer, TikaSettings
@@ -182,7 +182,7 @@ def main() -> None:
     parser.add_argument("--text-docs", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
-    program = ocr.find_tesseract()
+    program = tesseract.find_tesseract()
     if program is None:
         raise SystemExit("Tesseract is not installed: scripts/ensure-tesseract")
     with tempfile.TemporaryDirectory() as folder:

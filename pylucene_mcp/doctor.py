@@ -230,9 +230,9 @@ def check_vectors(settings: Settings) -> Check | None:
 def check_ocr(settings: Settings) -> Check:
     """OCR of scans and photos: whether Tesseract is found, with which of the languages asked
     for, and else what to install on this system."""
-    from pylucene_mcp.crawler import ocr
+    from pylucene_mcp.crawler import tesseract
 
-    found = ocr.availability(settings.ocr, settings.ocr_languages, settings.tesseract_path)
+    found = tesseract.availability(settings.ocr, settings.ocr_languages, settings.tesseract_path)
     if settings.ocr == "off":
         return Check("ocr", OK, "off (ocr: off): scans and photos are found by name and metadata")
     if not found.on:
@@ -243,14 +243,15 @@ def check_ocr(settings: Settings) -> Check:
             f"{found.reason}; until then scans and photos are found by their name and metadata "
             "only (ocr: needed)",
         )
-    wanted = ocr.languages_of(settings.ocr_languages)
+    wanted = tesseract.languages_of(settings.ocr_languages)
     missing = [code for code in wanted if code not in found.languages]
     detail = f"Tesseract at {found.program}, languages {'+'.join(found.languages)}"
     if missing:
         return Check(
             "ocr",
             WARN,
-            f"{detail}; no data for {', '.join(missing)}; install it: {ocr.install_hint(missing)}",
+            f"{detail}; no data for {', '.join(missing)}; install it: "
+            + tesseract.install_hint(missing),
         )
     return Check("ocr", OK, detail)
 

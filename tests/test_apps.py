@@ -520,7 +520,7 @@ def test_crawl_dashboard_says_how_far_the_vectors_are_and_what_makes_them(
 def test_crawl_dashboard_follows_ocr_until_the_scans_are_recognised(
     host: Host, tmp_path: Path
 ) -> None:
-    from pylucene_mcp.crawler.ocr import find_tesseract
+    from pylucene_mcp.crawler.tesseract import find_tesseract
     from tests.crawler.scans import scan_png
 
     if find_tesseract() is None:

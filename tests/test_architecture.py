@@ -29,7 +29,8 @@ MAY_IMPORT = {
     "service": {"engine", "crawler", "semantic", "basics", "jvm"},
     "crawler": {"engine", "semantic", "basics", "jvm"},
     "semantic": {"basics"},  # the embedding model: no index, no Java
-    "research": {"engine", "basics", "jvm"},
+    # a dense searcher encodes a query's text with the semantic path's model (research/dense.py)
+    "research": {"engine", "semantic", "basics", "jvm"},
     "engine": {"basics", "jvm"},
     "jvm": {"basics"},  # the error tree and the settings
     "basics": set(),  # no Java, nothing above

@@ -24,7 +24,7 @@ with ``encode(text) -> vector``. Hits are ordered as Anserini orders them: score
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -192,30 +192,3 @@ class LuceneHnswDenseSearcher(_DenseSearcher):
 
 class LuceneFlatDenseSearcher(_DenseSearcher):
     """pyserini's ``LuceneFlatDenseSearcher``: every vector read, the exact nearest ``k``."""
-
-
-def add_dense(writer: Any, docs: Sequence[Mapping[str, Any]]) -> None:
-    """Adds ``docs`` (``{"docid", "vector"}``, Anserini's keys; ``id`` is taken for ``docid``)
-    through a :meth:`DenseVectors.writer`."""
-    ids: list[str] = []
-    flat: list[float] = []
-    width = None
-    for doc in docs:
-        vector = doc.get("vector")
-        key = doc.get("docid", doc.get("id"))
-        if key is None or not isinstance(vector, list) or not vector:
-            raise errors.InvalidRequestError(
-                "a JsonDenseVectorCollection document has a docid and a vector (a list of "
-                f"floats), this one has {', '.join(map(str, doc))}"
-            )
-        if width is not None and len(vector) != width:
-            raise errors.InvalidRequestError(
-                f"document {key}: its vector has {len(vector)} numbers, the others {width}"
-            )
-        width = len(vector)
-        ids.append(str(key))
-        flat.extend(float(x) for x in vector)
-    with jvm.java_errors(caller_input=True):
-        jvm.jclass("io.github.pylucenemcp.research.DenseVectors").add(
-            writer, jvm.jarray("String", ids), jvm.jarray("float", flat)
-        )

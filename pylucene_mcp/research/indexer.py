@@ -296,8 +296,6 @@ def _index_dense(options: Mapping[str, str]) -> int:
     """Anserini's ``IndexHnswDenseVectors``: each document's ``vector`` in an HNSW graph of
     ``-M`` (16) links a node built with a beam of ``-efC`` (100); ``-quantize.int8`` over 8-bit
     scalar-quantized vectors. Returns how many documents were indexed."""
-    from pylucene_mcp.research.dense import add_dense
-
     if options.get("-generator", DENSE_GENERATORS[0]) not in DENSE_GENERATORS:
         raise errors.InvalidRequestError(
             f"the generator of dense vectors here is one of {', '.join(DENSE_GENERATORS)}"
@@ -335,6 +333,33 @@ def _index_dense(options: Mapping[str, str]) -> int:
         with jvm.java_errors():
             writer.close()
     return count
+
+
+def add_dense(writer: Any, docs: Sequence[Mapping[str, Any]]) -> None:
+    """Adds ``docs`` (``{"docid", "vector"}``, Anserini's keys; ``id`` is taken for ``docid``)
+    through a :meth:`DenseVectors.writer`."""
+    ids: list[str] = []
+    flat: list[float] = []
+    width = None
+    for doc in docs:
+        vector = doc.get("vector")
+        key = doc.get("docid", doc.get("id"))
+        if key is None or not isinstance(vector, list) or not vector:
+            raise errors.InvalidRequestError(
+                "a JsonDenseVectorCollection document has a docid and a vector (a list of "
+                f"floats), this one has {', '.join(map(str, doc))}"
+            )
+        if width is not None and len(vector) != width:
+            raise errors.InvalidRequestError(
+                f"document {key}: its vector has {len(vector)} numbers, the others {width}"
+            )
+        width = len(vector)
+        ids.append(str(key))
+        flat.extend(float(x) for x in vector)
+    with jvm.java_errors(caller_input=True):
+        jvm.jclass("io.github.pylucenemcp.research.DenseVectors").add(
+            writer, jvm.jarray("String", ids), jvm.jarray("float", flat)
+        )
 
 
 def _fields(analyzers: tuple[Any, Any], stored: bool, term_vectors: bool) -> dict[str, FieldSpec]:

@@ -82,12 +82,12 @@ class Crawling(ServicePart):
     def _set_up_ocr(self, crawler: Crawler) -> None:
         """Gives ``crawler`` its OCR worker where Tesseract is to be had (the setting ``ocr``),
         with a Tika process of its own; resumes the queue a former run left."""
-        from pylucene_mcp.crawler import ocr
+        from pylucene_mcp.crawler import ocr, tesseract
         from pylucene_mcp.crawler.extract import Extractor
         from pylucene_mcp.crawler.tika_server import OcrSettings, TikaServer, TikaSettings
 
         s = self.settings
-        found = ocr.availability(s.ocr, s.ocr_languages, s.tesseract_path)
+        found = tesseract.availability(s.ocr, s.ocr_languages, s.tesseract_path)
         if not found.on:
             crawler.ocr_off = str(found.reason)
             (log.error if s.ocr == "on" else log.info)("no OCR: %s", found.reason)

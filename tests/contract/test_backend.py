@@ -631,7 +631,7 @@ def test_a_quote_is_located_exactly_normalized_or_nearly_in_real_text(backend: B
 @pytest.fixture(scope="module")
 def parsers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Any]]:
     """Tika's text process and its OCR process (Tesseract: installed by CI)."""
-    from pylucene_mcp.crawler.ocr import find_tesseract
+    from pylucene_mcp.crawler.tesseract import find_tesseract
     from pylucene_mcp.crawler.tika_server import OcrSettings, TikaServer, TikaSettings
 
     program = find_tesseract()

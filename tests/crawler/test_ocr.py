@@ -13,7 +13,7 @@ import pytest
 
 from pylucene_mcp import Index
 from pylucene_mcp.basics import schema
-from pylucene_mcp.crawler import ocr
+from pylucene_mcp.crawler import ocr, tesseract
 from pylucene_mcp.crawler.extract import Extractor
 from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
 from pylucene_mcp.crawler.tika_server import OcrSettings, TikaServer, TikaSettings
@@ -35,7 +35,7 @@ TYPED = "Page one has a text layer about invoices and payments."
 
 
 def _tesseract() -> str:
-    program = ocr.find_tesseract()
+    program = tesseract.find_tesseract()
     if program is None:
         if os.environ.get("PYLUCENE_MCP_REQUIRE_TESSERACT"):
             pytest.fail("Tesseract is required here (scripts/ensure-tesseract installs it)")
@@ -175,7 +175,7 @@ def test_without_tesseract_a_scan_is_indexed_as_needing_ocr_and_the_reason_says_
     folder.mkdir()
     scan_png(folder / "receipt.png", ["Receipt number 4711 for one espresso machine."])
     crawler = Crawler(fresh_index, Extractor(tika), CrawlSettings())
-    missing = ocr.availability("auto", "eng+deu", str(tmp_path / "no-tesseract-here"))
+    missing = tesseract.availability("auto", "eng+deu", str(tmp_path / "no-tesseract-here"))
     assert not missing.on and "apt-get install tesseract-ocr tesseract-ocr-eng" in str(
         missing.reason
     )
@@ -207,7 +207,7 @@ def test_scans_indexed_without_tesseract_are_recognised_once_it_is_there(
 
 
 def test_ocr_off_by_setting_says_so() -> None:
-    assert ocr.availability("off", "eng").reason == "OCR is off (the setting ocr: off)"
+    assert tesseract.availability("off", "eng").reason == "OCR is off (the setting ocr: off)"
 
 
 def _entry(key: str, size: int) -> FileEntry:
@@ -276,7 +276,7 @@ def test_an_unreadable_queue_is_set_aside_not_fatal(tmp_path: Path) -> None:
 def test_tesseract_is_found_where_each_system_s_installer_puts_it(
     system: str, environ: dict[str, str], present: str, expected: str | None
 ) -> None:
-    found = ocr.find_tesseract(
+    found = tesseract.find_tesseract(
         system=system,
         environ=environ,
         is_file=lambda path: path == present,
@@ -288,19 +288,21 @@ def test_tesseract_is_found_where_each_system_s_installer_puts_it(
 def test_a_configured_tesseract_is_the_program_or_its_folder() -> None:
     present = r"D:\Tools\OCR\tesseract.exe"
     kwargs = {"system": "win32", "environ": {}, "is_file": lambda p: p == present}
-    assert ocr.find_tesseract(r"D:\Tools\OCR", **kwargs) == present  # type: ignore[arg-type]
-    assert ocr.find_tesseract(present, **kwargs) == present  # type: ignore[arg-type]
-    assert ocr.find_tesseract(r"D:\Nothing", **kwargs) is None  # type: ignore[arg-type]
+    assert tesseract.find_tesseract(r"D:\Tools\OCR", **kwargs) == present  # type: ignore[arg-type]
+    assert tesseract.find_tesseract(present, **kwargs) == present  # type: ignore[arg-type]
+    assert tesseract.find_tesseract(r"D:\Nothing", **kwargs) is None  # type: ignore[arg-type]
 
 
 def test_the_install_hint_names_each_system_s_way() -> None:
-    assert "brew install tesseract tesseract-lang" in ocr.install_hint(["eng", "deu"], "darwin")
-    assert "brew install tesseract" in ocr.install_hint(["eng"], "darwin")
-    windows = ocr.install_hint(["eng", "deu"], "win32")
+    assert "brew install tesseract tesseract-lang" in tesseract.install_hint(
+        ["eng", "deu"], "darwin"
+    )
+    assert "brew install tesseract" in tesseract.install_hint(["eng"], "darwin")
+    windows = tesseract.install_hint(["eng", "deu"], "win32")
     assert "UB-Mannheim" in windows and r"C:\Program Files\Tesseract-OCR" in windows
-    linux = ocr.install_hint(["eng", "deu"], "linux")
+    linux = tesseract.install_hint(["eng", "deu"], "linux")
     assert "tesseract-ocr-deu" in linux and "tesseract-langpack-deu" in linux
-    assert ocr.languages_of("eng+deu, fra") == ["eng", "deu", "fra"]
+    assert tesseract.languages_of("eng+deu, fra") == ["eng", "deu", "fra"]
 
 
 def test_a_scan_changed_before_its_ocr_is_read_as_it_is_now(
