@@ -221,6 +221,7 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     setup_logging(settings.log_dir)
+    _stacks_on_sigusr1()
     from pylucene_mcp.basics import portable
     from pylucene_mcp.server.app import build_server
     from pylucene_mcp.service.service import Service
@@ -671,6 +672,17 @@ def _negated_query(parser: argparse.ArgumentParser, argv: list[str]) -> list[str
         if word.startswith("-") and len(word) > 1 and word.split("=", 1)[0] not in options:
             return [*argv[:at], *argv[at + 1 :], "--", word]
     return argv
+
+
+def _stacks_on_sigusr1() -> None:
+    """``kill -USR1 <pid>`` writes the stack of every Python thread of the server to stderr
+    (the client's log of it; never stdout, the protocol's): where a server that does not answer
+    or does not stop is waiting. POSIX only."""
+    import faulthandler
+    import signal
+
+    if hasattr(signal, "SIGUSR1"):
+        faulthandler.register(signal.SIGUSR1, file=sys.stderr, all_threads=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -139,10 +139,13 @@ def test_sigterm_while_the_crawl_writes_stops_the_server_cleanly(tmp_path: Path)
         assert time.monotonic() < deadline, progress
         time.sleep(0.05)
     peer.proc.send_signal(signal.SIGTERM)
-    try:
-        returncode: int | None = peer.proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:  # said with what the server wrote, and not left behind
+    try:  # 30 s was passed once in a few CI runs, at the end of the suite; why is not known yet:
+        # the failure below says where the server waited (its threads' stacks) and what it logged
+        returncode: int | None = peer.proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:  # said with where it waits and what it logged, not left
         returncode = None
+        peer.proc.send_signal(signal.SIGUSR1)  # every thread's stack on stderr
+        time.sleep(2)
         peer.proc.kill()
         peer.proc.wait(timeout=30)
     for pipe in (peer.proc.stdin, peer.proc.stdout):
@@ -151,7 +154,9 @@ def test_sigterm_while_the_crawl_writes_stops_the_server_cleanly(tmp_path: Path)
     assert peer.proc.stderr is not None
     with peer.proc.stderr:
         stderr = peer.proc.stderr.read().decode()
-    assert returncode == 0, (returncode, stderr[-3000:])
+    logged = tmp_path / "home" / "logs" / "pylucene-mcp.log"
+    tail = logged.read_text(errors="replace")[-3000:] if logged.is_file() else "(no log)"
+    assert returncode == 0, (returncode, stderr[-6000:], tail)
     assert "terminate called" not in stderr and "Traceback" not in stderr, stderr[-3000:]
     with Index.open(index_path) as index:  # its lock is free; what it committed is there
         assert index.search("quarterly", max_passages=0).total_hits <= 400
