@@ -304,7 +304,8 @@ class OcrWorker:
 
     def _recognise(self, waiting: Waiting) -> None:
         entry = waiting.entry
-        if self._current(waiting) is None:
+        before = self._current(waiting)
+        if before is None:
             self.queue.done(entry.key)
             return
         if waiting.pages > self.max_pages:
@@ -325,7 +326,11 @@ class OcrWorker:
             return
         finally:
             self.progress.now = None
-        extracted.ocr = schema.OCR_DONE
+        # a PDF whose pages without text held no picture of any (a blank page of a typed
+        # document) has only the text its file holds: it says nothing of recognition
+        added = extracted.content_hash != before.content_hash
+        pdf = extracted.file_type == "application/pdf"
+        extracted.ocr = schema.OCR_DONE if added or not pdf else None
         if self._write(waiting, extracted):
             self.progress.documents_done += 1
             self.progress.pages_done += max(extracted.ocr_pages, 1)

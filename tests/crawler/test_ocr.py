@@ -354,3 +354,30 @@ def test_a_scan_over_the_page_limit_is_failed_with_its_reason_and_keeps_its_meta
     assert (
         why.reasons[0].kind == "ocr" and "OCR of its scanned pages failed" in why.reasons[0].detail
     )
+
+
+def test_a_typed_pdf_with_a_blank_page_says_nothing_of_ocr_once_read(
+    fresh_index: Index, tika: TikaServer, ocr_tika: TikaServer, tmp_path: Path
+) -> None:
+    """A blank page has no text either: it is read by OCR (nothing tells it from a scan before),
+    which finds nothing, and the document is not said to hold recognised text."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    pdf = canvas.Canvas(str(folder / "report.pdf"), pagesize=A4)
+    pdf.drawString(72, 750, "A typed report about quarterly figures and their causes.")
+    pdf.showPage()
+    pdf.showPage()  # left blank
+    pdf.save()
+    crawler = Crawler(fresh_index, Extractor(tika), CrawlSettings())
+    crawler.ocr = ocr.OcrWorker(
+        fresh_index, Extractor(tika), Extractor(ocr_tika), ocr.OcrQueue(), max_pages=5
+    )
+    assert crawler.crawl([str(folder)]).added == 1
+    assert fresh_index.search("quarterly").documents[0].ocr == schema.OCR_PENDING
+    assert crawler.ocr.wait_idle(300)
+    hit = fresh_index.search("quarterly").documents[0]
+    assert hit.ocr is None and [p.page for p in hit.passages] == [1]
+    assert crawler.ocr.progress.documents_done == 1
