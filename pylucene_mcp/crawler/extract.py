@@ -344,8 +344,9 @@ def _listed(value: Any) -> list[Any]:
 
 
 def _count(value: Any) -> int:
+    """A count Tika gives as a number's text (the first of a list of them); 0 for none."""
     try:
-        return int(str(_listed(value)[0] if isinstance(value, list) else value))
+        return int(str(value[0] if isinstance(value, list) else value))
     except (ValueError, IndexError):
         return 0
 

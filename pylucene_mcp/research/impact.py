@@ -37,14 +37,7 @@ from pylucene_mcp.basics import errors
 from pylucene_mcp.research.components import Similarity
 from pylucene_mcp.research.index import ResearchIndex, at_least_one
 from pylucene_mcp.research.indexer import _as_int
-from pylucene_mcp.research.pyserini import (
-    Document,
-    LuceneIndexReader,
-    ScoredDoc,
-    _Fields,
-    _open,
-    _retrieval,
-)
+from pylucene_mcp.research.pyserini import ScoredDoc, _retrieval, _SearcherOverIndex
 
 
 class QueryEncoder(Protocol):
@@ -118,7 +111,7 @@ def encoder_of(given: QueryEncoder | str | Path | None) -> QueryEncoder:
     return given
 
 
-class LuceneImpactSearcher:
+class LuceneImpactSearcher(_SearcherOverIndex):
     """pyserini's ``LuceneImpactSearcher`` over an impact index (opened read-only)."""
 
     def __init__(
@@ -144,24 +137,11 @@ class LuceneImpactSearcher:
         self.encoder_type = encoder_type
         self.min_idf = min_idf
         self.prebuilt_index_name = prebuilt_index_name
-        self._index, self._owned = _open(index_dir)
-        self.index_dir = str(self._index.path)
-        self._fields = _Fields(self._index)
-        self.index_reader = LuceneIndexReader(self._index)
-        self._retrieval: Any = None
-        self._reader: Any = None
+        super().__init__(index_dir)
 
-    @property
-    def num_docs(self) -> int:
-        return len(self._index)
-
-    def _java(self) -> Any:
-        """The Java retrieval (impact scoring) over the latest commit."""
-        reader = self._index._searcher(None).getIndexReader()
-        if self._retrieval is None or not reader.equals(self._reader):
-            self._retrieval = _retrieval(self._index, self._fields, reader, Similarity.impact())
-            self._reader = reader
-        return self._retrieval
+    def _made(self, reader: Any) -> Any:
+        """Anserini's retrieval scoring impacts (no analyzer: a query is its weights)."""
+        return _retrieval(self._index, self._fields, reader, Similarity.impact())
 
     def encode(self, query: str) -> Mapping[str, Any]:
         """The weights the query encoder gives ``query``."""
@@ -228,19 +208,3 @@ class LuceneImpactSearcher:
             qid: [ScoredDoc(d, n, s, reader) for d, n, s in hits]
             for qid, hits in zip(qids, found, strict=True)
         }
-
-    def doc(self, docid: str | int) -> Document | None:
-        return self.index_reader.doc(docid)
-
-    def doc_by_field(self, field: str, q: str) -> Document | None:
-        return self.index_reader.doc_by_field(field, q)
-
-    def close(self) -> None:
-        if self._owned:
-            self._index.close()
-
-    def __enter__(self) -> LuceneImpactSearcher:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

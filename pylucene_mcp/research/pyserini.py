@@ -22,7 +22,7 @@ import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 import pylucene_mcp.research.analysis as analysis
 from pylucene_mcp import jvm
@@ -211,39 +211,75 @@ def _open(index_dir: str | Path | ResearchIndex) -> tuple[ResearchIndex, bool]:
     return ResearchIndex.open(index_dir, read_only=True), True
 
 
-class LuceneSearcher:
-    """pyserini's ``LuceneSearcher`` over a research index (opened read-only)."""
+class _SearcherOverIndex:
+    """What pyserini's searchers over a research index share (:class:`LuceneSearcher`, and
+    :class:`~pylucene_mcp.research.impact.LuceneImpactSearcher`): the index (opened read-only),
+    its reader, its documents, and the Java retrieval over its latest commit, made again when a
+    commit or the searcher's settings changed."""
 
     def __init__(self, index_dir: str | Path | ResearchIndex) -> None:
         self._index, self._owned = _open(index_dir)
         self.index_dir = str(self._index.path)
         self._fields = _Fields(self._index)
         self.index_reader = LuceneIndexReader(self._index)
-        self._similarity = Similarity.bm25(0.9, 0.4)
-        # ("rm3" or "rocchio", its settings): the feedback this searcher uses, if any
-        self._feedback: tuple[str, tuple[Any, ...]] | None = None
         self._retrieval: Any = None
         self._reader: Any = None
-        # the analyzer of query texts (set_analyzer, set_language; None: the index's own)
-        self._analyzer: Any = None
 
     @property
     def num_docs(self) -> int:
         return len(self._index)
 
     def _java(self) -> Any:
-        """The Java retrieval over the latest commit, with this searcher's settings."""
+        """The Java retrieval over the latest commit (:meth:`_made` makes it)."""
         reader = self._index._searcher(None).getIndexReader()
         if self._retrieval is None or not reader.equals(self._reader):
-            retrieval = _retrieval(
-                self._index, self._fields, reader, self._similarity, self._analyzer
-            )
-            with jvm.java_errors():
-                if self._feedback is not None:
-                    kind, settings = self._feedback
-                    (retrieval.setRm3 if kind == "rm3" else retrieval.setRocchio)(*settings)
-            self._retrieval, self._reader = retrieval, reader
+            self._retrieval, self._reader = self._made(reader), reader
         return self._retrieval
+
+    def _made(self, reader: Any) -> Any:
+        """A Java retrieval over ``reader`` with this searcher's settings."""
+        raise NotImplementedError
+
+    def doc(self, docid: str | int) -> Document | None:
+        """The document with the collection id ``docid`` (a ``str``) or the Lucene id
+        ``docid`` (an ``int``); None when there is none."""
+        return self.index_reader._document(docid)
+
+    def doc_by_field(self, field: str, q: str) -> Document | None:
+        """The first document whose keyword ``field`` is ``q``; None (as pyserini) when there is
+        none, or when the index has no such keyword field."""
+        return self.index_reader.doc_by_field(field, q)
+
+    def close(self) -> None:
+        if self._owned:
+            self._index.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class LuceneSearcher(_SearcherOverIndex):
+    """pyserini's ``LuceneSearcher`` over a research index (opened read-only)."""
+
+    def __init__(self, index_dir: str | Path | ResearchIndex) -> None:
+        super().__init__(index_dir)
+        self._similarity = Similarity.bm25(0.9, 0.4)
+        # ("rm3" or "rocchio", its settings): the feedback this searcher uses, if any
+        self._feedback: tuple[str, tuple[Any, ...]] | None = None
+        # the analyzer of query texts (set_analyzer, set_language; None: the index's own)
+        self._analyzer: Any = None
+
+    def _made(self, reader: Any) -> Any:
+        """Anserini's retrieval with this searcher's similarity, analyzer and feedback."""
+        retrieval = _retrieval(self._index, self._fields, reader, self._similarity, self._analyzer)
+        with jvm.java_errors():
+            if self._feedback is not None:
+                kind, settings = self._feedback
+                (retrieval.setRm3 if kind == "rm3" else retrieval.setRocchio)(*settings)
+        return retrieval
 
     def search(
         self,
@@ -449,29 +485,9 @@ class LuceneSearcher:
     def get_similarity(self) -> Any:
         return self._similarity
 
-    def doc(self, docid: str | int) -> Document | None:
-        """The document with the collection id ``docid`` (a ``str``) or the Lucene id
-        ``docid`` (an ``int``); None when there is none."""
-        return self.index_reader._document(docid)
-
-    def doc_by_field(self, field: str, q: str) -> Document | None:
-        """The first document whose keyword ``field`` is ``q``; None (as pyserini) when there is
-        none, or when the index has no such keyword field."""
-        return self.index_reader.doc_by_field(field, q)
-
     def batch_doc(self, docids: Sequence[str], threads: int = 1) -> dict[str, Document]:
         found = {docid: self.doc(docid) for docid in docids}
         return {docid: doc for docid, doc in found.items() if doc is not None}
-
-    def close(self) -> None:
-        if self._owned:
-            self._index.close()
-
-    def __enter__(self) -> LuceneSearcher:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def _bag_of_words_only(generator: Any) -> None:

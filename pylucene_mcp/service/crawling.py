@@ -21,7 +21,7 @@ from pylucene_mcp.service.part import ServicePart
 if TYPE_CHECKING:  # imported when first used: the crawler is not on the server's start-up path
     from pylucene_mcp.crawler.pipeline import Crawler
     from pylucene_mcp.crawler.report import CrawlReport
-    from pylucene_mcp.crawler.tika_server import TikaServer
+    from pylucene_mcp.crawler.tika_server import OcrSettings, TikaServer
     from pylucene_mcp.crawler.walk import Patterns
 
 log = logging.getLogger(__name__)
@@ -50,19 +50,9 @@ class Crawling(ServicePart):
             if self._crawler is None:
                 from pylucene_mcp.crawler.extract import Extractor
                 from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
-                from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
 
                 s = self.settings
-                self._tika = TikaServer(
-                    TikaSettings(
-                        heap=s.tika_heap,
-                        timeout_s=s.tika_timeout_s,
-                        idle_stop_s=s.tika_idle_s,
-                        max_file_size_mb=s.max_file_size_mb,
-                        max_content_chars=s.max_content_chars,
-                    ),
-                    log_dir=s.log_dir,
-                )
+                self._tika = self._tika_server(s.tika_timeout_s)
                 index = self.index()
                 self._crawler = Crawler(
                     index,
@@ -84,7 +74,7 @@ class Crawling(ServicePart):
         with a Tika process of its own; resumes the queue a former run left."""
         from pylucene_mcp.crawler import ocr, tesseract
         from pylucene_mcp.crawler.extract import Extractor
-        from pylucene_mcp.crawler.tika_server import OcrSettings, TikaServer, TikaSettings
+        from pylucene_mcp.crawler.tika_server import OcrSettings
 
         s = self.settings
         found = tesseract.availability(s.ocr, s.ocr_languages, s.tesseract_path)
@@ -93,18 +83,9 @@ class Crawling(ServicePart):
             (log.error if s.ocr == "on" else log.info)("no OCR: %s", found.reason)
             return
         program = Path(str(found.program))
-        server = TikaServer(
-            TikaSettings(
-                heap=s.tika_heap,
-                timeout_s=s.ocr_timeout_s,
-                idle_stop_s=s.tika_idle_s,
-                max_file_size_mb=s.max_file_size_mb,
-                max_content_chars=s.max_content_chars,
-                ocr=OcrSettings(
-                    "+".join(found.languages), s.ocr_page_timeout_s, s.ocr_dpi, program.parent
-                ),
-            ),
-            log_dir=s.log_dir,
+        languages = "+".join(found.languages)
+        server = self._tika_server(
+            s.ocr_timeout_s, OcrSettings(languages, s.ocr_page_timeout_s, s.ocr_dpi, program.parent)
         )
         assert self._tika is not None
         crawler.ocr = ocr.OcrWorker(
@@ -128,6 +109,22 @@ class Crawling(ServicePart):
                 log.warning("cannot queue the documents that need OCR: %s", exc)
 
         threading.Thread(target=adopt, name="ocr-adopt", daemon=True).start()
+
+    def _tika_server(self, timeout_s: float, ocr: OcrSettings | None = None) -> TikaServer:
+        """A Tika parser process with the settings' heap, limits and log folder: the crawl's,
+        or (``ocr``) the one that reads scans."""
+        from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
+
+        s = self.settings
+        settings = TikaSettings(
+            heap=s.tika_heap,
+            timeout_s=timeout_s,
+            idle_stop_s=s.tika_idle_s,
+            max_file_size_mb=s.max_file_size_mb,
+            max_content_chars=s.max_content_chars,
+            ocr=ocr,
+        )
+        return TikaServer(settings, log_dir=s.log_dir)
 
     def started_crawler(self) -> Crawler | None:
         """The crawler if one has been made (None: no crawl or watch has been asked for yet, so
