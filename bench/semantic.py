@@ -20,7 +20,10 @@ ten (success@10), for lexical (the title's words ORed), semantic and hybrid sear
 topic centres, 12 to a document) in the product's vector store: p50/p95 of the product's exact
 scan and of its walk of the HNSW graph of 7-bit vectors (``--candidates``, 6,000 as the product
 takes, rescored in full precision), with the share of each query's exact top ten documents
-(numpy) each finds, the store's size on disk and the process's RSS.
+(numpy) each finds, the store's size on disk and the process's RSS. With ``--solr``, the store is
+a collection (2 shards, 1 replica each) of ``tests/solr_cluster.py``'s local 2-node SolrCloud:
+its exact scan (the plugin's ``vectorsAbove``) and Solr's ``knn`` on each shard's graph of
+full-precision vectors.
 
 ``--contention N``: N such documents in the product's index; lexical searches (CACM titles'
 words ORed) at rest and while the server's embedder embeds them: p50/p95 and the ratio of the
@@ -46,12 +49,16 @@ names another folder (or a known model's name: ``multilingual-e5-small`` is fetc
 from __future__ import annotations
 
 import argparse
+import contextlib
+import itertools
 import random
 import re
 import statistics
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from _common import ROOT, cacm_pages, joined_text
 
@@ -71,16 +78,28 @@ def main() -> None:
     parser.add_argument("--model", default=str(MODEL))
     parser.add_argument("--contention", type=int, default=0, help="documents to embed")
     parser.add_argument("--full-precision", action="store_true", help="--walk: float graph")
+    parser.add_argument(
+        "--solr", action="store_true", help="--walk: a collection of a local 2-node SolrCloud"
+    )
     parser.add_argument("--latent", type=int, default=0, help="--walk: the vectors' dimensions")
     parser.add_argument(
         "--candidates", default="6000", help="--walk: graph candidates, several comma-separated"
     )
     parser.add_argument("--threads", type=int, default=0, help="the model's threads (0: half)")
+    parser.add_argument("--int8", action="store_true", help="int8 beside fp32: speed, vectors")
+    parser.add_argument(
+        "--precisions", default="fp32", help="--relevance: fp32, int8 or both (comma-separated)"
+    )
+    parser.add_argument(
+        "--chunkings", default="late,plain", help="--relevance: late, plain or both"
+    )
     parser.add_argument("--cacm", type=Path, default=ROOT.parent / "shared/eval/cacm")
     args = parser.parse_args()
-    chosen = (args.relevance, args.scale, args.crosslingual, args.walk, args.contention)
+    chosen = (args.relevance, args.scale, args.crosslingual, args.walk, args.contention, args.int8)
     if args.cost or not any(chosen):
         cost(args)
+    if args.int8:
+        int8(args)
     if args.crosslingual:
         crosslingual(args)
     if args.scale:
@@ -337,6 +356,7 @@ def walk(args: argparse.Namespace) -> None:
     each finds, the store's size on disk and the process's RSS."""
     import numpy as np
 
+    import pylucene_mcp.engine.core.semantic as shared
     from pylucene_mcp.engine.lucene import vectors as store_module
     from pylucene_mcp.engine.lucene.vectors import VectorStore
 
@@ -358,8 +378,12 @@ def walk(args: argparse.Namespace) -> None:
             part += rng.normal(scale=0.05, size=part.shape).astype(np.float32)
         part /= np.linalg.norm(part, axis=1, keepdims=True)
     store_module.QUANTIZED = not args.full_precision
-    with tempfile.TemporaryDirectory() as work:
-        store = VectorStore(Path(work) / "vectors", "synthetic")
+    with tempfile.TemporaryDirectory() as work, contextlib.ExitStack() as stack:
+        store: Any
+        if args.solr:
+            store = stack.enter_context(_solr_store(Path(work)))
+        else:
+            store = VectorStore(Path(work) / "vectors", "synthetic")
         started = time.perf_counter()
         for document in range(documents):
             first = document * per_document
@@ -368,13 +392,15 @@ def walk(args: argparse.Namespace) -> None:
         store.commit()
         stored_s = time.perf_counter() - started
         started = time.perf_counter()
-        with jvm_errors():
-            store._writer.forceMerge(1)  # type: ignore[attr-defined]
-        store.commit()
+        if not args.solr:
+            with jvm_errors():
+                store._writer.forceMerge(1)
+            store.commit()
+        on_disk = folder_mb(Path(work))
         print(
             f"{len(vectors):,} chunks ({documents:,} documents) stored in {stored_s:.0f} s, "
             f"merged into one segment in {time.perf_counter() - started:.0f} s; "
-            f"{folder_mb(Path(work) / 'vectors'):,.0f} MB on disk "
+            f"{on_disk:,.0f} MB on disk "
             f"({len(vectors) * 384 * 4 / 2**20:,.0f} MB of full-precision vectors)"
         )
         queries = vectors[rng.integers(0, len(vectors), args.queries)]
@@ -388,17 +414,18 @@ def walk(args: argparse.Namespace) -> None:
             best = (vectors @ query).reshape(documents, per_document).max(axis=1)
             truth = {f"/walk/{n:07}" for n in np.argsort(-best)[:10]}
             for how, limit, candidates in paths:  # alternated
-                store_module.EXACT_CHUNKS = limit
-                store_module.CANDIDATES = candidates
+                shared.EXACT_CHUNKS = limit
+                shared.CANDIDATES = candidates
                 t = time.perf_counter()
                 hits = store.nearest(query.tolist(), 0.0)
                 samples[how].append((time.perf_counter() - t) * 1000)
                 found[how] += len({h.path for h in hits[:10]} & truth)
         print("| vector search, top ten documents | p50 ms | p95 ms | exact top ten found |")
         print("| --- | ---: | ---: | ---: |")
-        bits = "32-bit" if args.full_precision else "7-bit"
+        bits = "32-bit" if args.full_precision or args.solr else "7-bit"
+        kind = "Solr knn, " if args.solr else ""
         names = {"exact": "exact scan (the product up to EXACT_CHUNKS)"} | {
-            f"graph {c}": f"HNSW of {bits} vectors, {c:,} candidates rescored" for c in counts
+            f"graph {c}": f"{kind}HNSW of {bits} vectors, {c:,} candidates" for c in counts
         }
         for how in samples:
             ordered = sorted(samples[how])
@@ -407,7 +434,31 @@ def walk(args: argparse.Namespace) -> None:
             print(f"| {names[how]} | {statistics.median(ordered):.1f} | {p95:.1f} | {share:.3f} |")
         held = vectors.nbytes / 2**20
         print(f"RSS {rss_mb():,.0f} MB (the vectors in numpy among it: {held:,.0f} MB)")
-        store.close()
+        if not args.solr:
+            store.close()
+
+
+@contextlib.contextmanager
+def _solr_store(work: Path) -> Iterator[Any]:
+    """A vector store on a collection of a local 2-node SolrCloud (2 shards, 1 replica each)."""
+    from pylucene_mcp.engine.solr import configset
+    from pylucene_mcp.engine.solr.client import SolrClient, SolrSettings
+    from pylucene_mcp.engine.solr.vectors import SolrVectorStore
+    from tests.solr_cluster import LocalCluster
+
+    cluster = LocalCluster(2, work / "cluster")
+    try:
+        settings = SolrSettings(tuple(cluster.urls), collection="walk")
+        client = SolrClient(settings)
+        configset.init(client, shards=2, replicas=1)
+        client.close()
+        store = SolrVectorStore(settings, "synthetic")
+        try:
+            yield store
+        finally:
+            store.close()
+    finally:
+        cluster.close()
 
 
 def jvm_errors() -> object:
@@ -494,6 +545,51 @@ def cost(args: argparse.Namespace) -> None:
     )
 
 
+def int8(args: argparse.Namespace) -> None:
+    """The model with its dense layers in int8 beside fp32, on the same texts: late chunking's
+    ms per document (alternated) and how near each chunk's int8 vector is to its fp32 one."""
+    import numpy as np
+
+    from pylucene_mcp.semantic import chunks, models
+    from pylucene_mcp.semantic.encoder import Encoder
+
+    located = models.locate(args.model)
+    encoders = {
+        p: Encoder(
+            located.path,
+            located.query_prefix,
+            located.passage_prefix,
+            threads=args.threads,
+            precision=p,
+        )
+        for p in ("fp32", "int8")
+    }
+    abstracts = [" ".join(lines) for _, _, lines in cacm_pages(args.cacm / "cacm.tar.gz")]
+    rng = random.Random(49)
+    texts = [joined_text(rng, abstracts) for _ in range(args.docs)]
+    spent = dict.fromkeys(encoders, 0.0)
+    cosines: list[float] = []
+    for text in texts:
+        made = {}
+        for precision, encoder in encoders.items():  # alternated
+            t = time.perf_counter()
+            made[precision] = chunks.chunks(encoder, text, "late")
+            spent[precision] += time.perf_counter() - t
+        for one, other in zip(made["fp32"], made["int8"], strict=True):
+            cosines.append(float(np.dot(one.vector, other.vector)))
+    threads = encoders["fp32"].threads
+    print(f"{args.docs} documents of CACM abstracts, late chunking, {threads} thread(s)")
+    print("| precision | ms per document |")
+    print("| --- | ---: |")
+    for precision in encoders:
+        print(f"| {precision} | {spent[precision] / len(texts) * 1000:.0f} |")
+    ordered = sorted(cosines)
+    print(
+        f"{len(cosines)} chunks: cosine of int8 to fp32 vectors: min {ordered[0]:.4f}, "
+        f"5th percentile {ordered[len(ordered) // 20]:.4f}, mean {statistics.mean(ordered):.4f}"
+    )
+
+
 def relevance(args: argparse.Namespace) -> None:
     from pylucene_mcp import Index
     from pylucene_mcp.basics.config import Settings
@@ -533,18 +629,25 @@ def relevance(args: argparse.Namespace) -> None:
             lexical[qid] = ids(index.search(request).to_dict()["documents"])
         figures = with_gap(evaluate(lexical, qrels, measures), lexical, gap)
         rows.append(("lexical (the words ORed)", figures))
-        for how in ("late", "plain"):
+        for how, precision in itertools.product(
+            args.chunkings.split(","), args.precisions.split(",")
+        ):
             settings = Settings(
-                index_path=index.path, vectors=True, embedding_model=args.model, chunking=how
+                index_path=index.path,
+                vectors=True,
+                embedding_model=args.model,
+                chunking=how,
+                embedding_precision=precision,
             )
             embedding = Embedding(settings, lambda: index, lambda: True)
+            label = f"{how} chunking" + ("" if precision == "fp32" else f", {precision}")
             if index.vectors is not None:  # made again with the other chunking
                 index.vectors.delete(list(index.vectors.states()))
                 index.vectors.commit()
             started = time.perf_counter()
             progress = embedding.reconcile()
             spent = time.perf_counter() - started
-            print(f"{how} chunking: {progress.embedded} documents embedded in {spent:.0f} s")
+            print(f"{label}: {progress.embedded} documents embedded in {spent:.0f} s")
             runs: dict[str, dict[str, list[tuple[str, float]]]] = {"semantic": {}, "hybrid": {}}
             own = embedding.threshold()  # the model's, as a server without the setting has it
             at_own: dict[str, list[tuple[str, float]]] = {}
@@ -571,12 +674,12 @@ def relevance(args: argparse.Namespace) -> None:
                 )
                 at_own[qid] = ids(index.search(request).to_dict()["documents"])
             for mode, run in runs.items():
-                name = f"{mode}{' (RRF)' if mode == 'hybrid' else ''}, {how} chunking"
+                name = f"{mode}{' (RRF)' if mode == 'hybrid' else ''}, {label}"
                 rows.append((name, with_gap(evaluate(run, qrels, measures), run, gap)))
-            name = f"semantic at the model's threshold ({own:g}), {how} chunking"
+            name = f"semantic at the model's threshold ({own:g}), {label}"
             rows.append((name, with_gap(evaluate(at_own, qrels, measures), at_own, gap)))
             empty = sum(1 for found in at_own.values() if not found)
-            print(f"{how} chunking: threshold {own:g}; {empty} of {len(at_own)} queries find none")
+            print(f"{label}: threshold {own:g}; {empty} of {len(at_own)} queries find none")
         index.close()
     print(f"model {Path(args.model).name}; {len(topics)} CACM queries; the first 100 of each run")
     pairs = sum(len(docs) for docs in gap.values())

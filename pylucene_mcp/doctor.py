@@ -218,7 +218,8 @@ def check_vectors(settings: Settings) -> Check | None:
         "vectors",
         OK,
         f"model {located.path}, run by ONNX Runtime {onnxruntime.__version__} on "
-        f"{provider} ({threads} thread(s)); chunking {settings.chunking}, similarity threshold "
+        f"{provider} ({threads} thread(s), {settings.embedding_precision}); chunking "
+        f"{settings.chunking}, similarity threshold "
         + (
             "the model's own (measured when it loads; getCrawlerStatus says it)"
             if settings.similarity_threshold is None

@@ -387,3 +387,54 @@ def test_the_default_models_loading_path_runs_a_stand_in_of_its_architecture(
     found = chunks.chunks(encoder, text)
     assert found and found[0].start == 0 and found[-1].end == len(text)
     assert text[found[-1].start : found[-1].end].endswith("the dog.")
+
+
+def test_the_int8_model_keeps_its_vectors_near_the_float_transformers(tmp_path: Path) -> None:
+    """``embedding_precision: int8``: the dense layers' weights become 8-bit integers, and each
+    text's vector stays within a cosine of 0.98 of the plain float64 transformer's; vectors made
+    in one precision are recorded apart from the other's, so a change makes them again."""
+    import onnx
+
+    from pylucene_mcp.basics.config import Settings
+    from pylucene_mcp.service.embedding import Embedding
+    from tests.semantic_oracle import NumpyEncoder
+
+    quantized = Encoder(ensure(), threads=1, precision="int8")
+    assert quantized.runtime.endswith(", int8")
+    oracle = NumpyEncoder(ensure())
+    texts = [
+        "The weather is lovely today.",
+        TEXT,
+        "A lease agreement between the landlord and the tenant, signed in March " * 6,
+        "Die Stadt hat viele Museen, Galerien und Theater.",
+    ]
+    for text in texts:
+        ids = quantized.wrap(quantized.tokenizer.encode(text, add_special_tokens=False).ids)
+        ids = ids[: quantized.max_tokens]
+        mine, exact = quantized.states(ids).mean(0), oracle.states(ids).mean(0)
+        cosine = float(mine @ exact / np.linalg.norm(mine) / np.linalg.norm(exact))
+        assert 0.98 <= cosine < 0.99999, text  # near, and not the float model itself
+    # the graph ONNX Runtime runs holds 8-bit weights where the float one holds none
+    from pylucene_mcp.semantic import graph
+
+    weights = np.zeros((4, 4), dtype=np.float32)
+    layer = graph.Layer(
+        np.ones((4, 12), np.float32), np.zeros(12, np.float32), weights, weights[0],
+        (weights[0] + 1, weights[0]), np.ones((4, 8), np.float32), np.zeros(8, np.float32),
+        np.ones((8, 4), np.float32), weights[0], (weights[0] + 1, weights[0]),
+    )  # fmt: skip
+    plain = graph.encoder_graph((weights[0] + 1, weights[0]), [layer], 2, 1e-12)
+    kinds = [
+        {t.data_type for t in onnx.load_from_string(m).graph.initializer}
+        for m in (plain, graph.int8(plain))
+    ]
+    assert onnx.TensorProto.INT8 not in kinds[0] and onnx.TensorProto.INT8 in kinds[1]
+    made_with = [
+        Embedding(
+            Settings(index_path=tmp_path / "i", embedding_model=str(ensure()), **p),
+            lambda: None,
+            lambda: True,
+        ).model_name
+        for p in ({}, {"embedding_precision": "INT8"}, {"embedding_precision": "fp32"})
+    ]
+    assert made_with[0] == made_with[2] != made_with[1]

@@ -410,37 +410,23 @@ def test_a_model_of_a_dimension_without_a_field_is_refused_in_plain_words() -> N
         vector_field(300)
 
 
-@pytest.mark.parametrize("corpus", ["embedded"], indirect=True)
-def test_above_the_exact_size_the_graph_of_quantized_vectors_answers_the_oracles_documents(
+def test_above_the_exact_size_the_graph_answers_the_oracles_documents_on_both(
     corpus: tuple[Any, dict[str, dict[str, Any]]],
     encoder: Encoder,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Past ``EXACT_CHUNKS`` a search walks the HNSW graph of 7-bit vectors and rescores what it
-    finds in full precision: here the walk's candidates hold every chunk, so its documents,
-    order and similarities are the oracle's exactly, filters included (a pre-filter)."""
-    from pylucene_mcp.engine.lucene import vectors
+    """Past ``EXACT_CHUNKS`` a search walks the HNSW graph (the embedded index's of 7-bit vectors,
+    rescored in full precision; Solr's ``knn`` on each shard's graph of full-precision vectors):
+    here the walk's candidates hold every chunk, so its documents, order and similarities are
+    the oracle's exactly, filters included (a pre-filter)."""
+    import pylucene_mcp.engine.core.semantic as shared
 
     index, docs = corpus
-    store = index.keep_vectors("all-minilm-l6-v2")
-    searcher = store._manager.acquire()
-    try:
-        formats = {
-            str(
-                leaf.reader()
-                .getFieldInfos()
-                .fieldInfo(vectors.VECTOR)
-                .getAttribute("PerFieldKnnVectorsFormat.format")
-            )
-            for leaf in searcher.getIndexReader().leaves()
-        }
-    finally:
-        store._manager.release(searcher)
-    quantized = "org.apache.lucene.codecs.lucene104.Lucene104HnswScalarQuantizedVectorsFormat"
-    assert formats == {str(jvm.jclass(quantized).NAME)}
+    if isinstance(index, Index):
+        _assert_quantized(index)
     exact = semantic(index, encoder.embed("machines that run programs"))
     assert "approximate" not in exact  # every vector read
-    monkeypatch.setattr(vectors, "EXACT_CHUNKS", 0)
+    monkeypatch.setattr(shared, "EXACT_CHUNKS", 0)
     for question, keep, filters in [
         ("When does the water rise over its banks?", lambda d: True, []),
         (
@@ -457,3 +443,25 @@ def test_above_the_exact_size_the_graph_of_quantized_vectors_answers_the_oracles
         assert [p for p, _ in got] == [p for p, _ in truth]
         for (_, similarity), (_, expected) in zip(got, truth, strict=True):
             assert similarity == pytest.approx(expected, abs=2e-4)  # rescored: not 7-bit
+
+
+def _assert_quantized(index: Index) -> None:
+    """The embedded index's chunk vectors are in a graph of 7-bit vectors."""
+    from pylucene_mcp.engine.lucene import vectors
+
+    store = index.keep_vectors("all-minilm-l6-v2")
+    searcher = store._manager.acquire()
+    try:
+        formats = {
+            str(
+                leaf.reader()
+                .getFieldInfos()
+                .fieldInfo(vectors.VECTOR)
+                .getAttribute("PerFieldKnnVectorsFormat.format")
+            )
+            for leaf in searcher.getIndexReader().leaves()
+        }
+    finally:
+        store._manager.release(searcher)
+    quantized = "org.apache.lucene.codecs.lucene104.Lucene104HnswScalarQuantizedVectorsFormat"
+    assert formats == {str(jvm.jclass(quantized).NAME)}

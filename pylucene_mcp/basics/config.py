@@ -250,6 +250,11 @@ class Settings(BaseSettings):
     embedding_device: Annotated[
         Literal["auto", "cpu"], BeforeValidator(lambda v: _text(v).lower())
     ] = "auto"
+    #: the model's dense layers in ``fp32`` (as published) or ``int8`` (quantized when the model
+    #: loads: faster on a CPU, its vectors within a cosine of 0.98 of fp32's; docs/semantic.md)
+    embedding_precision: Annotated[
+        Literal["fp32", "int8"], BeforeValidator(lambda v: _text(v).lower())
+    ] = "fp32"
     #: below no ``readers`` folder, a file is read over authenticated HTTP by whom its owner,
     #: group and mode let read it, as the crawler recorded them (off: by no one there)
     file_readers: bool = True

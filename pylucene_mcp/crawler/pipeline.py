@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pylucene_mcp.basics import errors, portable, schema
 from pylucene_mcp.basics.errors import (
@@ -467,32 +468,32 @@ class Crawler:
         known: dict[str, FileState],
         report: CrawlReport,
     ) -> None:
-        written: list[tuple[FileEntry, str]] = []
-        recognise: list[tuple[FileEntry, Extracted]] = []
+        written: list[_Written] = []
+        changes = []
+        for entry, extracted in batch:
+            changes.append(
+                (entry, extracted, _change(known.get(entry.key), extracted, report.full))
+            )
+            self._mark_ocr(entry, extracted)
+
+        def refused(entry: FileEntry, exc: errors.PyLuceneMcpError) -> None:
+            report.fail(entry.root, entry.key, f"cannot index: {exc}")
+
         try:
             with self.index.writer() as writer:
-                for entry, extracted in batch:
-                    old = known.get(entry.key)
-                    change = _change(old, extracted, report.full)
-                    self._mark_ocr(entry, extracted)
-                    try:
-                        _write(writer, entry, extracted, old, change)
-                    except errors.PyLuceneMcpError as exc:
-                        report.fail(entry.root, entry.key, f"cannot index: {exc}")
-                        continue
-                    written.append((entry, change))
-                    if extracted.ocr == schema.OCR_PENDING:
-                        recognise.append((entry, extracted))
+                written = _write_all(writer, changes, known.get, refused)
         except errors.PyLuceneMcpError as exc:
             # the commit failed (a full disk …): none of the batch is in the index, and the
             # report says so instead of counting what the index does not hold
-            for entry, _ in written:
-                report.fail(entry.root, entry.key, f"not committed: {exc}")
+            for file in written:
+                report.fail(file.entry.root, file.entry.key, f"not committed: {exc}")
             raise
-        for entry, change in written:  # counted once the index holds them
-            report.count(entry.root, change, entry.size)
-        self.failures.forget(entry.key for entry, _ in written)
-        self._queue_ocr(recognise)
+        for file in written:  # counted once the index holds them
+            report.count(file.entry.root, file.change, file.entry.size)
+        self.failures.forget(file.entry.key for file in written)
+        self._queue_ocr(
+            [(f.entry, f.extracted) for f in written if f.extracted.ocr == schema.OCR_PENDING]
+        )
 
     def _mark_ocr(self, entry: FileEntry, extracted: Extracted) -> None:
         """Marks a document that has pages (or an image) without text: ``pending`` (it joins
@@ -591,20 +592,21 @@ class Crawler:
                 writer.delete(key)
                 writer.delete_under(key)
                 outcome.setdefault(key, "deleted")
-            recognise: list[tuple[FileEntry, Extracted]] = []
+            changes = []
             for entry, extracted in ready:
-                old = known.get(entry.key)
-                change = _change(old, extracted, full=False)
+                changes.append((entry, extracted, _change(known.get(entry.key), extracted, False)))
                 self._mark_ocr(entry, extracted)
-                try:
-                    _write(writer, entry, extracted, old, change)
-                except errors.PyLuceneMcpError as exc:
-                    outcome[entry.key] = f"failed: cannot index: {exc}"
-                    continue
-                outcome[entry.key] = change
-                self.failures.forget([entry.key])
-                if extracted.ocr == schema.OCR_PENDING:
-                    recognise.append((entry, extracted))
+
+            def refused(entry: FileEntry, exc: errors.PyLuceneMcpError) -> None:
+                outcome[entry.key] = f"failed: cannot index: {exc}"
+
+            written = _write_all(writer, changes, known.get, refused)
+            for file in written:
+                outcome[file.entry.key] = file.change
+            self.failures.forget([file.entry.key for file in written])
+            recognise = [
+                (f.entry, f.extracted) for f in written if f.extracted.ocr == schema.OCR_PENDING
+            ]
         self.failures.forget(gone)
         self.failures.save()
         self._queue_ocr(recognise)
@@ -648,24 +650,57 @@ class Crawler:
         return found
 
 
-def _write(
+@dataclass
+class _Written:
+    """A file of a block of writes: its change and the documents it adds (none: only touched)."""
+
+    entry: FileEntry
+    extracted: Extracted
+    change: str
+    docs: list[dict[str, Any]]
+
+
+def _write_all(
     writer: BackendWriter,
-    entry: FileEntry,
-    extracted: Extracted,
-    old: FileState | None,
-    change: str,
-) -> None:
-    """A skipped file of the same size only has its mtime recorded (in place); every other file
-    is (re)written whole (a mailbox: all its messages, those it no longer has deleted)."""
-    if change == "skipped" and old is not None and old.size == entry.size:
-        writer.touch(entry.key, entry.mtime_ms)
-        if _regranted(old, entry):
-            writer.set_readers(entry.key, entry.readers or ())
-        return
-    if extracted.messages is not None:  # a mailbox, which may have had other messages
-        _delete_file(writer, entry.key)
-    for doc in to_documents(entry, extracted):
-        writer.add(doc)
+    files: Sequence[tuple[FileEntry, Extracted, str]],
+    old_of: Callable[[str], FileState | None],
+    refused: Callable[[FileEntry, errors.PyLuceneMcpError], None],
+) -> list[_Written]:
+    """Writes ``files`` (each with its change) in one block: a skipped file of the same size only
+    has its mtime recorded (in place); every other file's documents are (re)written whole (a
+    mailbox: all its messages, those it no longer has deleted), all of them in one call of the
+    writer (:meth:`~BackendWriter.add_many`: one call into Java per 256 documents). Should the
+    index refuse a document, each file is written alone to find which, and ``refused`` hears of
+    it. Returns the files written."""
+    written: list[_Written] = []
+    for entry, extracted, change in files:
+        old = old_of(entry.key)
+        try:
+            if change == "skipped" and old is not None and old.size == entry.size:
+                writer.touch(entry.key, entry.mtime_ms)
+                if _regranted(old, entry):
+                    writer.set_readers(entry.key, entry.readers or ())
+                written.append(_Written(entry, extracted, change, []))
+                continue
+            if extracted.messages is not None:  # a mailbox, which may have had other messages
+                _delete_file(writer, entry.key)
+            written.append(_Written(entry, extracted, change, to_documents(entry, extracted)))
+        except errors.PyLuceneMcpError as exc:
+            refused(entry, exc)
+    try:
+        writer.add_many([doc for file in written for doc in file.docs])
+        return written
+    except errors.PyLuceneMcpError:
+        pass  # a document the index refuses: which one is found below
+    kept = []
+    for file in written:  # a document written again replaces itself
+        try:
+            writer.add_many(file.docs)
+        except errors.PyLuceneMcpError as exc:
+            refused(file.entry, exc)
+            continue
+        kept.append(file)
+    return kept
 
 
 def _regranted(old: FileState, entry: FileEntry) -> bool:

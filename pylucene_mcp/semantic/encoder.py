@@ -74,10 +74,12 @@ class Encoder:
         *,
         threads: int = 0,
         device: str = "auto",
+        precision: str = "fp32",
     ) -> None:
         """The model of ``folder``, run on ``threads`` threads (0: :func:`model_threads`) on the
         execution provider that ``device`` allows (``auto``: the first of CUDA, CoreML,
-        DirectML that is installed and present, then the CPU; ``cpu``: the CPU)."""
+        DirectML that is installed and present, then the CPU; ``cpu``: the CPU), its dense
+        layers' weights in ``precision`` (``fp32``, or ``int8``: :func:`graph.int8`)."""
         self.folder = folder
         #: what the model was trained to see before a query and before a passage (e5: "query: ")
         self.query_prefix, self.passage_prefix = query_prefix, passage_prefix
@@ -121,10 +123,15 @@ class Encoder:
         #: the threads that run the model (CPU)
         self.threads = model_threads(threads)
         layers = [graph.layer(get, n) for n in range(int(config["num_hidden_layers"]))]
-        self.session = _session(
-            graph.encoder_graph(self.norm, layers, self.heads, self.eps), self.threads, device
-        )
+        model = graph.encoder_graph(self.norm, layers, self.heads, self.eps)
         del layers  # the session holds its own copy
+        if precision == "int8":
+            model = graph.int8(model)
+        elif precision != "fp32":
+            raise ModelError(f"precision {precision!r}: the encoder runs fp32 or int8")
+        #: the weights' precision: ``fp32`` or ``int8``
+        self.precision = precision
+        self.session = _session(model, self.threads, device)
         #: the execution provider that runs the model
         self.provider = str(self.session.get_providers()[0])
         self.tokenizer = Tokenizer.from_file(str(folder / TOKENIZER))
@@ -138,8 +145,8 @@ class Encoder:
 
     @property
     def runtime(self) -> str:
-        """What runs the model, in words: its execution provider and threads."""
-        return f"{self.provider}, {self.threads} thread(s)"
+        """What runs the model, in words: its execution provider, threads and precision."""
+        return f"{self.provider}, {self.threads} thread(s), {self.precision}"
 
     def wrap(self, ids: Sequence[int]) -> list[int]:
         """``ids`` between the model's start and end tokens."""

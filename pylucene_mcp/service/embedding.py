@@ -111,6 +111,7 @@ class Embedding:
                     located.passage_prefix,
                     threads=self.settings.embedding_threads,
                     device=self.settings.embedding_device,
+                    precision=self.settings.embedding_precision,
                 )
                 log.info(
                     "embedding model %s loaded in %.1f s, run by %s",
@@ -140,10 +141,13 @@ class Embedding:
     @property
     def model_name(self) -> str:
         """What the vectors are recorded as made with: the model's folder resolved, or a known
-        model's name (not the setting as spelled: a trailing slash had made them all again)."""
+        model's name (not the setting as spelled: a trailing slash had made them all again),
+        and its precision where it is not the published fp32 (other vectors: made again)."""
         from pylucene_mcp.semantic.models import identity
 
-        return identity(self.settings.embedding_model)
+        made_with = identity(self.settings.embedding_model)
+        precision = self.settings.embedding_precision
+        return made_with if precision == "fp32" else f"{made_with} ({precision})"
 
     def query_vector(self, text: str) -> list[float]:
         """``text`` embedded as a query."""

@@ -37,7 +37,7 @@ def test_a_crawl_gives_every_document_its_vectors(
     assert progress.failed == 0 and progress.waiting == 0
     # what runs the model, and how fast this round went, as getCrawlerStatus says them
     threads = os.cpu_count()  # every core: they run nicer than the searches on Linux
-    assert progress.runtime == f"CPUExecutionProvider, {threads} thread(s)"
+    assert progress.runtime == f"CPUExecutionProvider, {threads} thread(s), fp32"
     assert progress.per_second is not None and progress.per_second > 0
     assert progress.done_in_s == 0
     assert embedding.store().states() == {p: h or "" for p, h in hashes.items()}

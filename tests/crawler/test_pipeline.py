@@ -6,6 +6,7 @@ import os
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -154,6 +155,53 @@ def test_report_figures(crawler: Crawler, docs: Path) -> None:
     assert report["files_per_s"] > 0
     assert report["per_directory"][str(docs)]["added"] == report["added"]
     assert crawler.last is not None and crawler.current is None
+
+
+def test_a_crawl_writes_a_batch_in_one_call_and_a_refused_document_fails_alone(
+    crawler: Crawler, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The crawl's batches (5 files here) reach Java in one call each, not one per document;
+    a document the index refuses (a field the schema lacks, put in by this test) fails its
+    file alone, said in the report, and the batch's other files are indexed."""
+    from pylucene_mcp.crawler import pipeline
+    from pylucene_mcp.engine.lucene.index import LuceneIndex
+
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for n in range(12):
+        (folder / f"note{n:02}.txt").write_text(f"Note {n} about sandpipers.", encoding="utf-8")
+    calls: list[int] = []
+    original_rows = LuceneIndex._write_rows
+
+    def counted(self: LuceneIndex, rows: list) -> int:  # type: ignore[type-arg]
+        calls.append(len(rows))
+        return original_rows(self, rows)
+
+    monkeypatch.setattr(LuceneIndex, "_write_rows", counted)
+    report = crawler.crawl([str(folder)])
+    assert report.added == 12 and sum(calls) == 12
+    assert len(calls) <= 3  # 12 files in batches of 5 (one call a document before)
+
+    original_documents = pipeline.to_documents
+
+    def one_refused(entry: Any, extracted: Any) -> list[dict[str, Any]]:
+        docs = original_documents(entry, extracted)
+        if entry.key.endswith("note07.txt"):
+            docs[0]["no_such_field"] = "refused"
+        return docs
+
+    monkeypatch.setattr(pipeline, "to_documents", one_refused)
+    for n in range(12):
+        (folder / f"note{n:02}.txt").write_text(f"Note {n} about avocets.", encoding="utf-8")
+    report = crawler.crawl([str(folder)])
+    assert report.updated == 11 and report.failed == 1
+    (failure,) = report.failures
+    assert failure["path"].endswith("note07.txt") and "cannot index" in failure["reason"]
+    assert "no_such_field" in failure["reason"]
+    found = {
+        Path(h.file_path).name for h in crawler.index.search("avocets", page_size=20).documents
+    }
+    assert found == {f"note{n:02}.txt" for n in range(12)} - {"note07.txt"}
 
 
 def test_a_touched_file_is_not_rewritten_and_not_read_again(

@@ -84,6 +84,11 @@ class BackendWriter(Protocol):
     def add(self, doc: Mapping[str, Any]) -> None:
         """Adds or replaces the document whose ``file_path`` is ``doc["file_path"]``."""
 
+    def add_many(self, docs: Iterable[Mapping[str, Any]]) -> int:
+        """Adds or replaces each of ``docs`` as :meth:`add` does, in as few calls into the
+        index as it allows (a crawl's block of files); returns how many. On an error, the
+        documents before the refused one may be in."""
+
     def delete(self, file_path: str | PurePath) -> None:
         """Deletes the document of ``file_path`` (none is fine)."""
 

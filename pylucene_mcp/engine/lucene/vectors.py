@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pylucene_mcp.engine.core.semantic as shared
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.engine.core.semantic import MAX_DOCUMENTS, ChunkHit, Nearest, least_score
@@ -30,13 +31,6 @@ from pylucene_mcp.engine.core.semantic import MAX_DOCUMENTS, ChunkHit, Nearest, 
 log = logging.getLogger(__name__)
 
 OF, HASH, START, END, VECTOR = "chunk_of", "chunk_hash", "chunk_start", "chunk_end", "chunk_vector"
-#: up to this many chunks a semantic search reads every vector (exact, and under about 50 ms on
-#: two cores: docs/semantic.md); above it, it walks the HNSW graph of quantized vectors for
-#: :data:`CANDIDATES` chunks and rescores them in full precision
-EXACT_CHUNKS = 250_000
-#: the chunks a walk of the graph finds before they are rescored and grouped by document: at a
-#: million chunks, 0.985 of the exact top ten documents at a p95 of 58 ms (docs/semantic.md)
-CANDIDATES = 6_000
 #: whether the graph holds 7-bit vectors (False: full precision, Lucene's default format)
 QUANTIZED = True
 
@@ -211,14 +205,21 @@ class VectorStore:
         try:
             with jvm.java_errors():
                 least = least_score(threshold)
-                walked = searcher.getIndexReader().numDocs() > EXACT_CHUNKS
+                walked = searcher.getIndexReader().numDocs() > shared.EXACT_CHUNKS
                 if not walked:
                     top = jvm.jclass("io.github.pylucenemcp.search.ExactVectors").bestByKey(
                         searcher, VECTOR, OF, target, least, within, MAX_DOCUMENTS
                     )
                 else:
                     top = jvm.jclass("io.github.pylucenemcp.search.NearVectors").bestByKey(
-                        searcher, VECTOR, OF, target, least, within, MAX_DOCUMENTS, CANDIDATES
+                        searcher,
+                        VECTOR,
+                        OF,
+                        target,
+                        least,
+                        within,
+                        MAX_DOCUMENTS,
+                        shared.CANDIDATES,
                     )
                 stored = searcher.storedFields()
                 fields = jvm.jset([OF, START, END])

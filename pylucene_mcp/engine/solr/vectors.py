@@ -9,10 +9,15 @@ chunks were made from and the model (``chunk_model``: what the embedder's reconc
 chunk's key is its document's path hash, ``!`` and its number, so that a document's chunks share
 a shard and a shard can keep each document's best chunk itself (``{!collapse}``).
 
-A vector search reads every chunk vector of the documents that the search's filters allow (the
-plugin's ``vectorsAbove``, exact as the embedded index's ``ExactVectors``; those documents'
-paths are a filter that leads, :func:`~pylucene_mcp.engine.solr.nodes.paths`), and keeps those
-that reach the threshold: every one, not an approximation.
+Up to ``EXACT_CHUNKS`` chunks (:mod:`pylucene_mcp.engine.core.semantic`), a vector search reads
+every chunk vector of the documents that the search's filters allow (the plugin's
+``vectorsAbove``, exact as the embedded index's ``ExactVectors``; those documents' paths are a
+filter that leads, :func:`~pylucene_mcp.engine.solr.nodes.paths`), and keeps those that reach the
+threshold: every one, not an approximation. Above, it is Solr's ``knn`` on each shard's HNSW
+graph, the filters as its pre-filter, for ``CANDIDATES`` chunks, each document's best kept
+(``{!collapse}``, after the walk): an approximation of the documents (``approximate``), whose
+similarities stay exact, since Solr's graph holds the vectors in full precision (Solr 9 has no
+quantized field).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import pylucene_mcp.engine.core.semantic as shared
 import pylucene_mcp.engine.solr.configset as configset
 import pylucene_mcp.engine.solr.nodes as nodes
 from pylucene_mcp.basics import errors, schema
@@ -129,18 +135,22 @@ class SolrVectorStore:
         ``within``: the paths of the documents the search is limited to (None: all)."""
         if within is not None and not within:
             return Nearest()
-        exact = {
-            "t": "vectorsAbove",
-            "f": vector_field(len(vector)),
-            "v": [float(x) for x in vector],
-            "min": least_score(threshold),
-        }
+        field = vector_field(len(vector))
+        values = [float(x) for x in vector]
+        walked = self.collection.count({"t": "all"}) > shared.EXACT_CHUNKS
+        query: str | dict[str, Any]
+        if walked:  # each shard walks its graph; the filters below are its pre-filter
+            knn = {"f": field, "topK": shared.CANDIDATES, "query": json.dumps(values)}
+            query = {"knn": knn}  # the JSON query DSL: Solr's own parser, named
+        else:
+            exact = {"t": "vectorsAbove", "f": field, "v": values, "min": least_score(threshold)}
+            query = json.dumps(exact)
         filters = [f"{{!collapse field={OF}}}"]  # each document's best chunk, on its shard
         if within is not None:
             filters.append(nodes.local(nodes.paths(OF, list(within)), cache=False))
         answer = self.collection.select(
             {
-                "query": json.dumps(exact),
+                "query": query,
                 "filter": filters,
                 "limit": MAX_DOCUMENTS,
                 "sort": f"score desc,{OF} asc",
@@ -148,9 +158,14 @@ class SolrVectorStore:
                 "params": {"shards.tolerant": "false"},
             }
         )
-        return Nearest(  # every chunk read: exact
-            ChunkHit(str(doc[OF]), 2 * float(doc["score"]) - 1, int(doc[START]), int(doc[END]))
-            for doc in answer["response"]["docs"]
+        least = least_score(threshold)
+        return Nearest(
+            (
+                ChunkHit(str(doc[OF]), 2 * float(doc["score"]) - 1, int(doc[START]), int(doc[END]))
+                for doc in answer["response"]["docs"]
+                if float(doc["score"]) >= least  # the walk's candidates, those that reach it
+            ),
+            approximate=walked,
         )
 
     def best_chunk(self, vector: Sequence[float], path: str) -> ChunkHit | None:

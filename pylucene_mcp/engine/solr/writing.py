@@ -42,6 +42,13 @@ class SolrWriter:
     def add(self, doc: Mapping[str, Any]) -> None:
         self.commands.append(("add", {"doc": solr_document(doc)}))
 
+    def add_many(self, docs: Iterable[Mapping[str, Any]]) -> int:
+        """Each of ``docs`` added (sent with the block's other commands when it ends)."""
+        before = len(self.commands)
+        for doc in docs:
+            self.add(doc)
+        return len(self.commands) - before
+
     def delete(self, file_path: str | PurePath) -> None:
         self.commands.append(("delete", {"id": documents.normalize_path(file_path)}))
 
