@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from pylucene_mcp import __version__, jvm
-from pylucene_mcp.basics import errors, install, portable
+from pylucene_mcp.basics import config, errors, install, portable
 from pylucene_mcp.basics.config import Settings, home_dir, private_dir
 from pylucene_mcp.basics.redact import redact
 
@@ -36,7 +36,7 @@ class Check:
 
 
 def _java_source(home: Path) -> str:
-    if os.environ.get("PYLUCENE_MCP_JAVA_HOME"):
+    if config.from_environment("java_home"):
         return "PYLUCENE_MCP_JAVA_HOME"
     if os.environ.get("JAVA_HOME") and Path(os.environ["JAVA_HOME"]) == home:
         return "JAVA_HOME"

@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[1] / "pylucene_mcp"
 
 #: Each folder of the package is a layer; the modules at its root are the faces beside server/.
@@ -237,12 +239,18 @@ def test_only_the_factory_asks_which_backend_it_has() -> None:
 
 
 def test_a_settings_variable_is_read_in_one_place() -> None:
-    """A ``PYLUCENE_MCP_<KEY>`` variable of a config key is read by ``basics/config.py``
-    alone (``Settings.load``, and ``from_environment`` for code without settings): no other
-    module asks ``os.environ`` or ``os.getenv`` for one by its name."""
+    """Every ``PYLUCENE_MCP_*`` variable (a config key's, or one of those that say where things
+    are before any setting is read) is read by ``basics/config.py`` alone (``Settings.load``,
+    and ``from_environment``): no other module asks ``os.environ`` or ``os.getenv`` for one by
+    its name; each of the latter is in the table of variables of docs/claude-desktop.md, and a
+    name that is neither is refused."""
     from pylucene_mcp.basics import config
 
-    names = {config.variable(key) for key in config.KEYS}
+    table = (PACKAGE.parent / "docs" / "claude-desktop.md").read_text(encoding="utf-8")
+    undocumented = [k for k in config.ENVIRONMENT_ONLY if f"`{config.variable(k)}`" not in table]
+    assert undocumented == []
+    with pytest.raises(KeyError, match="PYLUCENE_MCP_JAR_DIR is no variable"):
+        config.from_environment("jar_dir")
     readers = []
     for path in sorted(PACKAGE.rglob("*.py")):
         if path == PACKAGE / "basics" / "config.py":
@@ -258,7 +266,7 @@ def test_a_settings_variable_is_read_in_one_place() -> None:
                 "environ",
             ):
                 asked = node.slice
-            if isinstance(asked, ast.Constant) and asked.value in names:
+            if isinstance(asked, ast.Constant) and str(asked.value).startswith("PYLUCENE_MCP_"):
                 readers.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno} {asked.value}")
     assert readers == [], "read these through basics.config.from_environment: " + ", ".join(readers)
 

@@ -93,6 +93,7 @@ EVERY_KEY = {
     "chunking": ("Plain", ("chunking", "plain")),
     "embedding_threads": ("3", ("embedding_threads", 3)),
     "embedding_device": ("CPU", ("embedding_device", "cpu")),
+    "embedding_precision": ("Int8", ("embedding_precision", "int8")),
 }
 
 

@@ -33,7 +33,7 @@ def home_dir() -> Path:
     Raises:
         ConfigError: when there is neither (a service account without a home).
     """
-    explicit = os.environ.get("PYLUCENE_MCP_HOME")
+    explicit = from_environment("home")
     if explicit:
         return Path(explicit)
     try:
@@ -50,7 +50,7 @@ def cache_dir() -> Path:
     """Where pylucene-mcp keeps what it can rebuild (the JVM's class-data archive, the tool
     descriptions): ``PYLUCENE_MCP_CACHE``, else ``pylucene-mcp`` in the platform's cache folder
     (:func:`~pylucene_mcp.basics.portable.cache_home`), else ``cache`` in :func:`home_dir`."""
-    explicit = os.environ.get("PYLUCENE_MCP_CACHE")
+    explicit = from_environment("cache")
     if explicit:
         return Path(explicit)
     try:
@@ -420,10 +420,33 @@ def flag_or_text(value: str) -> bool | str:
     return value
 
 
+#: The variables that are no key of the config file: where things are before any setting is read
+#: (docs/configuration.md), each read by :func:`from_environment` like a key's.
+ENVIRONMENT_ONLY = {
+    "home": "the folder of the config file, the logs and the default index (~/.pylucene-mcp)",
+    "cache": "the folder of what can be rebuilt (the JVM's class-data archive …)",
+    "jars": "the folder of the Lucene, ICU and shim jars (the package's own)",
+    "classpath": "more jars or folders for the JVM, separated as PATH is (your own analyzers)",
+    "java_home": "the Java runtime (>= 21) to start, before JAVA_HOME and the system's",
+    "tika_jar": "the tika-server-standard jar to run",
+    "tika_jar_dir": "a folder whose newest tika-server-standard-*.jar is run",
+    "maven_url": "a mirror of Maven Central's layout to fetch the Tika jar from",
+    "models_url": "a mirror of the model hub's paths to fetch a known model from",
+    "ca_bundle": "a CA bundle (PEM) to trust beside the system's for downloads",
+}
+
+
 def from_environment(key: str) -> str | None:
-    """The value of the config key ``key`` in its environment variable (None: unset or
-    empty): the one reading of a ``PYLUCENE_MCP_<KEY>`` variable, for :meth:`Settings.load`
-    and for code that runs without settings (the Python API's JVM and its ``max_heap``)."""
+    """The value of ``key`` (a config key or one of :data:`ENVIRONMENT_ONLY`) in its
+    environment variable (None: unset or empty): the one reading of a ``PYLUCENE_MCP_<KEY>``
+    variable, for :meth:`Settings.load` and for code that runs before or without settings (the
+    JVM's class path and runtime, the home folder, the Tika jar, the mirrors).
+
+    Raises:
+        KeyError: for a key that is neither (a variable this function does not know).
+    """
+    if key not in ENVIRONMENT_ONLY and key not in KEYS:
+        raise KeyError(f"{variable(key)} is no variable of pylucene-mcp's")
     return os.environ.get(variable(key)) or None
 
 

@@ -8,11 +8,11 @@ import os
 import ssl
 from typing import Any
 
-from pylucene_mcp.basics import errors
+from pylucene_mcp.basics import config, errors
 
 #: An extra certificate authority bundle (PEM) to trust beside the system's, for a network
 #: that inspects TLS with its own CA; the first of these that is set counts.
-CA_BUNDLE_VARIABLES = ("PYLUCENE_MCP_CA_BUNDLE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
+CA_BUNDLE_VARIABLES = (config.variable("ca_bundle"), "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
 
 
 def ssl_context() -> ssl.SSLContext:
@@ -25,7 +25,8 @@ def ssl_context() -> ssl.SSLContext:
         SetupError: when the named bundle cannot be read.
     """
     for variable in CA_BUNDLE_VARIABLES:
-        bundle = os.environ.get(variable)
+        ours = variable == config.variable("ca_bundle")
+        bundle = config.from_environment("ca_bundle") if ours else os.environ.get(variable)
         if bundle:
             context = ssl.create_default_context()
             try:

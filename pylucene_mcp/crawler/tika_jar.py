@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pylucene_mcp import jvm
-from pylucene_mcp.basics import errors, portable
+from pylucene_mcp.basics import config, errors, portable
 from pylucene_mcp.basics.config import home_dir, private_dir
 from pylucene_mcp.basics.web import open_url, proxy_used
 
@@ -68,7 +68,7 @@ class TikaRelease:
     def source(self) -> str:
         """The URL to fetch from: ``PYLUCENE_MCP_MAVEN_URL`` (a mirror of Maven Central's
         layout) replaces the recorded repository."""
-        mirror = os.environ.get("PYLUCENE_MCP_MAVEN_URL")
+        mirror = config.from_environment("maven_url")
         if not mirror:
             return self.url
         marker = "/org/apache/tika/"
@@ -96,12 +96,12 @@ def find() -> Path | None:
     Raises:
         SetupError: when ``PYLUCENE_MCP_TIKA_JAR`` or ``PYLUCENE_MCP_TIKA_JAR_DIR`` names no jar.
     """
-    explicit = os.environ.get("PYLUCENE_MCP_TIKA_JAR")
+    explicit = config.from_environment("tika_jar")
     if explicit:
         if not Path(explicit).is_file():
             raise errors.SetupError(f"PYLUCENE_MCP_TIKA_JAR={explicit} is not a file")
         return Path(explicit)
-    folder = os.environ.get("PYLUCENE_MCP_TIKA_JAR_DIR")
+    folder = config.from_environment("tika_jar_dir")
     if folder:
         jar = _newest(Path(folder))
         if jar is None:

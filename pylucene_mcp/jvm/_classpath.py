@@ -24,7 +24,7 @@ def _in_checkout() -> bool:
 def jars_dir() -> Path:
     """The folder of the Lucene, ICU and shim jars: ``PYLUCENE_MCP_JARS``, else the package's
     own ``jars/`` (package data in a wheel; Gradle's output in a checkout)."""
-    explicit = os.environ.get("PYLUCENE_MCP_JARS")
+    explicit = config.from_environment("jars")
     if explicit:
         return Path(explicit)
     return Path(str(importlib.resources.files("pylucene_mcp").joinpath("jars")))
@@ -38,12 +38,12 @@ def class_path() -> list[str]:
         JvmError: when the jars are missing.
     """
     folder = jars_dir()
-    extra = [p for p in os.environ.get("PYLUCENE_MCP_CLASSPATH", "").split(os.pathsep) if p]
+    extra = [p for p in (config.from_environment("classpath") or "").split(os.pathsep) if p]
     jars = sorted(str(p) for p in folder.glob("*.jar"))
     if not any(Path(j).name.startswith("lucene-core-") for j in jars) or not any(
         Path(j).name.startswith("pylucene-mcp-shims") for j in jars
     ):
-        if os.environ.get("PYLUCENE_MCP_JARS"):
+        if config.from_environment("jars"):
             fix = "point PYLUCENE_MCP_JARS at a folder that has them, or unset it"
         elif _in_checkout():
             fix = "build them with `make jars`"

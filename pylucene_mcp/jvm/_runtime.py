@@ -52,7 +52,7 @@ def find_java_home() -> Path:
     Raises:
         JvmError: when none of these is a Java >= 21 runtime.
     """
-    explicit = os.environ.get("PYLUCENE_MCP_JAVA_HOME")
+    explicit = config.from_environment("java_home")
     if explicit:
         home = Path(explicit)
         if java_major(home) < MIN_JAVA or libjvm_of(home) is None:

@@ -13,11 +13,10 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pylucene_mcp.basics import errors
+from pylucene_mcp.basics import config, errors
 from pylucene_mcp.basics.config import home_dir
 from pylucene_mcp.basics.web import open_url, proxy_used
 
@@ -41,7 +40,7 @@ class KnownModel:
     about: str = ""
 
     def url(self, file: str) -> str:
-        base = os.environ.get("PYLUCENE_MCP_MODELS_URL") or HUB
+        base = config.from_environment("models_url") or HUB
         return f"{base.rstrip('/')}/{self.repository}/resolve/{self.revision}/{file}"
 
 
