@@ -15,6 +15,7 @@ import pytest
 
 from pylucene_mcp import Index, IndexCorruptError
 from tests.stdio_peer import ROOT, server_env
+from tests.waiting import arrives
 
 pytestmark = pytest.mark.slow
 
@@ -90,7 +91,6 @@ def test_purge_full_removes_a_corrupt_index_and_leaves_other_folders_alone(
 
 @pytest.mark.anyio
 async def test_the_admin_tool_s_full_purge_recovers_a_corrupt_index(tmp_path: Path) -> None:
-    import anyio
     from mcp import Client
 
     from pylucene_mcp.basics.config import Settings
@@ -116,11 +116,8 @@ async def test_the_admin_tool_s_full_purge_recovers_a_corrupt_index(tmp_path: Pa
                 (found,) = (status.structured_content or {})["operations"]
                 return str(found["state"])
 
-            for _ in range(200):  # wait for the operation to end, not a fixed time
-                if await state() != "running":
-                    break
-                await anyio.sleep(0.05)
-            assert await state() == "done"
+            ended = await arrives(state, lambda s: s != "running", 10, "the purge's end")
+            assert ended == "done"
             found = await client.call_tool("search", {"query": "skuas"})
             assert not found.is_error and (found.structured_content or {})["totalHits"] == 0
     finally:

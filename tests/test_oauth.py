@@ -20,7 +20,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 import requests
 from joserfc.jwk import RSAKey
@@ -37,6 +36,7 @@ from mcp.shared.exceptions import MCPError
 
 from tests.http_server import WORDS, HttpServer, authorized, holding, write_notes
 from tests.oauth_server import AuthorizationServer, User, free_port
+from tests.waiting import arrives
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
@@ -309,14 +309,18 @@ def test_no_token_reaches_a_log(protected: Protected, issuer: AuthorizationServe
 
 async def settled(client: Client) -> None:
     """Waits until no admin operation of the server runs."""
-    with anyio.fail_after(120):
-        while True:
-            status = await client.call_tool("getIndexAdminStatus", {})
-            assert status.structured_content is not None, status.content
-            operations = status.structured_content["operations"]
-            if not any(op["state"] == "running" for op in operations):
-                return
-            await anyio.sleep(0.05)
+
+    async def operations() -> list[dict[str, Any]]:
+        status = await client.call_tool("getIndexAdminStatus", {})
+        assert status.structured_content is not None, status.content
+        return list(status.structured_content["operations"])
+
+    await arrives(
+        operations,
+        lambda ops: not any(op["state"] == "running" for op in ops),
+        120,
+        "the end of every admin operation",
+    )
 
 
 def make_token(home: Path, *arguments: str) -> str:

@@ -24,6 +24,7 @@ from pylucene_mcp.basics.errors import SetupError
 from pylucene_mcp.semantic import chunks, models
 from pylucene_mcp.semantic.encoder import Encoder
 from tests.semantic_model import MODEL, ensure
+from tests.waiting import until
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -237,10 +238,7 @@ def test_a_model_that_cannot_be_had_is_said_once_and_tried_less_and_less_often(
     try:
         with caplog.at_level("WARNING", logger="pylucene_mcp.service.embedding"):
             embedder.start()
-            deadline = time.monotonic() + 60
-            while len(tries) < 7:
-                assert time.monotonic() < deadline, tries
-                time.sleep(0.01)
+            until(lambda: len(tries) >= 7, 60, "seven tries to fetch the model")
     finally:
         embedder.stop()
         index.close()

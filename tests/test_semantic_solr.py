@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-import anyio
 import pytest
 from mcp import Client
 
@@ -21,6 +20,7 @@ from tests.crawler.files import make_corpus
 from tests.mcp_client import call
 from tests.semantic_model import ensure
 from tests.test_solr_mcp import _service
+from tests.waiting import arrives
 
 pytestmark = pytest.mark.anyio
 
@@ -34,16 +34,21 @@ def anyio_backend() -> str:
 
 async def _embedded_all(client: Client, timeout_s: float = 300) -> None:
     """Waits until the server's embedder has embedded every document of its index."""
-    with anyio.fail_after(timeout_s):
-        while True:
-            count = (await call(client, "getIndexStats"))["documentCount"]
-            vectors = (await call(client, "getCrawlerStatus"))["vectors"]
-            if vectors.get("error"):
-                raise AssertionError(f"the embedder failed: {vectors['error']}")
-            if count and vectors["embedded"] == count and vectors["waiting"] == 0:
-                assert vectors["runtime"].startswith("CPUExecutionProvider, "), vectors
-                return
-            await anyio.sleep(0.2)
+
+    async def counts() -> tuple[int, dict[str, Any]]:
+        count = (await call(client, "getIndexStats"))["documentCount"]
+        vectors = (await call(client, "getCrawlerStatus"))["vectors"]
+        if vectors.get("error"):
+            raise AssertionError(f"the embedder failed: {vectors['error']}")
+        return count, vectors
+
+    _, vectors = await arrives(
+        counts,
+        lambda c: c[0] and c[1]["embedded"] == c[0] and c[1]["waiting"] == 0,
+        timeout_s,
+        "every document's vectors",
+    )
+    assert vectors["runtime"].startswith("CPUExecutionProvider, "), vectors
 
 
 @pytest.fixture(scope="module")

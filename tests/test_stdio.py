@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.stdio_peer import ROOT, StdioPeer, handshake, server_env
+from tests.waiting import until
 
 pytestmark = pytest.mark.slow
 
@@ -130,14 +131,13 @@ def test_sigterm_while_the_crawl_writes_stops_the_server_cleanly(tmp_path: Path)
         "tools/call", {"name": "addCrawlableDirectory", "arguments": {"path": str(folder)}}
     )
     assert not added["result"]["isError"], added
-    deadline = time.monotonic() + 120
-    while True:  # the crawl writes: Java threads are busy when the signal comes
+
+    def writing() -> bool:  # the crawl writes: Java threads are busy when the signal comes
         status = peer.request("tools/call", {"name": "getCrawlerStatus", "arguments": {}})
         progress = status["result"]["structuredContent"]
-        if progress.get("processed", 0) > 0 or progress.get("status") in ("IDLE", "WATCHING"):
-            break
-        assert time.monotonic() < deadline, progress
-        time.sleep(0.05)
+        return progress.get("processed", 0) > 0 or progress.get("status") in ("IDLE", "WATCHING")
+
+    until(writing, 120, "the crawl's first file")
     peer.proc.send_signal(signal.SIGTERM)
     try:  # 30 s was passed once in a few CI runs, at the end of the suite; why is not known yet:
         # the failure below says where the server waited (its threads' stacks) and what it logged

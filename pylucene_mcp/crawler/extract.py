@@ -6,7 +6,6 @@ maps what comes back (text, pages, metadata, language) onto the schema.
 from __future__ import annotations
 
 import codecs
-import datetime as dt
 import functools
 import io
 import json
@@ -23,7 +22,7 @@ from pylucene_mcp.basics.errors import ExtractionError, TikaUnavailableError, Wo
 from pylucene_mcp.crawler.normalize import join_pages, normalize_text, xhtml_to_pages
 from pylucene_mcp.crawler.tika_server import TikaDied, TikaServer, TikaTimeout
 from pylucene_mcp.crawler.walk import open_checked
-from pylucene_mcp.engine.core.backend import content_hash
+from pylucene_mcp.engine.core.backend import content_hash, to_epoch_millis
 
 log = logging.getLogger(__name__)
 
@@ -109,16 +108,15 @@ def _all(meta: dict[str, Any], *keys: str) -> list[str]:
 
 
 def _date_ms(meta: dict[str, Any], *keys: str) -> int | None:
+    """The first of ``keys`` that ``meta`` has, read as a date by the one parser of date text
+    (the query syntax's; a time without a zone is UTC), or None when it is no date."""
     text = _first(meta, *keys)
     if not text:
         return None
     try:
-        stamp = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+        return to_epoch_millis(text, keys[0])
     except ValueError:
         return None
-    if stamp.tzinfo is None:
-        stamp = stamp.replace(tzinfo=dt.UTC)
-    return int(stamp.timestamp() * 1000)
 
 
 @functools.cache

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from pylucene_mcp.engine.core.counts import RangeFacet
 from pylucene_mcp.engine.core.cursors import MAX_CHARS as MAX_CURSOR_CHARS
-from pylucene_mcp.engine.core.documents import FileState, content_hash
+from pylucene_mcp.engine.core.documents import FileState, content_hash, to_epoch_millis
 from pylucene_mcp.engine.core.explain import DocumentExplanation
 from pylucene_mcp.engine.core.filters import Filter
 from pylucene_mcp.engine.core.info import DocumentDetails, FieldInfo, IndexStats, StoredDocument
@@ -69,6 +69,7 @@ __all__ = [
     "SearchResult",
     "TermList",
     "content_hash",
+    "to_epoch_millis",
     "fit_passages",
     "select",
 ]
