@@ -1,6 +1,7 @@
 package io.github.pylucenemcp.tika;
 
 import io.github.pylucenemcp.checks.SuppressForbidden;
+import io.github.pylucenemcp.search.Json;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -19,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -192,7 +194,7 @@ public final class TikaPipe {
     if (failure != null && first.get(TikaCoreProperties.CONTAINER_EXCEPTION) == null) {
       first.set(TikaCoreProperties.CONTAINER_EXCEPTION, trace(failure));
     }
-    return Json.metadataList(parts);
+    return metadataList(parts);
   }
 
   /** A parse's settings: OCR skipped, or Tesseract's and the PDF pages' as {@link #ocr} says. */
@@ -217,7 +219,7 @@ public final class TikaPipe {
   private static String failure(Throwable e) {
     Metadata metadata = new Metadata();
     metadata.set(TikaCoreProperties.CONTAINER_EXCEPTION, trace(e));
-    return Json.metadataList(List.of(metadata));
+    return metadataList(List.of(metadata));
   }
 
   private static String trace(Throwable e) {
@@ -285,5 +287,35 @@ public final class TikaPipe {
         Files.deleteIfExists(file);
       }
     }
+  }
+
+  /**
+   * Metadata lists as JSON, the shape of Tika server's {@code /rmeta}: {@code [{"name": "value" or
+   * ["value", …], …}, …]}, one object a document; a name with one value maps to it, with more to
+   * the list of them; names sorted, so the same document gives the same text. A lone surrogate (a
+   * parser's broken text) becomes U+FFFD.
+   */
+  static String metadataList(List<Metadata> parts) {
+    Json json = Json.replacingLoneSurrogates().array();
+    for (Metadata metadata : parts) {
+      String[] names = metadata.names();
+      Arrays.sort(names);
+      json.object();
+      for (String name : names) {
+        String[] values = metadata.getValues(name);
+        json.name(name);
+        if (values.length == 1) {
+          json.string(values[0]);
+        } else {
+          json.array();
+          for (String value : values) {
+            json.string(value);
+          }
+          json.end();
+        }
+      }
+      json.end();
+    }
+    return json.end().toString();
   }
 }

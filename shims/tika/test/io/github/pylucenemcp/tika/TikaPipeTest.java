@@ -10,7 +10,9 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import org.apache.tika.metadata.Metadata;
 import org.junit.Test;
 
 public class TikaPipeTest {
@@ -80,9 +82,13 @@ public class TikaPipeTest {
 
   @Test
   public void jsonStringsAreValidWhateverTheText() {
-    StringBuilder json = new StringBuilder();
-    Json.string(json, "q\"b\\n\n\t\u0001 \ud83d\ude00 lone \ud800 end \udc00");
+    Metadata metadata = new Metadata();
+    metadata.add("title", "q\"b\\n\n\t\u0001 \ud83d\ude00 lone \ud800 end \udc00");
+    metadata.add("b", "one");
+    metadata.add("b", "two");
     assertEquals(
-        "\"q\\\"b\\\\n\\n\\t\\u0001 \ud83d\ude00 lone \ufffd end \ufffd\"", json.toString());
+        "[{\"b\":[\"one\",\"two\"],"
+            + "\"title\":\"q\\\"b\\\\n\\n\\t\\u0001 \ud83d\ude00 lone \ufffd end \ufffd\"}]",
+        TikaPipe.metadataList(List.of(metadata)));
   }
 }

@@ -14,17 +14,35 @@ import java.util.Arrays;
  * // {"total":3,"terms":["a"]}
  * }</pre>
  *
- * <p>Strings are escaped as JSON requires (a lone surrogate as {@code \\uXXXX}); doubles keep a
- * decimal point (NaN and infinities, which JSON has not, are written as 0.0).
+ * <p>Strings are escaped as JSON requires; doubles keep a decimal point (NaN and infinities, which
+ * JSON has not, are written as 0.0). A lone surrogate is written as {@code \\uXXXX}, so that Python
+ * reads back the same string (a file name Python read with {@code surrogateescape}); a writer made
+ * by {@link #replacingLoneSurrogates} writes U+FFFD instead (a parser's broken text, which is no
+ * one's key). The one JSON writer of the shims, Tika's pipe included.
  */
 public final class Json {
   private final StringBuilder out = new StringBuilder(4096);
+  private final boolean replaceLone;
   // per open container, innermost last: its closing character, and whether it has a member yet
   private char[] closers = new char[8];
   private boolean[] filled = new boolean[8];
   private int depth;
   // a member's name was just written: its value follows the colon without a comma
   private boolean named;
+
+  /** A writer that keeps a lone surrogate as its escape. */
+  public Json() {
+    this(false);
+  }
+
+  private Json(boolean replaceLone) {
+    this.replaceLone = replaceLone;
+  }
+
+  /** A writer that writes U+FFFD for a lone surrogate: its text is valid UTF-8 as it stands. */
+  public static Json replacingLoneSurrogates() {
+    return new Json(true);
+  }
 
   /** Opens an object, as a value. */
   public Json object() {
@@ -144,7 +162,10 @@ public final class Json {
         case '\r' -> out.append("\\r");
         case '\t' -> out.append("\\t");
         default -> {
-          if (c < 0x20 || Character.isSurrogate(c) && !validSurrogate(value, i)) {
+          boolean lone = Character.isSurrogate(c) && !validSurrogate(value, i);
+          if (lone && replaceLone) {
+            out.append('\ufffd');
+          } else if (c < 0x20 || lone) {
             out.append("\\u").append(HEX[c >> 12 & 0xf]).append(HEX[c >> 8 & 0xf]);
             out.append(HEX[c >> 4 & 0xf]).append(HEX[c & 0xf]);
           } else {

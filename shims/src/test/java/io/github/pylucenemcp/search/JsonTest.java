@@ -20,6 +20,14 @@ public class JsonTest {
   }
 
   @Test
+  public void aWriterThatReplacesLoneSurrogatesKeepsPairs() {
+    String text = "a\ud800b\udc00c\ud83d\ude00";
+    assertEquals(
+        "\"a\ufffdb\ufffdc\ud83d\ude00\"", Json.replacingLoneSurrogates().string(text).toString());
+    assertEquals("\"a\\ud800b\\udc00c\ud83d\ude00\"", new Json().string(text).toString());
+  }
+
+  @Test
   public void decimalsStayFloatsAndAreNeverNaN() {
     assertEquals("3.0", new Json().decimal(3.0).toString());
     assertEquals("0.5", new Json().decimal(0.5).toString());
