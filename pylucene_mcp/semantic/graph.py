@@ -10,6 +10,7 @@ attention) when it loads the graph; nothing is exported or stored twice on disk.
 
 from __future__ import annotations
 
+import logging
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -159,15 +160,24 @@ def int8(model: bytes) -> bytes:
     vectors stay within a cosine of 0.98 of the float model's (docs/semantic.md)."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    with tempfile.TemporaryDirectory(prefix="pylucene-mcp-int8-") as folder:
-        source, target = Path(folder) / "fp32.onnx", Path(folder) / "int8.onnx"
-        source.write_bytes(model)
-        quantize_dynamic(
-            source,
-            target,
-            weight_type=QuantType.QInt8,
-            per_channel=True,
-            reduce_range=True,
-            extra_options={"MatMulConstBOnly": True},
-        )
-        return target.read_bytes()
+    root = logging.getLogger()
+    root.addFilter(_no_preprocessing_advice)  # ONNX Runtime's advice for image models, each time
+    try:
+        with tempfile.TemporaryDirectory(prefix="pylucene-mcp-int8-") as folder:
+            source, target = Path(folder) / "fp32.onnx", Path(folder) / "int8.onnx"
+            source.write_bytes(model)
+            quantize_dynamic(
+                source,
+                target,
+                weight_type=QuantType.QInt8,
+                per_channel=True,
+                reduce_range=True,
+                extra_options={"MatMulConstBOnly": True},
+            )
+            return target.read_bytes()
+    finally:
+        root.removeFilter(_no_preprocessing_advice)
+
+
+def _no_preprocessing_advice(record: logging.LogRecord) -> bool:
+    return not record.getMessage().startswith("Please consider to run pre-processing")
