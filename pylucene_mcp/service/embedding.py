@@ -154,17 +154,8 @@ class Embedding:
         return [float(x) for x in self.encoder().embed(text)]
 
     def store(self) -> VectorStore:
-        """The vectors of the open index.
-
-        Raises:
-            InvalidRequestError: for a backend that keeps none.
-        """
-        index = self._index()
-        keep = getattr(index, "keep_vectors", None)
-        if keep is None:
-            raise errors.InvalidRequestError(f"{index.identity} keeps no vectors")
-        store: VectorStore = keep(self.model_name)
-        return store
+        """The vectors of the open index."""
+        return self._index().keep_vectors(self.model_name)
 
     # -- the embedder -------------------------------------------------------------------------
 

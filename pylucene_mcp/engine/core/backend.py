@@ -27,7 +27,7 @@ from pylucene_mcp.engine.core.documents import FileState, content_hash, to_epoch
 from pylucene_mcp.engine.core.explain import DocumentExplanation
 from pylucene_mcp.engine.core.filters import Filter
 from pylucene_mcp.engine.core.info import DocumentDetails, FieldInfo, IndexStats, StoredDocument
-from pylucene_mcp.engine.core.miss import MissExplanation
+from pylucene_mcp.engine.core.miss import MissExplanation, SemanticMiss
 from pylucene_mcp.engine.core.probe import Probe
 from pylucene_mcp.engine.core.profile import QueryProfile, SemanticProfile
 from pylucene_mcp.engine.core.quotes import MAX_QUOTE_CHARS, QuoteLocations
@@ -238,6 +238,19 @@ class Backend(Protocol):
         default_operator: str = "AND",
     ) -> MissExplanation:
         """Why the document of ``file_path`` is not among the hits of ``query``."""
+
+    def semantic_miss(self, path: str, request: SearchRequest) -> SemanticMiss:
+        """What a semantic search of ``request`` (its vector, threshold and filters) makes of
+        the document ``path`` (explainMiss with vectors on): its best chunk's similarity,
+        whether that reaches the threshold, its rank by similarity.
+
+        Raises:
+            InvalidRequestError: with vectors off (:meth:`keep_vectors` not called).
+        """
+
+    def keep_vectors(self, model: str) -> VectorStore:
+        """The chunks and vectors of this index's documents, made with ``model`` (those made
+        with another are made again by the embedder), opened once (docs/semantic.md)."""
 
     def probe(self) -> AbstractContextManager[Probe]:
         """The index as the diagnostics ask it, at one point in time, for a ``with`` block:

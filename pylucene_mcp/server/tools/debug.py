@@ -115,7 +115,7 @@ def register_debug(tools: Registry, svc: Service) -> None:
             analyze_facet_cost=analyzeFacetCost,
             max_doc_explanations=maxDocExplanations,
         )
-        if svc.embedding is not None and hasattr(index, "semantic_miss"):
+        if svc.embedding is not None:
             profile = dataclasses.replace(
                 profile,
                 semantic=semantic_profile(
@@ -143,7 +143,7 @@ def register_debug(tools: Registry, svc: Service) -> None:
             filters=filter_specs(filters),
             default_operator=defaultOperator,
         )
-        if svc.embedding is not None and hasattr(index, "semantic_miss"):
+        if svc.embedding is not None:
             # found by meaning, or why not: the same search with mode semantic
             options = semantic_options(svc, query, "semantic", None)
             request = SearchRequest(query, filters=filter_specs(filters), **options)
