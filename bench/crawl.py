@@ -33,7 +33,7 @@ from pylucene_mcp import Index
 from pylucene_mcp.basics import schema
 from pylucene_mcp.crawler.extract import Extractor
 from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
-from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
+from pylucene_mcp.crawler.tika_process import TikaProcess, TikaSettings
 from tests.crawler import files
 
 TEXLIVE_DOC = Path("/usr/share/doc/texlive-doc/latex")
@@ -106,7 +106,7 @@ def main() -> None:
     print(f"corpus: {count} files ({len(pdfs)} PDFs), {size / 1e6:.1f} MB")
 
     index = Index.open(work / "index")
-    server = TikaServer(TikaSettings(heap=args.tika_heap), log_dir=work / "logs")
+    server = TikaProcess(TikaSettings(heap=args.tika_heap), log_dir=work / "logs")
     peak = {"self": 0, "tika": 0}
     stop = threading.Event()
 
@@ -198,7 +198,7 @@ def index_time(docs: list[dict[str, object]], folder: Path) -> tuple[float, int]
 
 def crawl_time(corpus: Path, folder: Path, workers: int) -> float:
     index = Index.open(folder)
-    server = TikaServer(TikaSettings(), log_dir=folder.parent / f"{folder.name}-logs")
+    server = TikaProcess(TikaSettings(), log_dir=folder.parent / f"{folder.name}-logs")
     server.start()
     try:
         report = Crawler(index, Extractor(server), CrawlSettings(workers=workers)).crawl(

@@ -36,7 +36,7 @@ from pylucene_mcp import Index
 from pylucene_mcp.crawler import ocr, tesseract
 from pylucene_mcp.crawler.extract import Extractor
 from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
-from pylucene_mcp.crawler.tika_server import OcrSettings, TikaServer, TikaSettings
+from pylucene_mcp.crawler.tika_process import OcrSettings, TikaProcess, TikaSettings
 
 BOOKS = {
     "en": Path("/usr/share/debian-reference/debian-reference.en.pdf"),
@@ -95,7 +95,7 @@ def recall_precision(truth: str, found: str) -> tuple[float, float]:
     return shared / max(1, sum(expected.values())), shared / max(1, sum(got.values()))
 
 
-def crawler(index: Index, text: TikaServer, reader: TikaServer | None) -> Crawler:
+def crawler(index: Index, text: TikaProcess, reader: TikaProcess | None) -> Crawler:
     made = Crawler(index, Extractor(text), CrawlSettings(batch_size=100))
     if reader is not None:
         made.ocr = ocr.OcrWorker(
@@ -109,7 +109,7 @@ def crawler(index: Index, text: TikaServer, reader: TikaServer | None) -> Crawle
     return made
 
 
-def accuracy(args: argparse.Namespace, work: Path, text: TikaServer, reader: TikaServer) -> None:
+def accuracy(args: argparse.Namespace, work: Path, text: TikaProcess, reader: TikaProcess) -> None:
     print(f"{'book':4} {'scan':12} {'pages':>5} {'recall':>7} {'min':>6} {'precision':>9} "
           f"{'s/page':>7}")  # fmt: skip
     for lang, pdf in BOOKS.items():
@@ -144,7 +144,9 @@ def accuracy(args: argparse.Namespace, work: Path, text: TikaServer, reader: Tik
             )
 
 
-def crawl_rate(args: argparse.Namespace, work: Path, text: TikaServer, reader: TikaServer) -> None:
+def crawl_rate(
+    args: argparse.Namespace, work: Path, text: TikaProcess, reader: TikaProcess
+) -> None:
     docs = work / "rate" / "docs"
     docs.mkdir(parents=True)
     for source in sorted(PYTHON_DOCS.glob("*.html"))[: args.text_docs]:
@@ -187,8 +189,8 @@ def main() -> None:
         raise SystemExit("Tesseract is not installed: scripts/ensure-tesseract")
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
-        text = TikaServer(TikaSettings(), log_dir=work / "logs")
-        reader = TikaServer(
+        text = TikaProcess(TikaSettings(), log_dir=work / "logs")
+        reader = TikaProcess(
             TikaSettings(ocr=OcrSettings("eng+deu", 120, 300, Path(program).parent)),
             log_dir=work / "logs",
         )

@@ -358,7 +358,7 @@ def walk(args: argparse.Namespace) -> None:
 
     import pylucene_mcp.engine.core.semantic as shared
     from pylucene_mcp.engine.lucene import vectors as store_module
-    from pylucene_mcp.engine.lucene.vectors import VectorStore
+    from pylucene_mcp.engine.lucene.vectors import LuceneVectorStore
 
     rng = np.random.default_rng(36)
     per_document = 12
@@ -383,7 +383,7 @@ def walk(args: argparse.Namespace) -> None:
         if args.solr:
             store = stack.enter_context(_solr_store(Path(work)))
         else:
-            store = VectorStore(Path(work) / "vectors", "synthetic")
+            store = LuceneVectorStore(Path(work) / "vectors", "synthetic")
         started = time.perf_counter()
         for document in range(documents):
             first = document * per_document

@@ -17,8 +17,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from pylucene_mcp.crawler import tika_server
-from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
+from pylucene_mcp.crawler import tika_process
+from pylucene_mcp.crawler.tika_process import TikaProcess, TikaSettings
 from tests.stdio_peer import ROOT, StdioPeer, handshake, server_env
 from tests.waiting import until
 
@@ -71,9 +71,9 @@ def test_tika_s_jvm_reports_a_crash_in_the_private_folder_and_is_started_again(
 ) -> None:
     home = tmp_path / "home"
     monkeypatch.setenv("PYLUCENE_MCP_HOME", str(home))
-    monkeypatch.setattr(tika_server, "_folder", None)
+    monkeypatch.setattr(tika_process, "_folder", None)
     shared = _shared_reports()
-    server = TikaServer(TikaSettings())
+    server = TikaProcess(TikaSettings())
     try:
         body = b"a note about cormorants"
         assert "cormorants" in server.parse("note.txt", io.BytesIO(body), len(body))

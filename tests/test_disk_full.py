@@ -126,11 +126,11 @@ import json, sys
 from pylucene_mcp import DiskFullError, Index, jvm
 from pylucene_mcp.crawler.extract import Extractor
 from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
-from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
+from pylucene_mcp.crawler.tika_process import TikaProcess, TikaSettings
 docs, path = sys.argv[1:3]
 jvm.start()
 index = Index.open(path)
-server = TikaServer(TikaSettings())
+server = TikaProcess(TikaSettings())
 crawler = Crawler(index, Extractor(server), CrawlSettings(batch_size=5))
 error = None
 try:

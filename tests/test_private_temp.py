@@ -13,13 +13,13 @@ import pytest
 
 from pylucene_mcp.basics import config
 from pylucene_mcp.basics.errors import ConfigError
-from pylucene_mcp.crawler import tika_server
+from pylucene_mcp.crawler import tika_process
 
 
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PYLUCENE_MCP_HOME", str(tmp_path / "home"))
-    monkeypatch.setattr(tika_server, "_folder", None)
+    monkeypatch.setattr(tika_process, "_folder", None)
     return tmp_path / "home"
 
 
@@ -49,17 +49,17 @@ def test_tika_keeps_its_config_and_spool_in_a_private_folder(home: Path) -> None
     planted = Path(tempfile.gettempdir()) / f"pylucene-mcp-tika-{os.getpid()}"
     planted.mkdir(exist_ok=True)
     try:
-        server = tika_server.TikaServer()
+        server = tika_process.TikaProcess()
         command = server._command()  # what the Tika parser process is started with
-        folder = tika_server.config_folder()
+        folder = tika_process.config_folder()
         assert folder.parent == home / "tmp"
-        assert _mode(folder) == _mode(tika_server.spool_folder()) == 0o700
-        assert f"-Djava.io.tmpdir={tika_server.spool_folder()}" in command
+        assert _mode(folder) == _mode(tika_process.spool_folder()) == 0o700
+        assert f"-Djava.io.tmpdir={tika_process.spool_folder()}" in command
         # a crash report (command line, environment, folder names) goes to the private folder
         assert f"-XX:ErrorFile={home / 'crashes' / 'hs_err_pid%p.log'}" in command
         assert _mode(home / "crashes") == 0o700
         assert not any(planted.iterdir())
-        assert tika_server.folder_users(folder) == 1
+        assert tika_process.folder_users(folder) == 1
         server.close()
         assert not folder.exists()  # the spooled copies go with it
     finally:
@@ -67,10 +67,10 @@ def test_tika_keeps_its_config_and_spool_in_a_private_folder(home: Path) -> None
 
 
 def test_the_folders_of_dead_processes_are_swept(home: Path) -> None:
-    dead = config.private_temp(f"{tika_server.CONFIG_PREFIX}999999999-")
+    dead = config.private_temp(f"{tika_process.CONFIG_PREFIX}999999999-")
     (dead / "spool").mkdir()
     (dead / "spool" / "copy-of-a-private.docx").write_bytes(b"PK")
-    alive = tika_server.config_folder()
+    alive = tika_process.config_folder()
     assert alive.is_dir() and not dead.exists()
 
 

@@ -168,7 +168,7 @@ class Settings(BaseSettings):
     max_file_size_mb: float = 100.0
     #: the text kept of one file; the rest is cut (docs/crawler.md: memory per file)
     max_content_chars: int = 5_000_000
-    tika_heap: Text = "384m"  # Tika's tree ≤ 600 MB during a crawl (crawler/tika_server.py)
+    tika_heap: Text = "384m"  # Tika's tree ≤ 600 MB during a crawl (crawler/tika_process.py)
     tika_timeout_s: float = 120.0
     tika_idle_s: float = 300.0
     #: OCR of scans and photos (crawler/ocr.py, docs/crawler.md): ``auto`` where Tesseract is

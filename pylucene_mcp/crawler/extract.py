@@ -1,5 +1,5 @@
 """Text and metadata extraction through Apache Tika: ``Extractor`` opens a file once, checks
-what it opened, sends its bytes to the supervised Tika parser process (:mod:`tika_server`) and
+what it opened, sends its bytes to the supervised Tika parser process (:mod:`tika_process`) and
 maps what comes back (text, pages, metadata, language) onto the schema.
 """
 
@@ -20,7 +20,7 @@ from typing import Any, BinaryIO
 
 from pylucene_mcp.basics.errors import ExtractionError, TikaUnavailableError, WorkerDiedError
 from pylucene_mcp.crawler.normalize import join_pages, normalize_text, xhtml_to_pages
-from pylucene_mcp.crawler.tika_server import TikaDied, TikaServer, TikaTimeout
+from pylucene_mcp.crawler.tika_process import TikaDied, TikaProcess, TikaTimeout
 from pylucene_mcp.crawler.walk import open_checked
 from pylucene_mcp.engine.core.backend import content_hash, to_epoch_millis
 
@@ -138,9 +138,9 @@ def detect_language(text: str) -> str:
 
 
 class Extractor:
-    """Extracts files through a :class:`TikaServer`."""
+    """Extracts files through a :class:`TikaProcess`."""
 
-    def __init__(self, server: TikaServer) -> None:
+    def __init__(self, server: TikaProcess) -> None:
         self.server = server
 
     def extract(

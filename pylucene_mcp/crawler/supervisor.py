@@ -2,7 +2,7 @@
 
     python supervisor.py <pid to outlive> <command …>
 
-:class:`~pylucene_mcp.crawler.tika_server.TikaServer` starts this script (by its path, with the
+:class:`~pylucene_mcp.crawler.tika_process.TikaProcess` starts this script (by its path, with the
 same Python) instead of the parser JVM itself. It starts ``command`` on its own standard input
 and output (the pipes the package talks to the JVM through), lets go of its copies of them (so
 that the package sees the end of the output as soon as the JVM ends), and polls, twice a second,

@@ -121,7 +121,7 @@ PIPE_JAR = "pylucene-mcp-tika.jar"
 
 def pipe_jar() -> Path:
     """The package's own small jar that runs beside the Tika server jar: ``TikaPipe``, Tika
-    behind its process's standard input and output (:mod:`~pylucene_mcp.crawler.tika_server`).
+    behind its process's standard input and output (:mod:`~pylucene_mcp.crawler.tika_process`).
 
     Raises:
         SetupError: when the package lacks it.

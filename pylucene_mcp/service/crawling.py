@@ -21,7 +21,7 @@ from pylucene_mcp.service.part import ServicePart
 if TYPE_CHECKING:  # imported when first used: the crawler is not on the server's start-up path
     from pylucene_mcp.crawler.pipeline import Crawler
     from pylucene_mcp.crawler.report import CrawlReport
-    from pylucene_mcp.crawler.tika_server import OcrSettings, TikaServer
+    from pylucene_mcp.crawler.tika_process import OcrSettings, TikaProcess
     from pylucene_mcp.crawler.walk import Patterns
 
 log = logging.getLogger(__name__)
@@ -74,7 +74,7 @@ class Crawling(ServicePart):
         with a Tika process of its own; resumes the queue a former run left."""
         from pylucene_mcp.crawler import ocr, tesseract
         from pylucene_mcp.crawler.extract import Extractor
-        from pylucene_mcp.crawler.tika_server import OcrSettings
+        from pylucene_mcp.crawler.tika_process import OcrSettings
 
         s = self.settings
         found = tesseract.availability(s.ocr, s.ocr_languages, s.tesseract_path)
@@ -110,10 +110,10 @@ class Crawling(ServicePart):
 
         threading.Thread(target=adopt, name="ocr-adopt", daemon=True).start()
 
-    def _tika_server(self, timeout_s: float, ocr: OcrSettings | None = None) -> TikaServer:
+    def _tika_server(self, timeout_s: float, ocr: OcrSettings | None = None) -> TikaProcess:
         """A Tika parser process with the settings' heap, limits and log folder: the crawl's,
         or (``ocr``) the one that reads scans."""
-        from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
+        from pylucene_mcp.crawler.tika_process import TikaProcess, TikaSettings
 
         s = self.settings
         settings = TikaSettings(
@@ -124,7 +124,7 @@ class Crawling(ServicePart):
             max_content_chars=s.max_content_chars,
             ocr=ocr,
         )
-        return TikaServer(settings, log_dir=s.log_dir)
+        return TikaProcess(settings, log_dir=s.log_dir)
 
     def started_crawler(self) -> Crawler | None:
         """The crawler if one has been made (None: no crawl or watch has been asked for yet, so
@@ -142,7 +142,7 @@ class Crawling(ServicePart):
             decided=tuple(self.settings.readers),
         )
 
-    def tika(self) -> TikaServer:
+    def tika(self) -> TikaProcess:
         self.crawler()
         assert self._tika is not None  # made with the crawler
         return self._tika

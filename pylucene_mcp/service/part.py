@@ -14,7 +14,7 @@ from pylucene_mcp.service.sharing import Sharing
 
 if TYPE_CHECKING:
     from pylucene_mcp.crawler.pipeline import Crawler
-    from pylucene_mcp.crawler.tika_server import TikaServer
+    from pylucene_mcp.crawler.tika_process import TikaProcess
     from pylucene_mcp.crawler.watch import Watcher
     from pylucene_mcp.service.admin import Admin
 
@@ -29,7 +29,7 @@ class ServicePart:
     _lock: threading.RLock
     _timer: threading.Timer | None
     _crawler: Crawler | None
-    _tika: TikaServer | None
+    _tika: TikaProcess | None
     _watcher: Watcher | None
     _admin: Admin | None
     _closing: bool

@@ -27,7 +27,7 @@ from pylucene_mcp.service.sharing import Sharing
 
 if TYPE_CHECKING:  # imported when first used: the crawler is not on the server's start-up path
     from pylucene_mcp.crawler.pipeline import Crawler
-    from pylucene_mcp.crawler.tika_server import TikaServer
+    from pylucene_mcp.crawler.tika_process import TikaProcess
     from pylucene_mcp.crawler.watch import Watcher
     from pylucene_mcp.service.admin import Admin
     from pylucene_mcp.service.embedding import Embedding
@@ -64,7 +64,7 @@ class Service(Folders):
         self._lock = threading.RLock()
         self._timer: threading.Timer | None = None
         self._crawler: Crawler | None = None
-        self._tika: TikaServer | None = None
+        self._tika: TikaProcess | None = None
         self._watcher: Watcher | None = None
         self._admin: Admin | None = None
         self._closing = False

@@ -632,14 +632,14 @@ def test_a_quote_is_located_exactly_normalized_or_nearly_in_real_text(backend: B
 def parsers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Any]]:
     """Tika's text process and its OCR process (Tesseract: installed by CI)."""
     from pylucene_mcp.crawler.tesseract import find_tesseract
-    from pylucene_mcp.crawler.tika_server import OcrSettings, TikaServer, TikaSettings
+    from pylucene_mcp.crawler.tika_process import OcrSettings, TikaProcess, TikaSettings
 
     program = find_tesseract()
     if program is None:
         pytest.skip("Tesseract is not installed (scripts/ensure-tesseract)")
     logs = tmp_path_factory.mktemp("tika-logs")
-    text = TikaServer(TikaSettings(), log_dir=logs)
-    recognising = TikaServer(
+    text = TikaProcess(TikaSettings(), log_dir=logs)
+    recognising = TikaProcess(
         TikaSettings(ocr=OcrSettings("eng", 60, 300, Path(program).parent)), log_dir=logs
     )
     yield text, recognising

@@ -10,13 +10,13 @@ import pytest
 from pylucene_mcp import Index
 from pylucene_mcp.crawler.extract import Extractor
 from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
-from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
+from pylucene_mcp.crawler.tika_process import TikaProcess, TikaSettings
 from tests.crawler.files import make_corpus
 
 
 @pytest.fixture(scope="session")
-def tika(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TikaServer]:
-    server = TikaServer(TikaSettings(), log_dir=tmp_path_factory.mktemp("tika-logs"))
+def tika(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TikaProcess]:
+    server = TikaProcess(TikaSettings(), log_dir=tmp_path_factory.mktemp("tika-logs"))
     yield server
     server.close()
 
@@ -27,5 +27,5 @@ def corpus_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path | N
 
 
 @pytest.fixture
-def crawler(fresh_index: Index, tika: TikaServer) -> Crawler:
+def crawler(fresh_index: Index, tika: TikaProcess) -> Crawler:
     return Crawler(fresh_index, Extractor(tika), CrawlSettings(batch_size=5))

@@ -17,7 +17,7 @@ from pylucene_mcp import Index
 from pylucene_mcp.crawler.extract import Extractor
 from pylucene_mcp.crawler.failures import NOT_AGAIN
 from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
-from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
+from pylucene_mcp.crawler.tika_process import TikaProcess, TikaSettings
 
 
 def test_a_big_text_is_cut_at_max_content_chars_and_indexed(
@@ -27,7 +27,7 @@ def test_a_big_text_is_cut_at_max_content_chars_and_indexed(
     folder.mkdir()
     words = [f"w{n:06}" for n in range(40_000)]  # 40,000 words of 8 characters: 320,000
     (folder / "big.txt").write_text("openingword " + " ".join(words) + " closingword\n")
-    server = TikaServer(TikaSettings(max_content_chars=100_000))
+    server = TikaProcess(TikaSettings(max_content_chars=100_000))
     try:
         report = Crawler(fresh_index, Extractor(server), CrawlSettings()).crawl([str(folder)])
     finally:
@@ -41,7 +41,7 @@ def test_a_big_text_is_cut_at_max_content_chars_and_indexed(
 
 
 class _Counting(Extractor):
-    def __init__(self, server: TikaServer) -> None:
+    def __init__(self, server: TikaProcess) -> None:
         super().__init__(server)
         self.tried: list[str] = []
 
@@ -51,7 +51,7 @@ class _Counting(Extractor):
 
 
 def test_a_failed_file_is_not_tried_again_until_it_changes(
-    tmp_path: Path, tika: TikaServer
+    tmp_path: Path, tika: TikaProcess
 ) -> None:
     folder = tmp_path / "docs"
     folder.mkdir()
@@ -90,7 +90,7 @@ def test_a_failed_file_is_not_tried_again_until_it_changes(
 
 
 def test_files_that_met_no_tika_are_tried_again_by_the_next_crawl(
-    tmp_path: Path, tika: TikaServer
+    tmp_path: Path, tika: TikaProcess
 ) -> None:
     folder = tmp_path / "docs"
     folder.mkdir()
@@ -98,7 +98,7 @@ def test_files_that_met_no_tika_are_tried_again_by_the_next_crawl(
         (folder / f"page{n}.html").write_text(f"<p>page {n} about kittiwakes</p>")
     failures = tmp_path / "state" / "failed.json"
     # a Tika that dies while it starts (its JVM cannot have the heap: as an OOM kill at start)
-    dying = TikaServer(TikaSettings(heap="1m"), log_dir=tmp_path / "tika-logs")
+    dying = TikaProcess(TikaSettings(heap="1m"), log_dir=tmp_path / "tika-logs")
     index = Index.open(tmp_path / "index")
     try:
         first = Crawler(index, Extractor(dying), CrawlSettings(failures_file=failures))

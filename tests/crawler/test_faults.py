@@ -19,7 +19,7 @@ from pylucene_mcp import Index
 from pylucene_mcp.basics.errors import WorkerDiedError
 from pylucene_mcp.crawler.extract import Extractor
 from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
-from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
+from pylucene_mcp.crawler.tika_process import TikaProcess, TikaSettings
 from tests.crawler.files import make_hostile
 from tests.processes import tika_processes
 from tests.stdio_peer import ROOT, server_env
@@ -37,7 +37,7 @@ def test_hostile_files_are_reported_and_the_crawl_finishes(
     expected = make_hostile(tmp_path / "hostile")
     (tmp_path / "hostile" / "good.txt").write_text("A perfectly normal file about otters.")
     # a Tika server of its own with a small size limit: the session's server stays as it is
-    small = TikaServer(TikaSettings(max_file_size_mb=0.1), log_dir=tmp_path / "tika-logs")
+    small = TikaProcess(TikaSettings(max_file_size_mb=0.1), log_dir=tmp_path / "tika-logs")
     crawler = Crawler(fresh_index, Extractor(small), CrawlSettings(batch_size=5))
     try:
         report = crawler.crawl([str(tmp_path / "hostile")])
@@ -100,7 +100,7 @@ def test_a_parser_timeout_is_reported_and_the_next_file_works(
         sheet.append([f"cell {n}", n, "some text in a big sheet"])
     workbook.save(str(folder / "a-big.xlsx"))
     (folder / "b-small.txt").write_text("small file about hedgehogs")
-    server = TikaServer(TikaSettings(timeout_s=1.0), log_dir=tmp_path / "logs")
+    server = TikaProcess(TikaSettings(timeout_s=1.0), log_dir=tmp_path / "logs")
     try:
         crawler = Crawler(fresh_index, Extractor(server), CrawlSettings(workers=1))
         crawler.crawl([str(folder)])
@@ -115,7 +115,7 @@ def test_the_tika_server_killed_mid_crawl_is_restarted(fresh_index: Index, tmp_p
     folder.mkdir()
     for n in range(30):
         (folder / f"note{n:02}.html").write_text(f"<p>note {n} about the migration of eels</p>")
-    server = TikaServer(TikaSettings(), log_dir=tmp_path / "logs")
+    server = TikaProcess(TikaSettings(), log_dir=tmp_path / "logs")
     killed: list[int] = []
 
     def kill_once(done: int, total: int) -> None:
@@ -211,7 +211,7 @@ class _DiesBeside(Extractor):
     time it is parsed, and takes down the files that start beside it meanwhile (what a zip bomb
     did to a good document). Records whether each file taken down ran alone when tried again."""
 
-    def __init__(self, server: TikaServer) -> None:
+    def __init__(self, server: TikaProcess) -> None:
         super().__init__(server)
         self.lock = threading.Lock()
         self.running = 0
@@ -241,7 +241,7 @@ class _DiesBeside(Extractor):
 
 
 def test_a_file_beside_one_that_kills_the_parser_is_retried_alone(
-    fresh_index: Index, tika: TikaServer, tmp_path: Path
+    fresh_index: Index, tika: TikaProcess, tmp_path: Path
 ) -> None:
     folder = tmp_path / "mixed"
     folder.mkdir()

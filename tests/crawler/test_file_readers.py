@@ -23,7 +23,7 @@ from pylucene_mcp.basics.config import Settings
 from pylucene_mcp.crawler import readers
 from pylucene_mcp.crawler.pipeline import Crawler
 from pylucene_mcp.crawler.readers import Owned
-from pylucene_mcp.crawler.tika_server import TikaServer
+from pylucene_mcp.crawler.tika_process import TikaProcess
 from pylucene_mcp.crawler.walk import Patterns, key_path
 from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.core.request import SearchRequest
@@ -447,7 +447,7 @@ def test_a_folders_new_mode_reaches_its_files_without_a_crawl(
 
 @ROOT_ONLY
 def test_after_a_restart_every_view_is_still_the_systems(
-    tmp_path: Path, tika: TikaServer, planted: Path
+    tmp_path: Path, tika: TikaProcess, planted: Path
 ) -> None:
     from pylucene_mcp import Index
     from pylucene_mcp.crawler.extract import Extractor
@@ -466,7 +466,7 @@ def test_after_a_restart_every_view_is_still_the_systems(
 
 @ROOT_ONLY
 def test_a_link_does_not_carry_a_file_into_a_folder_the_configuration_opens(
-    fresh_index: Index, tika: TikaServer, planted: Path
+    fresh_index: Index, tika: TikaProcess, planted: Path
 ) -> None:
     from pylucene_mcp.crawler.extract import Extractor
     from pylucene_mcp.crawler.pipeline import CrawlSettings

@@ -9,7 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from pylucene_mcp.crawler.tika_server import CONFIG_PREFIX
+from pylucene_mcp.crawler.tika_process import CONFIG_PREFIX
 
 
 def test_config_folders_of_dead_processes_are_swept_and_live_ones_kept(tmp_path: Path) -> None:
@@ -26,7 +26,7 @@ def test_config_folders_of_dead_processes_are_swept_and_live_ones_kept(tmp_path:
             sys.executable,
             "-c",
             "import os\n"
-            "from pylucene_mcp.crawler.tika_server import config_folder\n"
+            "from pylucene_mcp.crawler.tika_process import config_folder\n"
             "print(config_folder(), os.getpid())\n"
             "os._exit(0)  # as if killed: no clean-up\n",
         ],
@@ -52,8 +52,8 @@ def test_a_closed_server_leaves_nothing_behind(tmp_path: Path) -> None:
             sys.executable,
             "-c",
             "import io\n"
-            "from pylucene_mcp.crawler.tika_server import TikaServer, config_folder\n"
-            "server = TikaServer()\n"
+            "from pylucene_mcp.crawler.tika_process import TikaProcess, config_folder\n"
+            "server = TikaProcess()\n"
             "body = b'a note about herons'\n"
             "print(len(server.parse('note.txt', io.BytesIO(body), len(body))) > 0, server.pid)\n"
             "folder = config_folder()\n"

@@ -16,7 +16,7 @@ from pylucene_mcp.basics import schema
 from pylucene_mcp.crawler import ocr, tesseract
 from pylucene_mcp.crawler.extract import Extractor
 from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
-from pylucene_mcp.crawler.tika_server import OcrSettings, TikaServer, TikaSettings
+from pylucene_mcp.crawler.tika_process import OcrSettings, TikaProcess, TikaSettings
 from pylucene_mcp.crawler.walk import FileEntry
 from tests.crawler.files import pdf
 from tests.crawler.scans import has_umlauts, mixed_pdf, scan_pdf, scan_png
@@ -44,10 +44,10 @@ def _tesseract() -> str:
 
 
 @pytest.fixture(scope="module")
-def ocr_tika(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TikaServer]:
+def ocr_tika(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TikaProcess]:
     program = _tesseract()
     settings = TikaSettings(ocr=OcrSettings("eng+deu", 60, 300, Path(program).parent))
-    server = TikaServer(settings, log_dir=tmp_path_factory.mktemp("ocr-logs"))
+    server = TikaProcess(settings, log_dir=tmp_path_factory.mktemp("ocr-logs"))
     yield server
     server.close()
 
@@ -57,7 +57,7 @@ def _words(text: str) -> str:
 
 
 def test_the_text_pass_counts_the_pages_only_ocr_can_read_and_reads_none(
-    tika: TikaServer, tmp_path: Path
+    tika: TikaProcess, tmp_path: Path
 ) -> None:
     extractor = Extractor(tika)
     mixed = extractor.extract(mixed_pdf(tmp_path / "contract.pdf", TYPED, LETTER))
@@ -73,7 +73,7 @@ def test_the_text_pass_counts_the_pages_only_ocr_can_read_and_reads_none(
 
 
 def test_ocr_writes_each_page_s_text_at_its_page_and_keeps_a_text_layer(
-    ocr_tika: TikaServer, tmp_path: Path
+    ocr_tika: TikaProcess, tmp_path: Path
 ) -> None:
     extracted = Extractor(ocr_tika).extract(mixed_pdf(tmp_path / "contract.pdf", TYPED, LETTER))
     first, second = extracted.page_offsets
@@ -88,7 +88,7 @@ def test_ocr_writes_each_page_s_text_at_its_page_and_keeps_a_text_layer(
 
 
 @pytest.mark.skipif(not has_umlauts(), reason="no font with German letters to draw the scan")
-def test_a_german_scan_is_read_with_its_umlauts(ocr_tika: TikaServer, tmp_path: Path) -> None:
+def test_a_german_scan_is_read_with_its_umlauts(ocr_tika: TikaProcess, tmp_path: Path) -> None:
     extracted = Extractor(ocr_tika).extract(scan_pdf(tmp_path / "bescheid.pdf", [BRIEF]))
     recognised = _words(extracted.content)
     for line in BRIEF:
@@ -106,7 +106,7 @@ class Held:
 
 
 def _crawler(
-    index: Index, tika: TikaServer, ocr_tika: TikaServer, queue: Path, busy: Held
+    index: Index, tika: TikaProcess, ocr_tika: TikaProcess, queue: Path, busy: Held
 ) -> Crawler:
     crawler = Crawler(index, Extractor(tika), CrawlSettings(batch_size=5))
     crawler.ocr = ocr.OcrWorker(
@@ -116,7 +116,7 @@ def _crawler(
 
 
 def test_a_scanned_letter_is_found_by_a_phrase_from_its_body_with_its_page(
-    fresh_index: Index, tika: TikaServer, ocr_tika: TikaServer, tmp_path: Path
+    fresh_index: Index, tika: TikaProcess, ocr_tika: TikaProcess, tmp_path: Path
 ) -> None:
     folder = tmp_path / "docs"
     folder.mkdir()
@@ -169,7 +169,7 @@ def test_a_scanned_letter_is_found_by_a_phrase_from_its_body_with_its_page(
 
 
 def test_without_tesseract_a_scan_is_indexed_as_needing_ocr_and_the_reason_says_what_to_do(
-    fresh_index: Index, tika: TikaServer, tmp_path: Path
+    fresh_index: Index, tika: TikaProcess, tmp_path: Path
 ) -> None:
     folder = tmp_path / "docs"
     folder.mkdir()
@@ -188,7 +188,7 @@ def test_without_tesseract_a_scan_is_indexed_as_needing_ocr_and_the_reason_says_
 
 
 def test_scans_indexed_without_tesseract_are_recognised_once_it_is_there(
-    fresh_index: Index, tika: TikaServer, ocr_tika: TikaServer, tmp_path: Path
+    fresh_index: Index, tika: TikaProcess, ocr_tika: TikaProcess, tmp_path: Path
 ) -> None:
     folder = tmp_path / "docs"
     folder.mkdir()
@@ -306,7 +306,7 @@ def test_the_install_hint_names_each_system_s_way() -> None:
 
 
 def test_a_scan_changed_before_its_ocr_is_read_as_it_is_now(
-    fresh_index: Index, tika: TikaServer, ocr_tika: TikaServer, tmp_path: Path
+    fresh_index: Index, tika: TikaProcess, ocr_tika: TikaProcess, tmp_path: Path
 ) -> None:
     """The worker never writes what a file held before it changed: the queued version is
     dropped, and the watcher's pass over the new one queues that."""
@@ -333,7 +333,7 @@ def test_a_scan_changed_before_its_ocr_is_read_as_it_is_now(
 
 
 def test_a_scan_over_the_page_limit_is_failed_with_its_reason_and_keeps_its_metadata(
-    fresh_index: Index, tika: TikaServer, ocr_tika: TikaServer, tmp_path: Path
+    fresh_index: Index, tika: TikaProcess, ocr_tika: TikaProcess, tmp_path: Path
 ) -> None:
     folder = tmp_path / "docs"
     folder.mkdir()
@@ -357,7 +357,7 @@ def test_a_scan_over_the_page_limit_is_failed_with_its_reason_and_keeps_its_meta
 
 
 def test_a_typed_pdf_with_a_blank_page_says_nothing_of_ocr_once_read(
-    fresh_index: Index, tika: TikaServer, ocr_tika: TikaServer, tmp_path: Path
+    fresh_index: Index, tika: TikaProcess, ocr_tika: TikaProcess, tmp_path: Path
 ) -> None:
     """A blank page has no text either: it is read by OCR (nothing tells it from a scan before),
     which finds nothing, and the document is not said to hold recognised text."""

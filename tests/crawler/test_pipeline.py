@@ -416,7 +416,7 @@ def test_a_mailbox_larger_than_tikas_heap_is_read_message_by_message(
     message at a time, every one is a document, the last one too."""
     from pylucene_mcp.crawler.extract import Extractor
     from pylucene_mcp.crawler.pipeline import CrawlSettings
-    from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
+    from pylucene_mcp.crawler.tika_process import TikaProcess, TikaSettings
 
     folder = tmp_path / "mail"
     folder.mkdir()
@@ -433,7 +433,7 @@ def test_a_mailbox_larger_than_tikas_heap_is_read_message_by_message(
             for n in range(1, count + 1)
         ],
     )
-    small = TikaServer(TikaSettings(heap="24m"), log_dir=tmp_path / "tika-logs")
+    small = TikaProcess(TikaSettings(heap="24m"), log_dir=tmp_path / "tika-logs")
     try:
         crawler = Crawler(fresh_index, Extractor(small), CrawlSettings(batch_size=5))
         report = crawler.crawl([str(folder)])

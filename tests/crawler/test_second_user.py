@@ -45,10 +45,10 @@ sys.stdin.readline()  # the second user has planted its traps
 from pylucene_mcp import Index, jvm
 from pylucene_mcp.crawler.extract import Extractor
 from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
-from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
+from pylucene_mcp.crawler.tika_process import TikaProcess, TikaSettings
 jvm.start()
 index = Index.open(Path(sys.argv[2]))
-server = TikaServer(TikaSettings())
+server = TikaProcess(TikaSettings())
 try:
     report = Crawler(index, Extractor(server), CrawlSettings(batch_size=5)).crawl([sys.argv[1]])
     print(report.added, report.failed, flush=True)
@@ -187,10 +187,10 @@ sys.stdin.readline()  # the second user has looked at what listened before
 from pylucene_mcp import Index, jvm
 from pylucene_mcp.crawler.extract import Extractor
 from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
-from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
+from pylucene_mcp.crawler.tika_process import TikaProcess, TikaSettings
 jvm.start()
 index = Index.open(Path(sys.argv[2]))
-server = TikaServer(TikaSettings())
+server = TikaProcess(TikaSettings())
 try:
     report = Crawler(index, Extractor(server), CrawlSettings(batch_size=5)).crawl([sys.argv[1]])
     found = {
@@ -330,10 +330,10 @@ from pathlib import Path
 from pylucene_mcp import Index, jvm
 from pylucene_mcp.crawler.extract import Extractor
 from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
-from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
+from pylucene_mcp.crawler.tika_process import TikaProcess, TikaSettings
 jvm.start()
 index = Index.open(Path(sys.argv[2]))
-server = TikaServer(TikaSettings())
+server = TikaProcess(TikaSettings())
 
 def after_the_walk(done, total):
     if done == 0:  # every file checked, none read yet: now the second user acts

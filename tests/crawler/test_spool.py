@@ -10,10 +10,10 @@ import tempfile
 from pathlib import Path
 
 from pylucene_mcp import Index
-from pylucene_mcp.crawler import tika_server
+from pylucene_mcp.crawler import tika_process
 from pylucene_mcp.crawler.extract import Extractor
 from pylucene_mcp.crawler.pipeline import Crawler, CrawlSettings
-from pylucene_mcp.crawler.tika_server import TikaServer, TikaSettings
+from pylucene_mcp.crawler.tika_process import TikaProcess, TikaSettings
 
 
 def _ours_in_shared_temp(before: set[str]) -> list[str]:
@@ -38,23 +38,23 @@ def test_a_crawl_of_office_files_spools_nowhere_shared(
     office = [p for p in docs.rglob("*") if p.suffix in (".docx", ".pptx", ".xlsx", ".odt")]
     assert len(office) >= 3, "the corpus has no Office files: the test proves nothing"
     before = {entry.name for entry in Path(tempfile.gettempdir()).iterdir()}
-    server = TikaServer(TikaSettings(), log_dir=tmp_path / "logs")
+    server = TikaProcess(TikaSettings(), log_dir=tmp_path / "logs")
     seen: list[str] = []
     modes: set[int] = set()
 
     def look(done: int, total: int) -> None:
         seen.extend(_ours_in_shared_temp(before))
-        spool = tika_server.spool_folder()
+        spool = tika_process.spool_folder()
         modes.add(stat.S_IMODE(spool.stat().st_mode))
 
     try:
         crawler = Crawler(fresh_index, Extractor(server), CrawlSettings(batch_size=5))
         report = crawler.crawl([str(docs)], progress=look)
         assert report.added >= len(office)
-        folder = tika_server.config_folder()
+        folder = tika_process.config_folder()
     finally:
         server.close()
     assert seen == [] and _ours_in_shared_temp(before) == []
     assert modes == {0o700}
     # gone with its last server (another Tika server of this test session may still use it)
-    assert not folder.exists() or tika_server.folder_users(folder) > 0
+    assert not folder.exists() or tika_process.folder_users(folder) > 0

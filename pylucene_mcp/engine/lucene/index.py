@@ -37,7 +37,7 @@ from pylucene_mcp.engine.core import analysis, documents, query
 from pylucene_mcp.engine.core.documents import FileState
 from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.lucene import index_lock
-from pylucene_mcp.engine.lucene.vectors import VectorStore, folder_of
+from pylucene_mcp.engine.lucene.vectors import LuceneVectorStore, folder_of
 
 log = logging.getLogger(__name__)
 #: the views of the index (one per set of readable folders) kept at once
@@ -199,7 +199,7 @@ class LuceneIndex:
         #: the folders a view shows (None: the whole index)
         self.visible_to: tuple[str, ...] | None = None
         #: the chunks of the documents with their vectors (None: vectors off; docs/semantic.md)
-        self.vectors: VectorStore | None = None
+        self.vectors: LuceneVectorStore | None = None
         self._vectors_lock = threading.Lock()  # the first searches open them once between them
         jvm.start()
         with jvm.java_errors():
@@ -560,7 +560,7 @@ class LuceneIndex:
             self._views[chosen] = view
             return view
 
-    def keep_vectors(self, model: str) -> VectorStore:
+    def keep_vectors(self, model: str) -> LuceneVectorStore:
         """Opens the chunks and vectors of this index (made with ``model``; made again when they
         were made with another), for semantic searches (docs/semantic.md); read-only when the
         index is (its writer's process makes them).
@@ -570,7 +570,9 @@ class LuceneIndex:
         """
         with self._vectors_lock:
             if self.vectors is None:
-                self.vectors = VectorStore(folder_of(self.path), model, read_only=self.read_only)
+                self.vectors = LuceneVectorStore(
+                    folder_of(self.path), model, read_only=self.read_only
+                )
             return self.vectors
 
     def content_version(self) -> int:

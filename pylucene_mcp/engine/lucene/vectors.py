@@ -40,7 +40,7 @@ def folder_of(index_path: Path) -> Path:
     return index_path.with_name(index_path.name + "-vectors")
 
 
-class VectorStore:
+class LuceneVectorStore:
     """The chunks of one index, written by one process (the index's writer): a
     :class:`~pylucene_mcp.engine.core.semantic.VectorStore` whose ``within`` is a query of
     its chunks (:func:`within_paths`)."""
@@ -273,5 +273,5 @@ def paths_scored(scores: Mapping[str, float]) -> Any:
 if TYPE_CHECKING:  # mypy checks here that the store is a whole semantic.VectorStore
     from pylucene_mcp.engine.core import semantic
 
-    def _is_a_store(store: VectorStore) -> semantic.VectorStore:
+    def _is_a_store(store: LuceneVectorStore) -> semantic.VectorStore:
         return store

@@ -40,7 +40,7 @@ from pylucene_mcp.engine.core.probe import Probe
 from pylucene_mcp.engine.core.query import parse_query
 from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.solr.client import SolrClient, SolrSettings
-from pylucene_mcp.engine.solr.collection import Collection
+from pylucene_mcp.engine.solr.collection import SolrCollection
 from pylucene_mcp.engine.solr.probe import SolrProbe
 from pylucene_mcp.engine.solr.searching import Searching
 from pylucene_mcp.engine.solr.statistics import Statistics
@@ -60,7 +60,7 @@ class SolrBackend(Searching, Writing, Statistics):
     def __init__(self, settings: SolrSettings, *, refresh_interval_s: float = 1.0) -> None:
         self.settings = settings
         self.client = SolrClient(settings)
-        self.collection = Collection(self.client)
+        self.collection = SolrCollection(self.client)
         self._refresh_interval_s = refresh_interval_s
         self.vectors: SolrVectorStore | None = None
         self._vectors_lock = threading.Lock()

@@ -29,7 +29,7 @@ STATE_TTL_S = 5.0
 RANKED_TERMS = 50
 
 
-class Collection:
+class SolrCollection:
     """The collection that ``client``'s settings name."""
 
     def __init__(self, client: SolrClient) -> None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pylucene_mcp.engine.core.info import StoredDocument
     from pylucene_mcp.engine.solr.client import SolrClient, SolrSettings
-    from pylucene_mcp.engine.solr.collection import Collection
+    from pylucene_mcp.engine.solr.collection import SolrCollection
     from pylucene_mcp.engine.solr.vectors import SolrVectorStore
 
 
@@ -20,7 +20,7 @@ class Part:
     if TYPE_CHECKING:
         settings: SolrSettings
         client: SolrClient
-        collection: Collection
+        collection: SolrCollection
         _refresh_interval_s: float
         #: the chunks and their vectors (None: vectors off; docs/semantic.md)
         vectors: SolrVectorStore | None

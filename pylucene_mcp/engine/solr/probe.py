@@ -15,13 +15,13 @@ from typing import Any
 import pylucene_mcp.engine.solr.nodes as nodes
 from pylucene_mcp.basics import schema
 from pylucene_mcp.engine.core.explain import DocumentExplanation, explanation_of
-from pylucene_mcp.engine.solr.collection import Collection
+from pylucene_mcp.engine.solr.collection import SolrCollection
 
 
 class SolrProbe:
     """The answers of ``collection``."""
 
-    def __init__(self, collection: Collection) -> None:
+    def __init__(self, collection: SolrCollection) -> None:
         self.collection = collection
 
     def _node(self, query: Any) -> dict[str, Any]:

@@ -34,7 +34,7 @@ import pylucene_mcp.engine.solr.nodes as nodes
 from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.engine.core.semantic import MAX_DOCUMENTS, ChunkHit, Nearest, least_score
 from pylucene_mcp.engine.solr.client import SolrClient, SolrSettings
-from pylucene_mcp.engine.solr.collection import Collection
+from pylucene_mcp.engine.solr.collection import SolrCollection
 
 OF, HASH, MODEL, START, END = "chunk_of", "chunk_hash", "chunk_model", "chunk_start", "chunk_end"
 #: the dimensions the configset has a vector field for (``chunk_vector_<n>``)
@@ -84,7 +84,7 @@ class SolrVectorStore:
         finally:
             main.close()
         self.client = SolrClient(dataclasses.replace(settings, collection=name))
-        self.collection = Collection(self.client)
+        self.collection = SolrCollection(self.client)
         self._retry_s = settings.write_retry_s
 
     # -- writing ----------------------------------------------------------------------------

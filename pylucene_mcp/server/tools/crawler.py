@@ -186,7 +186,7 @@ class CrawlStarted(CrawlerStatus):
 
 
 @dataclass(frozen=True)
-class TikaServer:
+class TikaState:
     running: bool
     restarts: int
 
@@ -207,7 +207,7 @@ class CrawlerStats(CrawlerStatus):
     the watcher's last changes (newest first)."""
 
     processing_now: list[str]
-    tika_server: TikaServer
+    tika_server: TikaState
     current: CrawlSummary | None = None
     last: CrawlSummary | None = None
     recent_changes: list[RecentChange] = dataclasses.field(default_factory=list)
@@ -434,7 +434,7 @@ def register_crawler(tools: Registry, svc: Service) -> None:
         stats = CrawlerStats(
             **status_fields(svc),
             processing_now=sorted(crawler.in_progress)[:20],
-            tika_server=TikaServer(running=tika.pid is not None, restarts=tika.restarts),
+            tika_server=TikaState(running=tika.pid is not None, restarts=tika.restarts),
             current=CrawlSummary.of(current) if current is not None else None,
             last=CrawlSummary.of(last) if last is not None else None,
             recent_changes=[

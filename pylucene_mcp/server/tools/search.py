@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-import pylucene_mcp.engine.core.backend as info
+import pylucene_mcp.engine.core.backend as engine
 from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.basics.config import Settings
 from pylucene_mcp.basics.shapes import compact_size
@@ -45,7 +45,7 @@ FacetDimension = schema.FacetField
 # the MCP App that shows a tool's answer in hosts that support them (tools/apps.py)
 DETAILS_LENGTH = 5000  # getDocumentDetails' default slice, in characters
 
-FieldsOut = listing("FieldsOut", "fields", info.FieldInfo)
+FieldsOut = listing("FieldsOut", "fields", engine.FieldInfo)
 #: facet values the query builder offers per dimension
 BUILDER_FACET_VALUES = 30
 
@@ -57,7 +57,7 @@ class QueryBuilderView:
     #: the query to start from ("" for none)
     query: str
     document_count: int
-    fields: tuple[info.FieldInfo, ...]
+    fields: tuple[engine.FieldInfo, ...]
     #: each facet dimension's most frequent values over the whole index, with their counts
     facets: dict[str, tuple[FacetValue, ...]]
 
@@ -340,8 +340,8 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         )
 
     @tools.tool("info", "Index statistics", read_only=True)
-    @answers(info.IndexStats)
-    def getIndexStats() -> info.IndexStats:
+    @answers(engine.IndexStats)
+    def getIndexStats() -> engine.IndexStats:
         """Document count, index path and size, schema and Lucene version, indexed fields and
         the date ranges of the documents. Use it first to see what is searchable."""
         return caller.readable(svc).index_stats()
@@ -356,7 +356,7 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         return {"fields": to_dict(index.field_infos())}
 
     @tools.tool("info", "Document details", read_only=True, app="document-preview")
-    @answers(info.DocumentDetails)
+    @answers(engine.DocumentDetails)
     def getDocumentDetails(
         filePath: Annotated[str, Field(min_length=1, max_length=4096)],
         offset: Annotated[int, Field(ge=0)] = 0,
@@ -388,13 +388,13 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         return fit_content(data, budget)
 
     @tools.tool("info", "Locate a quote", read_only=True)
-    @answers(info.QuoteLocations)
+    @answers(engine.QuoteLocations)
     def locateQuote(
         quote: Annotated[
             str,
             Field(
                 min_length=1,
-                max_length=info.MAX_QUOTE_CHARS,
+                max_length=engine.MAX_QUOTE_CHARS,
                 description="the words as you would quote them: a few words to a few sentences",
             ),
         ],

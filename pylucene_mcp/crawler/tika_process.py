@@ -1,7 +1,7 @@
 """The Tika parser process: Apache Tika in a supervised child JVM, reached through its own
 standard input and output.
 
-``TikaServer`` starts it on first need, sends it each file's bytes and reads back Tika's
+``TikaProcess`` starts it on first need, sends it each file's bytes and reads back Tika's
 metadata list (the shape of Tika server's ``/rmeta/xml``), stops it when a parse runs past its
 time limit, starts it anew when it died, and stops it after an idle period. The child runs
 ``TikaPipe`` (the package's ``pylucene-mcp-tika.jar``) beside the ``tika-server-standard`` jar
@@ -257,7 +257,7 @@ def _read_exactly(stream: IO[bytes], size: int) -> bytes | None:
     return b"".join(parts)
 
 
-class TikaServer:
+class TikaProcess:
     """A supervised Tika parser process, reached through its standard input and output."""
 
     def __init__(self, settings: TikaSettings | None = None, log_dir: Path | None = None) -> None:
