@@ -189,5 +189,5 @@ def test_facet_limit_shows_more_values_than_the_default(fresh_index: Index) -> N
     assert [v.value for v in default] == [f"A{n:02}" for n in range(14, 4, -1)]
     wide = fresh_index.search("x", facet_limit=15).facets["author"]
     assert [v.count for v in wide] == list(range(15, 0, -1))
-    with pytest.raises(InvalidRequestError, match="facetLimit must be 1–100"):
+    with pytest.raises(InvalidRequestError, match="facet_limit must be 1–100"):
         fresh_index.search("x", facet_limit=101)

@@ -123,7 +123,7 @@ def test_filter_impact_counts_what_each_filter_removes(contracts: Index) -> None
 
 
 def test_bad_input_is_refused_clearly(contracts: Index) -> None:
-    with pytest.raises(InvalidRequestError, match="maxDocExplanations must be 1–10"):
+    with pytest.raises(InvalidRequestError, match="max_doc_explanations must be 1–10"):
         profile_query(contracts, "contract", max_doc_explanations=11)
 
 

@@ -194,9 +194,9 @@ def test_wrong_date_in_query(index: Index) -> None:
 
 
 def test_bad_paging_and_sort(index: Index) -> None:
-    with pytest.raises(InvalidRequestError, match="pageSize"):
-        index.search("*", page_size=101)
-    with pytest.raises(InvalidRequestError, match="page starts at 1"):
+    with pytest.raises(InvalidRequestError, match="^page_size must be 1–100, got 101"):
+        index.search("*", page_size=101)  # the Python caller's name, not the tool's
+    with pytest.raises(InvalidRequestError, match="page must be 1–1000"):
         index.search("*", page=0)
     with pytest.raises(InvalidRequestError, match="sort must be one of"):
         index.search("*", sort="title")

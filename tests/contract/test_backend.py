@@ -132,7 +132,7 @@ def test_one_request_with_the_engines_names_runs_on_every_backend(
     assert {hit.file_path for hit in backend.search(request).documents} == expected
     with pytest.raises(InvalidRequestError, match="no option 'pageSize'; it takes filters, sort"):
         SearchRequest.of("harbour", pageSize=5)
-    with pytest.raises(InvalidRequestError, match="pageSize must be 1–100, got 0"):
+    with pytest.raises(InvalidRequestError, match="page_size must be 1–100, got 0"):
         SearchRequest("harbour", page_size=0)
 
 

@@ -21,6 +21,7 @@ from contextlib import AbstractContextManager
 from pathlib import PurePath
 from typing import Any, Protocol
 
+from pylucene_mcp.engine.core import limits
 from pylucene_mcp.engine.core.counts import RangeFacet
 from pylucene_mcp.engine.core.cursors import MAX_CHARS as MAX_CURSOR_CHARS
 from pylucene_mcp.engine.core.documents import FileState, content_hash, to_epoch_millis
@@ -69,6 +70,7 @@ __all__ = [
     "SearchResult",
     "TermList",
     "content_hash",
+    "limits",
     "to_epoch_millis",
     "fit_passages",
     "select",

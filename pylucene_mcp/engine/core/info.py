@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pylucene_mcp import jvm
-from pylucene_mcp.basics import errors, schema
+from pylucene_mcp.basics import schema
+from pylucene_mcp.engine.core import limits
 
 
 @dataclass(frozen=True)
@@ -141,10 +142,8 @@ def document_details(
     """
     stored = index.stored_document(file_path)
     path, fields, content = stored.path, stored.fields, stored.content
-    if offset < 0:
-        raise errors.InvalidRequestError(f"offset must be >= 0, got {offset}")
-    if not 1 <= length <= 100_000:
-        raise errors.InvalidRequestError(f"length must be 1–100000, got {length}")
+    limits.DETAILS_OFFSET.check("offset", offset)
+    limits.DETAILS_LENGTH.check("length", length)
     chunk = content[offset : offset + length]
     more = offset + len(chunk) < len(content)
     starts = stored.page_starts

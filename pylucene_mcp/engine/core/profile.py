@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pylucene_mcp import jvm
-from pylucene_mcp.basics import errors, schema
+from pylucene_mcp.basics import schema
+from pylucene_mcp.engine.core import limits
 from pylucene_mcp.engine.core.explain import TermContribution, rarity
 from pylucene_mcp.engine.core.filters import Filter, constrain, parse_filters
 from pylucene_mcp.engine.core.probe import Probe, Probed
@@ -245,10 +246,7 @@ def profile_query(
     """
     started = time.perf_counter()
     with index.probe() as probe:
-        if not 1 <= max_doc_explanations <= 10:
-            raise errors.InvalidRequestError(
-                f"maxDocExplanations must be 1–10, got {max_doc_explanations}"
-            )
+        limits.DOC_EXPLANATIONS.check("max_doc_explanations", max_doc_explanations)
         parsed_filters = parse_filters(filters)
         parsed = parse_query(query, default_operator)
         tree = query_tree(parsed.query, probe)

@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Protocol
 
 from pylucene_mcp.basics import errors
+from pylucene_mcp.engine.core import limits
 from pylucene_mcp.engine.core.filters import Filter
 from pylucene_mcp.engine.core.info import StoredDocument
 from pylucene_mcp.engine.core.request import SearchRequest
@@ -208,10 +209,8 @@ def locate_quote(
             f"a quote needs at least {MIN_QUOTE_CHARS} letters or digits to be found: give a "
             "few words of it"
         )
-    if not 0 <= min_similarity <= 1:
-        raise errors.InvalidRequestError(f"minSimilarity must be 0–1, got {min_similarity}")
-    if not 1 <= max_results <= 50:
-        raise errors.InvalidRequestError(f"maxResults must be 1–50, got {max_results}")
+    limits.QUOTE_SIMILARITY.check("min_similarity", min_similarity)
+    limits.QUOTE_RESULTS.check("max_results", max_results)
     if file_path is not None:  # that document alone, read once
         paths = [file_path]
     else:

@@ -13,15 +13,13 @@ from typing import Any, Literal, Protocol
 
 from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.basics.shapes import Encoded, to_dict
-from pylucene_mcp.engine.core import cursors
+from pylucene_mcp.engine.core import cursors, limits
 from pylucene_mcp.engine.core.counts import RangeFacet, buckets, plan
 from pylucene_mcp.engine.core.filters import Filter, parse_filters
 from pylucene_mcp.engine.core.query import query_text
 from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.core.results import RangeBucket, SearchResult
 
-MAX_PAGE_SIZE = 100
-MAX_FACET_LIMIT = 100
 #: how deep ``page`` may go; a cursor goes further
 MAX_WINDOW = 10_000
 DEFAULT_TIMEOUT_S = 5.0  # Settings.search_timeout_s
@@ -199,17 +197,15 @@ def _check(request: SearchRequest) -> None:
             names, which the person or model who gets the message used).
     """
     page, size = request.page, request.page_size
-    if not 1 <= size <= MAX_PAGE_SIZE:
-        raise errors.InvalidRequestError(f"pageSize must be 1–{MAX_PAGE_SIZE}, got {size}")
-    if page < 1:
-        raise errors.InvalidRequestError(f"page starts at 1, got {page}")
+    limits.PAGE_SIZE.check("page_size", size)
+    limits.PAGE.check("page", page)
     if request.cursor is not None and page != 1:
         raise errors.InvalidRequestError(
-            "a cursor replaces page: leave page at 1 and pass the nextCursor of the last answer"
+            "a cursor replaces page: leave page at 1 and pass the next cursor of the last answer"
         )
     if page * size > MAX_WINDOW:
         raise errors.InvalidRequestError(
-            f"page {page} × pageSize {size} goes past the first {MAX_WINDOW} hits; "
+            f"page {page} of {size} hits goes past the first {MAX_WINDOW} hits; "
             "narrow the query or add filters"
         )
     if request.mode not in ("lexical", "semantic", "hybrid"):
@@ -226,24 +222,14 @@ def _check(request: SearchRequest) -> None:
                 f"a {request.mode} search pages with page, not with a cursor: its semantic "
                 "documents are at most the 1,000 most similar"
             )
-        if not -1 <= request.similarity_threshold <= 1:
-            raise errors.InvalidRequestError(
-                f"similarityThreshold must be -1–1, got {request.similarity_threshold}"
-            )
+        limits.SIMILARITY_THRESHOLD.check("similarity_threshold", request.similarity_threshold)
     if request.sort not in schema.SORT_FIELDS:
         raise errors.InvalidRequestError(f"sort must be one of {', '.join(schema.SORT_FIELDS)}")
     if request.sort_order not in ("asc", "desc"):
-        raise errors.InvalidRequestError("sortOrder must be 'asc' or 'desc'")
-    if not 0 <= request.max_passages <= 10:
-        raise errors.InvalidRequestError(f"maxPassages must be 0–10, got {request.max_passages}")
-    if not 50 <= request.passage_length <= 1000:
-        raise errors.InvalidRequestError(
-            f"passageLength must be 50–1000, got {request.passage_length}"
-        )
-    if not 1 <= request.facet_limit <= MAX_FACET_LIMIT:
-        raise errors.InvalidRequestError(
-            f"facetLimit must be 1–{MAX_FACET_LIMIT}, got {request.facet_limit}"
-        )
+        raise errors.InvalidRequestError("sort_order must be 'asc' or 'desc'")
+    limits.MAX_PASSAGES.check("max_passages", request.max_passages)
+    limits.PASSAGE_LENGTH.check("passage_length", request.passage_length)
+    limits.FACET_LIMIT.check("facet_limit", request.facet_limit)
 
 
 class Searches(Protocol):

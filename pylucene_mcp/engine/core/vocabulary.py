@@ -14,12 +14,11 @@ from typing import Protocol
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, portable, schema
 from pylucene_mcp.basics.shapes import Shape
-from pylucene_mcp.engine.core import analysis
+from pylucene_mcp.engine.core import analysis, limits
 from pylucene_mcp.engine.core.documents import content_hash
 
 SUGGEST_MAX_SCAN = 200_000
 TOP_MAX_SCAN = 2_000_000
-MAX_LIMIT = 100
 # documents listed per duplicate group (its size counts them all)
 MAX_LISTED = 20
 
@@ -114,8 +113,7 @@ def normalize_prefix(name: str, prefix: str) -> str:
 
 
 def _limit(limit: int) -> int:
-    if not 1 <= limit <= MAX_LIMIT:
-        raise errors.InvalidRequestError(f"limit must be 1–{MAX_LIMIT}, got {limit}")
+    limits.TERM_LIMIT.check("limit", limit)
     return limit
 
 
@@ -240,10 +238,9 @@ def find_duplicates(
     Raises:
         InvalidRequestError: for a group size below 2 or a bad page.
     """
-    if min_group_size < 2:
-        raise errors.InvalidRequestError(f"minGroupSize must be 2 or more, got {min_group_size}")
-    if page < 1 or not 1 <= page_size <= 50:
-        raise errors.InvalidRequestError("page starts at 1 and pageSize must be 1–50")
+    limits.GROUP_SIZE.check("min_group_size", min_group_size)
+    limits.PAGE.check("page", page)
+    limits.GROUP_PAGE_SIZE.check("page_size", page_size)
     under = portable.folder_prefix(directory) if directory else ""
     total, groups, empty = index.duplicate_groups(
         min_group_size, under, (page - 1) * page_size, page_size

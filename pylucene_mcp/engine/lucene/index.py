@@ -33,7 +33,7 @@ from typing import Any, Self
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, portable, schema
 from pylucene_mcp.basics.config import private_dir
-from pylucene_mcp.engine.core import analysis, documents, query
+from pylucene_mcp.engine.core import analysis, documents, limits, query
 from pylucene_mcp.engine.core.documents import FileState
 from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.lucene import index_lock
@@ -619,8 +619,7 @@ class LuceneIndex:
             InvalidRequestError: for fewer than one segment.
             IndexAccessError: when the index was opened read-only.
         """
-        if max_segments < 1:
-            raise errors.InvalidRequestError(f"maxSegments must be 1 or more, got {max_segments}")
+        limits.SEGMENTS.check("max_segments", max_segments)
         with self.writer():
             with jvm.java_errors():
                 self._writer.forceMerge(max_segments, True)

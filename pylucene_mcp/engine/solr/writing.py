@@ -11,8 +11,8 @@ from pathlib import PurePath
 from typing import Any
 
 import pylucene_mcp.engine.solr.nodes as nodes
-from pylucene_mcp.basics import errors, portable, schema
-from pylucene_mcp.engine.core import documents
+from pylucene_mcp.basics import portable, schema
+from pylucene_mcp.engine.core import documents, limits
 from pylucene_mcp.engine.core.documents import FileState
 from pylucene_mcp.engine.solr.part import Part
 
@@ -216,8 +216,7 @@ class Writing(Part):
         Raises:
             InvalidRequestError: for fewer than one segment.
         """
-        if max_segments < 1:
-            raise errors.InvalidRequestError(f"maxSegments must be 1 or more, got {max_segments}")
+        limits.SEGMENTS.check("max_segments", max_segments)
         self.client.post(
             self.client.collection("update"),
             params={"optimize": "true", "maxSegments": max_segments, "waitSearcher": "true"},

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from pylucene_mcp.basics import errors
 from pylucene_mcp.basics.shapes import to_dict
-from pylucene_mcp.engine.core.backend import IndexStats
+from pylucene_mcp.engine.core.backend import IndexStats, limits
 from pylucene_mcp.server.tools.crawler import CrawlerStatus, crawler_status
 from pylucene_mcp.server.tools.output import answers, listing, record
 from pylucene_mcp.server.tools.registry import Registry
@@ -40,7 +40,9 @@ def register_admin(tools: Registry, svc: Service) -> None:
 
     @tools.tool("admin", "Optimize the index", read_only=False, idempotent=True)
     @answers(Operation)
-    def optimizeIndex(maxSegments: Annotated[int, Field(ge=1, le=1000)] = 1) -> Operation:
+    def optimizeIndex(
+        maxSegments: Annotated[int, Field(**limits.SEGMENTS.schema())] = 1,
+    ) -> Operation:
         """Merge the index into at most maxSegments segments (faster searches, deleted
         documents dropped for good). Runs in the background: follow it with
         getIndexAdminStatus. Refused while a crawl runs."""

@@ -15,6 +15,7 @@ from pylucene_mcp.engine.core.backend import (
     QueryProfile,
     SearchRequest,
     SemanticProfile,
+    limits,
 )
 from pylucene_mcp.server import caller
 from pylucene_mcp.server.tools.models import SearchFilter, filter_specs
@@ -97,7 +98,7 @@ def register_debug(tools: Registry, svc: Service) -> None:
         analyzeFilterImpact: bool = False,
         analyzeDocumentScoring: bool = False,
         analyzeFacetCost: bool = False,
-        maxDocExplanations: Annotated[int, Field(ge=1, le=10)] = 3,
+        maxDocExplanations: Annotated[int, Field(**limits.DOC_EXPLANATIONS.schema())] = 3,
     ) -> dict[str, Any]:
         """What a query becomes in Lucene and why it ranks as it does: the parsed tree with each
         part's estimated cost (documents visited) and each pattern's expansion (how many words,

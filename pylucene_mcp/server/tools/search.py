@@ -21,6 +21,7 @@ from pylucene_mcp.engine.core.backend import (
     FacetValue,
     SearchRequest,
     SearchResult,
+    limits,
 )
 from pylucene_mcp.server import caller
 from pylucene_mcp.server.tools.actions import search_actions
@@ -187,11 +188,11 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         filters: Annotated[list[SearchFilter] | None, Field(max_length=20)] = None,
         sort: schema.SortField = "_score",
         sortOrder: Literal["asc", "desc"] = "desc",
-        page: Annotated[int, Field(ge=1, le=1000)] = 1,
-        pageSize: Annotated[int, Field(ge=1, le=100)] = 10,
+        page: Annotated[int, Field(**limits.PAGE.schema())] = 1,
+        pageSize: Annotated[int, Field(**limits.PAGE_SIZE.schema())] = 10,
         defaultOperator: Literal["AND", "OR"] = settings.default_operator,
-        maxPassages: Annotated[int, Field(ge=0, le=10)] = 3,
-        passageLength: Annotated[int, Field(ge=50, le=1000)] = 200,
+        maxPassages: Annotated[int, Field(**limits.MAX_PASSAGES.schema())] = 3,
+        passageLength: Annotated[int, Field(**limits.PASSAGE_LENGTH.schema())] = 200,
         fields: Annotated[
             list[HitField] | None,
             Field(max_length=13, description="hit fields to return (filePath always)"),
@@ -203,7 +204,7 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
                 description="facet dimensions to count; [] for none",
             ),
         ] = None,
-        facetLimit: Annotated[int, Field(ge=1, le=100)] = 10,
+        facetLimit: Annotated[int, Field(**limits.FACET_LIMIT.schema())] = 10,
         facetMinCount: Annotated[int, Field(ge=1, le=1_000_000)] = 1,
         timeAllowedMs: Annotated[
             int | None,
@@ -241,7 +242,10 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         ] = "lexical",
         similarityThreshold: Annotated[
             float | None,
-            Field(ge=-1, le=1, description="semantic: the least similarity (server's default)"),
+            Field(
+                **limits.SIMILARITY_THRESHOLD.schema(),
+                description="semantic: the least similarity (server's default)",
+            ),
         ] = None,
     ) -> dict[str, Any]:
         """Search the indexed documents with Lucene query syntax; returns ranked documents with
@@ -299,11 +303,14 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
                 Field(max_length=10_000, description="what to find, in words (any language)"),
             ],
             filters: Annotated[list[SearchFilter] | None, Field(max_length=20)] = None,
-            page: Annotated[int, Field(ge=1, le=1000)] = 1,
-            pageSize: Annotated[int, Field(ge=1, le=100)] = 10,
+            page: Annotated[int, Field(**limits.PAGE.schema())] = 1,
+            pageSize: Annotated[int, Field(**limits.PAGE_SIZE.schema())] = 10,
             similarityThreshold: Annotated[
                 float | None,
-                Field(ge=-1, le=1, description="the least similarity (server's default)"),
+                Field(
+                    **limits.SIMILARITY_THRESHOLD.schema(),
+                    description="the least similarity (server's default)",
+                ),
             ] = None,
         ) -> dict[str, Any]:
             """Find documents by meaning: those with a passage whose meaning is close to the
@@ -359,8 +366,8 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
     @answers(engine.DocumentDetails)
     def getDocumentDetails(
         filePath: Annotated[str, Field(min_length=1, max_length=4096)],
-        offset: Annotated[int, Field(ge=0)] = 0,
-        length: Annotated[int, Field(ge=1, le=100_000)] = DETAILS_LENGTH,
+        offset: Annotated[int, Field(**limits.DETAILS_OFFSET.schema())] = 0,
+        length: Annotated[int, Field(**limits.DETAILS_LENGTH.schema())] = DETAILS_LENGTH,
         query: Annotated[
             str | None,
             Field(max_length=10_000, description="a search's query: its matches in the text"),
@@ -404,9 +411,12 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         ] = None,
         filters: Annotated[list[SearchFilter] | None, Field(max_length=20)] = None,
         minSimilarity: Annotated[
-            float, Field(ge=0, le=1, description="near matches at least this similar")
+            float,
+            Field(
+                **limits.QUOTE_SIMILARITY.schema(), description="near matches at least this similar"
+            ),
         ] = 0.8,
-        maxResults: Annotated[int, Field(ge=1, le=50)] = 5,
+        maxResults: Annotated[int, Field(**limits.QUOTE_RESULTS.schema())] = 5,
     ) -> dict[str, Any]:
         """Check a quote before presenting it: where it stands in the indexed documents, best
         first, each with its document, page, character span (start, end: getDocumentDetails

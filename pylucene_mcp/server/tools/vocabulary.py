@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from pylucene_mcp.basics.shapes import to_dict
-from pylucene_mcp.engine.core.backend import Duplicates, TermList
+from pylucene_mcp.engine.core.backend import Duplicates, TermList, limits
 from pylucene_mcp.server import caller
 from pylucene_mcp.server.tools.output import ANSWER_BUDGET_BYTES, answers, fit_counted
 from pylucene_mcp.server.tools.registry import Registry
@@ -32,7 +32,7 @@ def register_vocabulary(tools: Registry, svc: Service) -> None:
     def suggestTerms(
         field: Annotated[str, Field(min_length=1, max_length=100)] = "content",
         prefix: Annotated[str, Field(max_length=200)] = "",
-        limit: Annotated[int, Field(ge=1, le=100)] = 20,
+        limit: Annotated[int, Field(**limits.TERM_LIMIT.schema())] = 20,
     ) -> TermList:
         """Terms of a field that start with a prefix, most documents first: to see how the
         index spells a word (Mü finds muller and mueller) before writing a query or wildcard.
@@ -43,7 +43,7 @@ def register_vocabulary(tools: Registry, svc: Service) -> None:
     @answers(TermList)
     def getTopTerms(
         field: Annotated[str, Field(min_length=1, max_length=100)] = "content",
-        limit: Annotated[int, Field(ge=1, le=100)] = 20,
+        limit: Annotated[int, Field(**limits.TERM_LIMIT.schema())] = 20,
         skipCommon: Annotated[
             bool,
             Field(description="leave out English and German stop words, numbers, letters"),
@@ -58,10 +58,10 @@ def register_vocabulary(tools: Registry, svc: Service) -> None:
     @tools.tool("observability", "Find duplicates", read_only=True)
     @answers(Duplicates)
     def findDuplicates(
-        minGroupSize: Annotated[int, Field(ge=2, le=1000)] = 2,
+        minGroupSize: Annotated[int, Field(**limits.GROUP_SIZE.schema())] = 2,
         directory: Annotated[str | None, Field(max_length=4096)] = None,
-        page: Annotated[int, Field(ge=1, le=1000)] = 1,
-        pageSize: Annotated[int, Field(ge=1, le=50)] = 10,
+        page: Annotated[int, Field(**limits.PAGE.schema())] = 1,
+        pageSize: Annotated[int, Field(**limits.GROUP_PAGE_SIZE.schema())] = 10,
     ) -> dict[str, Any]:
         """Groups of indexed documents whose text is the same (one content hash), largest
         first: each with its size and up to 20 of its documents (path, size, modified date);
