@@ -12,8 +12,8 @@ A crawl compares what is on disk with what the index holds for the same folders:
 
 A mailbox (``.mbox``) is a document per message, keyed ``<file>/<n>`` (the n-th message in the
 file; nothing on disk can have that path, the file not being a folder). Its messages carry the
-file's size and mtime, so the crawl compares the file as it compares any other (:func:`_gathered`)
-and rewrites all its messages when it changed.
+file's size and mtime, so the crawl compares the file as it compares any other
+(:func:`~pylucene_mcp.crawler.writes.gathered`) and rewrites all its messages when it changed.
 
 ``full=True`` re-extracts every file. Extraction runs on ``workers`` threads with a bounded
 number of files in flight, so memory stays bounded; documents are committed every
@@ -33,7 +33,6 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from pylucene_mcp.basics import errors, portable, schema
 from pylucene_mcp.basics.errors import (
@@ -42,7 +41,8 @@ from pylucene_mcp.basics.errors import (
     FileVanishedError,
     WorkerDiedError,
 )
-from pylucene_mcp.crawler.documents import MAILBOX_EXTENSIONS, to_documents
+from pylucene_mcp.crawler import writes
+from pylucene_mcp.crawler.documents import MAILBOX_EXTENSIONS
 from pylucene_mcp.crawler.extract import Extracted, Extractor
 from pylucene_mcp.crawler.failures import NOT_AGAIN, FailureLog, lasting
 from pylucene_mcp.crawler.ocr import OcrWorker
@@ -59,7 +59,7 @@ from pylucene_mcp.crawler.walk import (
     key_path,
     walk,
 )
-from pylucene_mcp.engine.core.backend import Backend, BackendWriter, FileState
+from pylucene_mcp.engine.core.backend import Backend, FileState
 
 log = logging.getLogger(__name__)
 
@@ -90,31 +90,6 @@ class CrawlSettings:
     bulk_refresh_interval_s: float = 10.0
     #: where the failed files are kept across restarts (None: in memory; crawler/failures.py)
     failures_file: Path | None = None
-
-
-def _gathered(known: dict[str, FileState]) -> None:
-    """Replaces in ``known`` the messages of each mailbox file by the file, with their size and
-    mtime (and no text hash: a changed file is rewritten)."""
-    sep = portable.separator()
-    messages: dict[str, list[str]] = {}
-    for key in known:
-        parent, _, number = key.rpartition(sep)
-        if number.isdigit() and parent.lower().endswith(MAILBOX_EXTENSIONS) and parent not in known:
-            messages.setdefault(parent, []).append(key)
-    for parent, keys in messages.items():
-        if os.path.isdir(parent):  # a folder named *.mbox holds files of its own
-            continue
-        state = known[keys[0]]
-        for key in keys:
-            del known[key]
-        known[parent] = FileState(state.size, state.mtime_ms, None, state.readers)
-
-
-def _delete_file(writer: BackendWriter, key: str) -> None:
-    """Deletes the document(s) of the file ``key``: a mailbox's messages too."""
-    writer.delete(key)
-    if key.lower().endswith(MAILBOX_EXTENSIONS):
-        writer.delete_under(key)
 
 
 class Crawler:
@@ -272,7 +247,7 @@ class Crawler:
         # documents of no configured folder: a folder crawled once by hand, one removed from the
         # configuration while the server was down, a script's writes
         outside = len(self.index) - len(known) if reconcile and not self.index.shared else 0
-        _gathered(known)
+        writes.gathered(known)
         seen: set[str] = set()
         work: list[FileEntry] = []
         regranted: list[FileEntry] = []  # unchanged but for who may read them
@@ -293,7 +268,7 @@ class Crawler:
                 and old.size == item.size
                 and old.mtime_ms == item.mtime_ms
             ):
-                if self.index.records_readers and _regranted(old, item):
+                if self.index.records_readers and writes.regranted(old, item):
                     if old.content_hash is None:  # a mailbox's messages: written again
                         work.append(item)
                         continue
@@ -330,7 +305,7 @@ class Crawler:
                     for item in regranted:
                         writer.set_readers(item.key, item.readers or ())
                     for key in orphans:
-                        _delete_file(writer, key)
+                        writes.delete_file(writer, key)
                         report.count(roots[keyed.index(_root_of(key, keyed))], "deleted")
                     if outside > 0:
                         writer.delete_outside(keyed)
@@ -442,7 +417,7 @@ class Crawler:
                 self.failures.record(entry.key, entry.size, entry.mtime_ms, str(outcome))
             if isinstance(outcome, FileVanishedError) and entry.key in known:
                 with self.index.writer() as writer:
-                    _delete_file(writer, entry.key)
+                    writes.delete_file(writer, entry.key)
                 report.count(entry.root, "deleted")
         else:
             batch.append((entry, outcome))
@@ -468,11 +443,11 @@ class Crawler:
         known: dict[str, FileState],
         report: CrawlReport,
     ) -> None:
-        written: list[_Written] = []
+        written: list[writes.Written] = []
         changes = []
         for entry, extracted in batch:
             changes.append(
-                (entry, extracted, _change(known.get(entry.key), extracted, report.full))
+                (entry, extracted, writes.change_of(known.get(entry.key), extracted, report.full))
             )
             self._mark_ocr(entry, extracted)
 
@@ -481,7 +456,7 @@ class Crawler:
 
         try:
             with self.index.writer() as writer:
-                written = _write_all(writer, changes, known.get, refused)
+                written = writes.write_all(writer, changes, known.get, refused)
         except errors.PyLuceneMcpError as exc:
             # the commit failed (a full disk …): none of the batch is in the index, and the
             # report says so instead of counting what the index does not hold
@@ -536,7 +511,7 @@ class Crawler:
         mailboxes = [index_key(p) for p in paths if p.lower().endswith(MAILBOX_EXTENSIONS)]
         if mailboxes:
             known.update(self.index.file_states(mailboxes))  # their messages
-            _gathered(known)
+            writes.gathered(known)
         gone: list[str] = []
         ready: list[tuple[FileEntry, Extracted]] = []
         for path in paths:  # extraction outside the writer: crawl batches need not wait for it
@@ -594,13 +569,15 @@ class Crawler:
                 outcome.setdefault(key, "deleted")
             changes = []
             for entry, extracted in ready:
-                changes.append((entry, extracted, _change(known.get(entry.key), extracted, False)))
+                changes.append(
+                    (entry, extracted, writes.change_of(known.get(entry.key), extracted, False))
+                )
                 self._mark_ocr(entry, extracted)
 
             def refused(entry: FileEntry, exc: errors.PyLuceneMcpError) -> None:
                 outcome[entry.key] = f"failed: cannot index: {exc}"
 
-            written = _write_all(writer, changes, known.get, refused)
+            written = writes.write_all(writer, changes, known.get, refused)
             for file in written:
                 outcome[file.entry.key] = file.change
             self.failures.forget([file.entry.key for file in written])
@@ -633,7 +610,7 @@ class Crawler:
         real = os.path.realpath(folder)
         linked = [k for k in self._linked if portable.is_under(os.path.realpath(key_path(k)), real)]
         known.update(self.index.file_states_of(linked))
-        _gathered(known)
+        writes.gathered(known)
         found: dict[str, tuple[str, ...]] = {}
         for key, old in known.items():
             path = key_path(key)
@@ -648,73 +625,6 @@ class Crawler:
             else:
                 found[key] = readers
         return found
-
-
-@dataclass
-class _Written:
-    """A file of a block of writes: its change and the documents it adds (none: only touched)."""
-
-    entry: FileEntry
-    extracted: Extracted
-    change: str
-    docs: list[dict[str, Any]]
-
-
-def _write_all(
-    writer: BackendWriter,
-    files: Sequence[tuple[FileEntry, Extracted, str]],
-    old_of: Callable[[str], FileState | None],
-    refused: Callable[[FileEntry, errors.PyLuceneMcpError], None],
-) -> list[_Written]:
-    """Writes ``files`` (each with its change) in one block: a skipped file of the same size only
-    has its mtime recorded (in place); every other file's documents are (re)written whole (a
-    mailbox: all its messages, those it no longer has deleted), all of them in one call of the
-    writer (:meth:`~BackendWriter.add_many`: one call into Java per 256 documents). Should the
-    index refuse a document, each file is written alone to find which, and ``refused`` hears of
-    it. Returns the files written."""
-    written: list[_Written] = []
-    for entry, extracted, change in files:
-        old = old_of(entry.key)
-        try:
-            if change == "skipped" and old is not None and old.size == entry.size:
-                writer.touch(entry.key, entry.mtime_ms)
-                if _regranted(old, entry):
-                    writer.set_readers(entry.key, entry.readers or ())
-                written.append(_Written(entry, extracted, change, []))
-                continue
-            if extracted.messages is not None:  # a mailbox, which may have had other messages
-                _delete_file(writer, entry.key)
-            written.append(_Written(entry, extracted, change, to_documents(entry, extracted)))
-        except errors.PyLuceneMcpError as exc:
-            refused(entry, exc)
-    try:
-        writer.add_many([doc for file in written for doc in file.docs])
-        return written
-    except errors.PyLuceneMcpError:
-        pass  # a document the index refuses: which one is found below
-    kept = []
-    for file in written:  # a document written again replaces itself
-        try:
-            writer.add_many(file.docs)
-        except errors.PyLuceneMcpError as exc:
-            refused(file.entry, exc)
-            continue
-        kept.append(file)
-    return kept
-
-
-def _regranted(old: FileState, entry: FileEntry) -> bool:
-    """Whether who may read the file changed since the index recorded it."""
-    return entry.readers is not None and old.readers != entry.readers
-
-
-def _change(old: FileState | None, extracted: Extracted, full: bool) -> str:
-    """ADD, UPDATE or SKIP (touched or restored: same text, metadata refreshed)."""
-    if old is None:
-        return "added"
-    if old.content_hash == extracted.content_hash and not full:
-        return "skipped"
-    return "updated"
 
 
 def _root_of(key: str, roots: Sequence[str]) -> str:

@@ -163,7 +163,7 @@ def test_a_crawl_writes_a_batch_in_one_call_and_a_refused_document_fails_alone(
     """The crawl's batches (5 files here) reach Java in one call each, not one per document;
     a document the index refuses (a field the schema lacks, put in by this test) fails its
     file alone, said in the report, and the batch's other files are indexed."""
-    from pylucene_mcp.crawler import pipeline
+    from pylucene_mcp.crawler import writes
     from pylucene_mcp.engine.lucene.index import LuceneIndex
 
     folder = tmp_path / "notes"
@@ -182,7 +182,7 @@ def test_a_crawl_writes_a_batch_in_one_call_and_a_refused_document_fails_alone(
     assert report.added == 12 and sum(calls) == 12
     assert len(calls) <= 3  # 12 files in batches of 5 (one call a document before)
 
-    original_documents = pipeline.to_documents
+    original_documents = writes.to_documents
 
     def one_refused(entry: Any, extracted: Any) -> list[dict[str, Any]]:
         docs = original_documents(entry, extracted)
@@ -190,7 +190,7 @@ def test_a_crawl_writes_a_batch_in_one_call_and_a_refused_document_fails_alone(
             docs[0]["no_such_field"] = "refused"
         return docs
 
-    monkeypatch.setattr(pipeline, "to_documents", one_refused)
+    monkeypatch.setattr(writes, "to_documents", one_refused)
     for n in range(12):
         (folder / f"note{n:02}.txt").write_text(f"Note {n} about avocets.", encoding="utf-8")
     report = crawler.crawl([str(folder)])
