@@ -156,8 +156,9 @@ def int8(model: bytes) -> bytes:
     """``model`` with the weights of its dense layers in 8 bits (ONNX Runtime's dynamic
     quantization: each weight matrix per output channel, the activations per batch as they
     come). Only products by a weight are quantized, not attention's products of two activations,
-    and the range is ONNX Runtime's reduced one, which no CPU's 8-bit products saturate: its
-    vectors stay within a cosine of 0.98 of the float model's (docs/semantic.md)."""
+    and the range is ONNX Runtime's reduced one, which no CPU's 8-bit products saturate: for
+    all-MiniLM-L6-v2, twice as fast on a CPU, each chunk's vector at a cosine of 0.990 to the
+    float model's on average, 0.980 at the least (docs/semantic.md, "Precision: int8")."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     root = logging.getLogger()
