@@ -22,7 +22,8 @@ from typing import Any
 
 from pylucene_mcp import __version__, jvm
 from pylucene_mcp.basics import config, errors, install, portable
-from pylucene_mcp.basics.config import Settings, home_dir, private_dir
+from pylucene_mcp.basics.config import Settings, home_dir
+from pylucene_mcp.basics.private import private_dir
 from pylucene_mcp.basics.redact import redact
 
 OK, WARN, FAIL = "ok", "warning", "failed"
@@ -138,7 +139,7 @@ def check_logs(settings: Settings) -> Check:
 
 def check_crash_reports() -> Check:
     """Where the JVMs' crash reports go (this user's alone), and whether any is there."""
-    from pylucene_mcp.basics.config import crash_dir
+    from pylucene_mcp.basics.private import crash_dir
 
     try:
         folder = crash_dir()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pylucene_mcp.basics import config
+from pylucene_mcp.basics import config, private
 from pylucene_mcp.basics.errors import ConfigError
 from pylucene_mcp.crawler import tika_process
 
@@ -28,7 +28,7 @@ def _mode(path: Path) -> int:
 
 
 def test_a_private_temp_folder_is_new_unguessable_and_for_this_user(home: Path) -> None:
-    first, second = config.private_temp("x-"), config.private_temp("x-")
+    first, second = private.private_temp("x-"), private.private_temp("x-")
     assert first != second and first.parent == second.parent == home / "tmp"
     assert _mode(first) == _mode(home / "tmp") == 0o700
     assert first.stat().st_uid == os.getuid()
@@ -40,7 +40,7 @@ def test_a_linked_temp_parent_is_refused(home: Path, tmp_path: Path) -> None:
     home.mkdir()
     (home / "tmp").symlink_to(elsewhere)
     with pytest.raises(ConfigError, match="is a link or belongs to another user"):
-        config.private_temp("x-")
+        private.private_temp("x-")
     assert not any(elsewhere.iterdir())
 
 
@@ -67,7 +67,7 @@ def test_tika_keeps_its_config_and_spool_in_a_private_folder(home: Path) -> None
 
 
 def test_the_folders_of_dead_processes_are_swept(home: Path) -> None:
-    dead = config.private_temp(f"{tika_process.CONFIG_PREFIX}999999999-")
+    dead = private.private_temp(f"{tika_process.CONFIG_PREFIX}999999999-")
     (dead / "spool").mkdir()
     (dead / "spool" / "copy-of-a-private.docx").write_bytes(b"PK")
     alive = tika_process.config_folder()
@@ -93,8 +93,8 @@ def test_the_suite_keeps_the_product_s_files_in_its_own_folders(
 def test_a_private_folder_another_user_made_first_is_refused(tmp_path: Path) -> None:
     import pwd
 
-    from pylucene_mcp.basics.config import private_dir
     from pylucene_mcp.basics.errors import ConfigError
+    from pylucene_mcp.basics.private import private_dir
 
     games = pwd.getpwnam("games").pw_uid
     planted = tmp_path / "pylucene-mcp-0"  # as in a shared temporary folder, made first

@@ -5,10 +5,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import secrets
-import tempfile
-import threading
-import time
 from collections.abc import Mapping
 from contextvars import ContextVar
 from pathlib import Path
@@ -19,7 +15,7 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from pylucene_mcp.basics import portable
-from pylucene_mcp.basics.errors import ConfigError, InvalidRequestError
+from pylucene_mcp.basics.errors import ConfigError
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +81,7 @@ def _names(value: Any) -> Any:
     return value
 
 
-def _folders(value: Any) -> tuple[str, ...]:
+def folder_list(value: Any) -> tuple[str, ...]:
     if value is None:
         return ()
     if not isinstance(value, list | tuple):
@@ -156,7 +152,7 @@ class Settings(BaseSettings):
     tools_include: Names = ()
     tools_exclude: Names = ()
     # crawler
-    directories: Annotated[tuple[str, ...], BeforeValidator(_folders)] = ()
+    directories: Annotated[tuple[str, ...], BeforeValidator(folder_list)] = ()
     #: the folders come from PYLUCENE_MCP_DIRECTORIES (set by :meth:`load`, not a key)
     directories_from_env: bool = False
     include: Names = ()  # empty: the default formats (crawler.walk.DEFAULT_INCLUDE)
@@ -422,7 +418,7 @@ def flag_or_text(value: str) -> bool | str:
 
 
 #: The variables that are no key of the config file: where things are before any setting is read
-#: (docs/configuration.md), each read by :func:`from_environment` like a key's.
+#: (docs/claude-desktop.md), each read by :func:`from_environment` like a key's.
 ENVIRONMENT_ONLY = {
     "home": "the folder of the config file, the logs and the default index (~/.pylucene-mcp)",
     "cache": "the folder of what can be rebuilt (the JVM's class-data archive …)",
@@ -451,223 +447,8 @@ def from_environment(key: str) -> str | None:
     return os.environ.get(variable(key)) or None
 
 
-def private_dir(path: Path) -> Path:
-    """Creates ``path`` and any missing parents for this user alone (0700): the index holds the
-    full text of files that may be private. Existing folders keep their mode, but ``path``
-    itself must be this user's (and, a link, lead to a folder of this user's): one that another
-    user made first (in a shared place such as the temporary folder) is refused.
-
-    Raises:
-        ConfigError: when ``path`` or what it links to is another user's.
-    """
-    missing = [p for p in (path, *path.parents) if not p.exists()]
-    for folder in reversed(missing):
-        try:
-            folder.mkdir(mode=0o700)
-        except FileExistsError:
-            pass
-    _check_own(path)
-    return path
-
-
-def _check_own(path: Path) -> None:
-    getuid = getattr(os, "getuid", None)
-    if getuid is None:
-        return  # Windows: its folders' owners are access control lists' business
-    try:
-        owners = {os.lstat(path).st_uid, os.stat(path).st_uid}
-    except OSError:
-        return  # not made (a read-only place): whoever writes into it says why
-    if owners != {getuid()}:
-        raise ConfigError(
-            f"{path} belongs to another user (or is another user's link); pylucene-mcp keeps "
-            "this user's private files there: remove it, or point PYLUCENE_MCP_HOME elsewhere"
-        )
-
-
-def crash_dir() -> Path:
-    """Where every JVM the product starts (its own, the class-data archive's, Tika's) writes a
-    crash report (``hs_err_pid<pid>.log``) and a compiler's replay file: ``<home>/crashes``, this
-    user's alone (0700). Such a report holds the command line, the environment and folder names;
-    left to the JVM it would go to the working folder or the shared temp folder."""
-    return private_dir(home_dir() / "crashes")
-
-
-def jvm_crash_options() -> list[str]:
-    """The options that send a JVM's crash report and replay file into :func:`crash_dir`."""
-    folder = crash_dir()
-    return [
-        f"-XX:ErrorFile={folder / 'hs_err_pid%p.log'}",
-        f"-XX:ReplayDataFile={folder / 'replay_pid%p.log'}",
-    ]
-
-
-_KEY_BYTES = 32
-_keys: dict[Path, bytes] = {}
-_keys_lock = threading.Lock()
-
-
-def cursor_key() -> bytes:
-    """This user's key for signing cursors (:mod:`pylucene_mcp.engine.core.cursors`):
-    ``<home>/cursor.key``, 32 random bytes readable by this user alone, made on first use and
-    shared by every server of the user (a cursor from one is good in another). Where the home
-    cannot be written, a key for this process alone."""
-    path = home_dir() / "cursor.key"
-    with _keys_lock:
-        key = _keys.get(path)
-        if key is None:
-            key = _keys[path] = _read_or_make_key(path)
-        return key
-
-
-def _read_or_make_key(path: Path) -> bytes:
-    try:
-        private_dir(path.parent)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
-    except FileExistsError:
-        for _ in range(50):  # another process may be writing it this moment
-            try:
-                key = path.read_bytes()
-            except OSError:
-                break
-            if len(key) == _KEY_BYTES:
-                return key
-            time.sleep(0.02)
-        return secrets.token_bytes(_KEY_BYTES)
-    except OSError:
-        return secrets.token_bytes(_KEY_BYTES)
-    key = secrets.token_bytes(_KEY_BYTES)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(key)
-    return key
-
-
-def private_temp(prefix: str) -> Path:
-    """A new folder for this user alone: ``<home>/tmp/<prefix><random>``, made by
-    ``tempfile.mkdtemp`` (0700, a name no one can guess, never one that already exists), in a
-    parent that must be a folder of this user's. Nothing of the product's goes to the shared
-    temp folder, where another local user can plant a folder or a link before we get there.
-
-    Raises:
-        ConfigError: when ``<home>/tmp`` is a link or belongs to someone else.
-    """
-    base = private_dir(home_dir() / "tmp")
-    status = os.lstat(base)
-    getuid = getattr(os, "getuid", None)
-    if os.path.islink(base) or (getuid is not None and status.st_uid != getuid()):
-        raise ConfigError(
-            f"{base} is a link or belongs to another user; remove it (the product keeps its "
-            "temporary files there, for this user alone)"
-        )
-    return Path(tempfile.mkdtemp(prefix=prefix, dir=base))
-
-
 def directory_path(path: str | Path) -> str:
     """A configured directory as it is stored and compared: ``~`` expanded, absolute,
     normalized (no ``..``, no trailing slash), spelled as the disk spells it where names
     compare without case (:func:`~pylucene_mcp.basics.portable.true_case`)."""
     return portable.true_case(os.path.abspath(os.path.expanduser(str(path))))
-
-
-def _system_folder(shown: str) -> InvalidRequestError:
-    return InvalidRequestError(
-        f"{shown} is a system or shared folder and is not crawled; add the folder that holds "
-        "the documents, e.g. ~/Documents"
-    )
-
-
-def crawlable_directory(path: str, settings: Settings) -> str:
-    """``path`` as the absolute folder to crawl, or the reason it may not be crawled.
-
-    Refused: a relative path (it would depend on the server's working directory); the root,
-    shared roots such as ``/home`` and ``/tmp``, system trees (``/etc``, ``/proc``, ``/usr`` …)
-    and anything in them; the home folder itself; the project's own folders and any folder that
-    holds them (the index would index itself). Symbolic links are resolved first.
-
-    Raises:
-        InvalidRequestError: saying why, and what to give instead.
-    """
-    text = str(path).strip()
-    if "\0" in text:
-        raise InvalidRequestError(
-            f"{text!r} holds a NUL character (\\x00), which no path can hold; give the "
-            "folder's path without it"
-        )
-    expanded = os.path.expanduser(text)
-    if not os.path.isabs(expanded):
-        raise InvalidRequestError(
-            f"{text!r} is not an absolute path; give the whole path of the folder, e.g. "
-            "/home/me/Documents (a relative path would depend on where the server runs)"
-        )
-    system_trees, shared_roots = portable.system_folders()
-    if any(portable.is_under(os.path.abspath(expanded), t) for t in system_trees):  # /proc/1/root/…
-        raise _system_folder(repr(text))
-    try:
-        absolute = portable.true_case(os.path.realpath(expanded, strict=False))
-    except OSError as exc:
-        raise InvalidRequestError(
-            f"{text!r} cannot be resolved ({exc.strerror or exc}); give a folder this process "
-            "can read"
-        ) from exc
-    shown = text if absolute == os.path.abspath(expanded) else f"{text!r} (→ {absolute})"
-    home = os.path.realpath(os.path.expanduser("~"))
-    if portable.fold(absolute) == portable.fold(home):
-        raise InvalidRequestError(
-            f"{shown} is the whole home folder; add the folders that hold documents instead "
-            "(~/Documents, ~/Desktop …)"
-        )
-    shared = any(portable.fold(absolute) == portable.fold(root) for root in shared_roots)
-    if shared or any(portable.is_under(absolute, t) for t in system_trees):
-        raise _system_folder(shown)
-    own = [home_dir(), settings.index_path, settings.log_dir, settings.config_file.parent]
-    for folder in (os.path.realpath(p) for p in own):
-        if portable.is_under(absolute, folder) or portable.is_under(folder, absolute):
-            raise InvalidRequestError(
-                f"{shown} holds or is inside pylucene-mcp's own files ({folder}); the index "
-                "would index itself. Add a folder of documents that does not contain it"
-            )
-    return absolute
-
-
-def ensure_directories_writable(settings: Settings) -> None:
-    """Raises ConfigError when the directories come from ``PYLUCENE_MCP_DIRECTORIES``."""
-    if settings.directories_from_env:
-        raise ConfigError(
-            "the directories come from the environment variable PYLUCENE_MCP_DIRECTORIES; "
-            "change that variable (in the MCP client's config) instead"
-        )
-
-
-def reread_directories(settings: Settings) -> Settings:
-    """``settings`` with the directories the config file holds now (another process of the same
-    configuration may have changed them); unchanged when they come from the environment or the
-    file cannot be read."""
-    if settings.directories_from_env or not settings.config_file.is_file():
-        return settings
-    try:
-        found = _folders(read_mapping(settings.config_file).get("directories"))
-    except (ConfigError, ValueError) as exc:
-        log.warning("the folders of %s not reread: %s", settings.config_file, exc)
-        return settings
-    return settings.model_copy(update={"directories": found})
-
-
-def save_directories(settings: Settings, directories: tuple[str, ...]) -> Settings:
-    """Writes ``directories`` into the config file, keeping its other keys.
-
-    Raises:
-        ConfigError: when the directories come from ``PYLUCENE_MCP_DIRECTORIES`` (the file would
-            not be read for them) or the file cannot be written.
-    """
-    ensure_directories_writable(settings)
-    import yaml
-
-    path = settings.config_file
-    data = read_mapping(path, ", not rewriting it") if path.is_file() else {}
-    data["directories"] = list(directories)
-    try:
-        private_dir(path.parent)
-        portable.write_private(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
-    except OSError as exc:
-        raise ConfigError(f"cannot write {path}: {exc}") from exc
-    return settings.model_copy(update={"directories": directories})

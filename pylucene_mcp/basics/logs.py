@@ -9,7 +9,7 @@ import os
 import sys
 from pathlib import Path
 
-from pylucene_mcp.basics.config import private_dir
+from pylucene_mcp.basics.private import private_dir
 from pylucene_mcp.basics.redact import RedactingFilter
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from pylucene_mcp.basics import errors, portable
-from pylucene_mcp.basics.config import private_dir
+from pylucene_mcp.basics.private import private_dir
 from pylucene_mcp.crawler.walk import REPLACED
 
 log = logging.getLogger(__name__)

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from pylucene_mcp.basics import errors, portable, schema
-from pylucene_mcp.basics.config import private_dir
+from pylucene_mcp.basics.private import private_dir
 from pylucene_mcp.crawler.documents import to_documents
 from pylucene_mcp.crawler.extract import Extracted, Extractor
 from pylucene_mcp.crawler.walk import FileEntry, key_path

@@ -26,7 +26,8 @@ from pathlib import Path
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import config, errors, portable
-from pylucene_mcp.basics.config import home_dir, private_dir
+from pylucene_mcp.basics.config import home_dir
+from pylucene_mcp.basics.private import private_dir
 from pylucene_mcp.basics.web import open_url, proxy_used
 
 log = logging.getLogger(__name__)

@@ -31,8 +31,8 @@ from typing import IO, Any, BinaryIO
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import portable
-from pylucene_mcp.basics.config import jvm_crash_options, private_dir, private_temp
 from pylucene_mcp.basics.errors import TikaUnavailableError
+from pylucene_mcp.basics.private import jvm_crash_options, private_dir, private_temp
 from pylucene_mcp.crawler import tika_jar
 
 log = logging.getLogger(__name__)
@@ -67,7 +67,7 @@ def folder_users(folder: Path) -> int:
 
 def config_folder() -> Path:
     """This process's private folder for Tika (``<home>/tmp/tika-<pid>-<random>``, 0700, see
-    :func:`~pylucene_mcp.basics.config.private_temp`), whose ``spool/`` is the parser JVM's
+    :func:`~pylucene_mcp.basics.private.private_temp`), whose ``spool/`` is the parser JVM's
     temp folder, where it copies a large document for the parse.
 
     Made the first time; then the folders of processes that are gone (killed before they could

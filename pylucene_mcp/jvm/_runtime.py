@@ -6,7 +6,7 @@ import os
 import re
 from pathlib import Path
 
-from pylucene_mcp.basics import config, errors
+from pylucene_mcp.basics import config, errors, private
 
 MIN_JAVA = 21
 _JVM_DIRS = ("/usr/lib/jvm", "/usr/java", "/opt/java", "/Library/Java/JavaVirtualMachines")
@@ -108,7 +108,7 @@ def jvm_options(home: Path, max_heap: str | None = None) -> list[str]:
         "-Djava.awt.headless=true",
         "-Xrs",
         "-XX:+DisplayVMOutputToStderr",  # the JVM's own messages, a crash's too: never on stdout
-        *config.jvm_crash_options(),
+        *private.jvm_crash_options(),
     ]
     modules = runtime_modules(home)
     if modules is not None and VECTOR_MODULE in modules:

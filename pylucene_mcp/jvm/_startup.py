@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from pylucene_mcp.basics import config, errors
+from pylucene_mcp.basics import config, errors, private
 from pylucene_mcp.jvm._classpath import archive_options, class_archive, class_path
 from pylucene_mcp.jvm._runtime import find_java_home, java_major, jvm_options, libjvm_of
 
@@ -94,7 +94,7 @@ def start(max_heap: str | None = None, dump_classes: Path | None = None) -> None
         archive = dump_classes or class_archive(home, jars)
         if dump_classes is not None or archive.is_file():
             options += archive_options(home, archive, dump=dump_classes is not None)
-        output = config.private_temp("jvm-start-") / "start.log"
+        output = private.private_temp("jvm-start-") / "start.log"
         log.info(
             "starting JVM %s (Java %d) with %d jars, options %s; its start-up output goes to %s",
             home,

@@ -400,7 +400,7 @@ def read_or_make_owner_token(path: Path) -> str:
     Raises:
         ConfigError: when it cannot be read or written, or is not this user's alone.
     """
-    from pylucene_mcp.basics.config import private_dir
+    from pylucene_mcp.basics.private import private_dir
 
     try:
         private_dir(path.parent)

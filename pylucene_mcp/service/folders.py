@@ -10,9 +10,9 @@ import threading
 from typing import TYPE_CHECKING
 
 from pylucene_mcp.basics import errors, portable
-from pylucene_mcp.basics.config import (
+from pylucene_mcp.basics.config import directory_path
+from pylucene_mcp.basics.directories import (
     crawlable_directory,
-    directory_path,
     ensure_directories_writable,
     save_directories,
 )
@@ -64,7 +64,7 @@ class Folders(Crawling):
 
     def crawlable(self, path: str) -> str:
         """``path`` as an absolute folder that may be crawled (see
-        :func:`~pylucene_mcp.basics.config.crawlable_directory`), readable by this process.
+        :func:`~pylucene_mcp.basics.directories.crawlable_directory`), readable by this process.
 
         Raises:
             InvalidRequestError: saying why not.

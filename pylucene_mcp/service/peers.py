@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from pylucene_mcp.basics import errors
-from pylucene_mcp.basics.config import home_dir, private_dir
+from pylucene_mcp.basics.config import home_dir
+from pylucene_mcp.basics.private import private_dir
 
 log = logging.getLogger(__name__)
 

@@ -16,10 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors
-from pylucene_mcp.basics.config import (
-    Settings,
-    reread_directories,
-)
+from pylucene_mcp.basics.config import Settings
+from pylucene_mcp.basics.directories import reread_directories
 from pylucene_mcp.engine.core.backend import Backend, SearchRequest
 from pylucene_mcp.service.folders import Folders
 from pylucene_mcp.service.places import IndexPlace, place

@@ -3,7 +3,7 @@ back as ``cursor``.
 
 A cursor carries its owner (a digest of the index, the query, its operator, the filters and the
 sort) and its position (where the last page ended), signed with HMAC-SHA256 under this user's
-key (:func:`~pylucene_mcp.basics.config.cursor_key`). So a cursor that this server's user did
+key (:func:`~pylucene_mcp.basics.private.cursor_key`). So a cursor that this server's user did
 not get from a search — forged, edited, cut — is "not one this server gave", before any part of
 it is read; and a cursor of another query, sort or index is refused as such, never replayed.
 """
@@ -17,7 +17,7 @@ import json
 from typing import Any
 
 from pylucene_mcp.basics import errors
-from pylucene_mcp.basics.config import cursor_key
+from pylucene_mcp.basics.private import cursor_key
 
 #: 3: signed, and owned by an index too
 VERSION = "3"

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from pylucene_mcp import jvm
-from pylucene_mcp.basics import config
+from pylucene_mcp.basics import private
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ def _write(archive: Path) -> None:
     from pylucene_mcp.engine.lucene.embedded import EmbeddedBackend
 
     jvm.start(dump_classes=archive)
-    folder = config.private_temp("classes-")  # this user's alone, never the shared temp folder
+    folder = private.private_temp("classes-")  # this user's alone, never the shared temp folder
     try:
         index = EmbeddedBackend.open(folder / "index")
         try:

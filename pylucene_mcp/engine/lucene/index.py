@@ -32,7 +32,7 @@ from typing import Any, Self
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, portable, schema
-from pylucene_mcp.basics.config import private_dir
+from pylucene_mcp.basics.private import private_dir
 from pylucene_mcp.engine.core import analysis, documents, limits, query
 from pylucene_mcp.engine.core.documents import FileState
 from pylucene_mcp.engine.core.readable import Readable
