@@ -31,7 +31,7 @@ from typing import Any, Protocol
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors
 from pylucene_mcp.research.index import at_least_one
-from pylucene_mcp.research.pyserini import ScoredDoc
+from pylucene_mcp.research.pyserini_base import ScoredDoc
 
 #: Anserini's dense fields
 ID, VECTOR = "id", "vector"

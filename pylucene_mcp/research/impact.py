@@ -37,7 +37,8 @@ from pylucene_mcp.basics import errors
 from pylucene_mcp.research.components import Similarity
 from pylucene_mcp.research.index import ResearchIndex, at_least_one
 from pylucene_mcp.research.indexer import _as_int
-from pylucene_mcp.research.pyserini import ScoredDoc, _retrieval, _SearcherOverIndex
+from pylucene_mcp.research.pyserini import SearcherOverIndex
+from pylucene_mcp.research.pyserini_base import ScoredDoc, anserini_retrieval
 
 
 class QueryEncoder(Protocol):
@@ -111,7 +112,7 @@ def encoder_of(given: QueryEncoder | str | Path | None) -> QueryEncoder:
     return given
 
 
-class LuceneImpactSearcher(_SearcherOverIndex):
+class LuceneImpactSearcher(SearcherOverIndex):
     """pyserini's ``LuceneImpactSearcher`` over an impact index (opened read-only)."""
 
     def __init__(
@@ -141,7 +142,7 @@ class LuceneImpactSearcher(_SearcherOverIndex):
 
     def _made(self, reader: Any) -> Any:
         """Anserini's retrieval scoring impacts (no analyzer: a query is its weights)."""
-        return _retrieval(self._index, self._fields, reader, Similarity.impact())
+        return anserini_retrieval(self._index, self._fields, reader, Similarity.impact())
 
     def encode(self, query: str) -> Mapping[str, Any]:
         """The weights the query encoder gives ``query``."""

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from pylucene_mcp.basics import errors
-from pylucene_mcp.research.pyserini import LuceneIndexReader
+from pylucene_mcp.research.pyserini_reader import LuceneIndexReader
 
 
 def _sparse() -> Any:
