@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # imported when first used (see __getattr__): a server start 
     from pylucene_mcp.engine.core.passages import Passage
     from pylucene_mcp.engine.core.request import SearchRequest
     from pylucene_mcp.engine.core.results import ActiveFilter, FacetValue, Hit, SearchResult
-    from pylucene_mcp.engine.lucene.index import Writer
+    from pylucene_mcp.engine.lucene.writer import Writer
     from pylucene_mcp.jvm import start as start_jvm
 
 # name → (module, name in it): what ``from pylucene_mcp import X`` imports on first use, so that
@@ -77,7 +77,7 @@ _PUBLIC = {
     "TooManyClausesError": ("pylucene_mcp.basics.errors", "TooManyClausesError"),
     "TryLaterError": ("pylucene_mcp.basics.errors", "TryLaterError"),
     "UnknownFieldError": ("pylucene_mcp.basics.errors", "UnknownFieldError"),
-    "Writer": ("pylucene_mcp.engine.lucene.index", "Writer"),
+    "Writer": ("pylucene_mcp.engine.lucene.writer", "Writer"),
     "analyze": ("pylucene_mcp.engine.core.analysis", "analyze"),
     "start_jvm": ("pylucene_mcp.jvm", "start"),
 }

@@ -164,20 +164,20 @@ def test_a_crawl_writes_a_batch_in_one_call_and_a_refused_document_fails_alone(
     a document the index refuses (a field the schema lacks, put in by this test) fails its
     file alone, said in the report, and the batch's other files are indexed."""
     from pylucene_mcp.crawler import writes
-    from pylucene_mcp.engine.lucene.index import LuceneIndex
+    from pylucene_mcp.engine.lucene.writer import Writer
 
     folder = tmp_path / "notes"
     folder.mkdir()
     for n in range(12):
         (folder / f"note{n:02}.txt").write_text(f"Note {n} about sandpipers.", encoding="utf-8")
     calls: list[int] = []
-    original_rows = LuceneIndex._write_rows
+    original_rows = Writer._write_rows
 
-    def counted(self: LuceneIndex, rows: list) -> int:  # type: ignore[type-arg]
+    def counted(self: Writer, rows: list) -> int:  # type: ignore[type-arg]
         calls.append(len(rows))
         return original_rows(self, rows)
 
-    monkeypatch.setattr(LuceneIndex, "_write_rows", counted)
+    monkeypatch.setattr(Writer, "_write_rows", counted)
     report = crawler.crawl([str(folder)])
     assert report.added == 12 and sum(calls) == 12
     assert len(calls) <= 3  # 12 files in batches of 5 (one call a document before)

@@ -9,7 +9,8 @@ from pylucene_mcp import jvm
 from pylucene_mcp.engine.core import documents
 from pylucene_mcp.engine.core.explain import DocumentExplanation, Explanation, explanation_of
 from pylucene_mcp.engine.core.query import parse_query
-from pylucene_mcp.engine.lucene.index import LuceneIndex, document_id
+from pylucene_mcp.engine.lucene.index import LuceneIndex
+from pylucene_mcp.engine.lucene.queries import document_id
 
 
 def explain(

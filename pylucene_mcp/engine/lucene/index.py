@@ -26,8 +26,8 @@ import json
 import logging
 import os
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from pathlib import Path, PurePath
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import Any, Self
 
 from pylucene_mcp import jvm
@@ -37,7 +37,9 @@ from pylucene_mcp.engine.core import analysis, documents, limits, query
 from pylucene_mcp.engine.core.documents import FileState
 from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.lucene import index_lock
+from pylucene_mcp.engine.lucene.queries import visible
 from pylucene_mcp.engine.lucene.vectors import LuceneVectorStore, folder_of
+from pylucene_mcp.engine.lucene.writer import Writer
 
 log = logging.getLogger(__name__)
 #: the views of the index (one per set of readable folders) kept at once
@@ -74,100 +76,6 @@ def _readers(recorded: str | None) -> tuple[str, ...] | None:
 
 def _java_path(path: Path) -> Any:
     return jvm.jclass("java.nio.file.Paths").get(str(path), jvm.jarray("String", []))
-
-
-class Writer:
-    """Adds, replaces and deletes documents inside ``LuceneIndex.writer()``."""
-
-    def __init__(self, index: LuceneIndex) -> None:
-        self._index = index
-
-    def add(self, doc: Mapping[str, Any]) -> None:
-        """Adds ``doc``, replacing the document with the same ``file_path``.
-
-        ``doc`` is keyed by schema field names; dates may be ``datetime``, ISO strings or epoch
-        milliseconds. ``file_name``, ``file_extension`` and ``file_type`` are derived from
-        ``file_path`` when absent, ``content_hash`` from ``content``.
-
-        Raises:
-            UnknownFieldError: for a key that is not a schema field.
-            InvalidRequestError: when ``file_path`` is missing or a value has the wrong type.
-        """
-        self.add_many([doc])
-
-    def add_many(self, docs: Iterable[Mapping[str, Any]], batch: int = 256) -> int:
-        """Adds each of ``docs`` as :meth:`add` does, ``batch`` at a time: one call into Java
-        per batch, where the batch is analysed and indexed on every core. Returns how many.
-
-        Raises:
-            UnknownFieldError, InvalidRequestError: as :meth:`add`; the documents of the
-                failing batch before the bad one may be in, and the ``writer()`` block rolls
-                back as a whole.
-        """
-        added = 0
-        rows: list[tuple[list[str | None], list[int], str]] = []
-        for doc in docs:
-            rows.append(documents.to_row(doc))
-            if len(rows) == batch:
-                added += self._index._write_rows(rows)
-                rows = []
-        if rows:
-            added += self._index._write_rows(rows)
-        return added
-
-    def delete(self, file_path: str | PurePath) -> None:
-        """Deletes the document of ``file_path`` (nothing happens if there is none)."""
-        term = jvm.jclass("org.apache.lucene.index.Term")(
-            schema.FILE_PATH, documents.normalize_path(file_path)
-        )
-        with jvm.java_errors():
-            self._index._writer.deleteDocuments(term)
-
-    def touch(self, file_path: str | PurePath, mtime_ms: int) -> None:
-        """Records a new mtime for the document of ``file_path`` in place (a doc values update
-        of ``file_mtime_seen``): for a file that was touched but whose text is the same, so that
-        the document is not analysed and written again. ``file_mtime`` keeps the time of the
-        last change of the text."""
-        term = jvm.jclass("org.apache.lucene.index.Term")(
-            schema.FILE_PATH, documents.normalize_path(file_path)
-        )
-        with jvm.java_errors():
-            self._index._writer.updateNumericDocValue(term, schema.SEEN_MTIME, jvm.jlong(mtime_ms))
-
-    def set_readers(self, file_path: str | PurePath, readers: Sequence[str]) -> None:
-        """Records in place who may read the file ``file_path`` (its owner or mode changed): a
-        doc values update of ``file_readers``, no new analysis."""
-        term = jvm.jclass("org.apache.lucene.index.Term")(
-            schema.FILE_PATH, documents.normalize_path(file_path)
-        )
-        value = jvm.jclass("org.apache.lucene.util.BytesRef")(documents.SEPARATOR.join(readers))
-        with jvm.java_errors():
-            self._index._writer.updateBinaryDocValue(term, schema.FILE_READERS, value)
-
-    def delete_under(self, folder: str, keep: Sequence[str] = ()) -> None:
-        """Deletes every document whose file_path lies below ``folder``, but for those below
-        one of the folders ``keep``."""
-        self._delete(below([folder]), below(keep) if keep else None)
-
-    def delete_outside(self, folders: Sequence[str]) -> None:
-        """Deletes every document whose file_path lies below none of ``folders``."""
-        self._delete(jvm.jclass("org.apache.lucene.search.MatchAllDocsQuery")(), below(folders))
-
-    def _delete(self, chosen: Any, kept: Any | None) -> None:
-        occur = jvm.jclass("org.apache.lucene.search.BooleanClause$Occur")
-        query = jvm.jclass("org.apache.lucene.search.BooleanQuery$Builder")()
-        query.add(chosen, occur.MUST)
-        if kept is not None:
-            query.add(kept, occur.MUST_NOT)
-        with jvm.java_errors():
-            self._index._writer.deleteDocuments(
-                jvm.jarray("org.apache.lucene.search.Query", [query.build()])
-            )
-
-    def delete_all(self) -> None:
-        """Deletes every document (committed with the rest of the block)."""
-        with jvm.java_errors():
-            self._index._writer.deleteAll()
 
 
 class LuceneIndex:
@@ -428,7 +336,7 @@ class LuceneIndex:
                         "(see the log: no file descriptor left, say); searches go on, and the "
                         "next write tries again"
                     )
-            writer = Writer(self)
+            writer = Writer(self._writer, self._schema_writer)
             try:
                 yield writer
                 with jvm.java_errors():
@@ -491,14 +399,6 @@ class LuceneIndex:
         if self._writer is not None and not self._stalled:
             self._schema_writer.close()
             self._writer.rollback()
-
-    def _write_rows(self, rows: list[tuple[list[str | None], list[int], str]]) -> int:
-        strings = [value for row in rows for value in row[0]]
-        numbers = [value for row in rows for value in row[1]]
-        with jvm.java_errors(caller_input=True):  # e.g. a term too long for Lucene
-            return int(
-                self._schema_writer.add(jvm.jarray("String", strings), jvm.jarray("long", numbers))
-            )
 
     # -- reading --------------------------------------------------------------------------
 
@@ -662,39 +562,6 @@ class LuceneIndex:
         self.close()
 
 
-def visible(readable: Readable) -> Any:
-    """The query for the documents of ``readable``: below its folders, or recorded as readable
-    by one of its principals and below none of its assigned folders."""
-    if not readable.principals:
-        return below(readable.folders)
-    occur = jvm.jclass("org.apache.lucene.search.BooleanClause$Occur")
-    recorded = jvm.jclass("org.apache.lucene.search.BooleanQuery$Builder")()
-    recorded.add(
-        jvm.jclass("io.github.pylucenemcp.index.ReadersQuery")(
-            schema.FILE_READERS, jvm.jarray("String", list(readable.principals))
-        ),
-        occur.FILTER,
-    )
-    if readable.assigned:
-        recorded.add(below(readable.assigned), occur.MUST_NOT)
-    query = jvm.jclass("org.apache.lucene.search.BooleanQuery$Builder")()
-    query.add(below(readable.folders), occur.SHOULD)
-    query.add(recorded.build(), occur.SHOULD)
-    return query.build()
-
-
-def below(folders: Sequence[str]) -> Any:
-    """The query for the documents whose file_path lies below one of ``folders``."""
-    occur = jvm.jclass("org.apache.lucene.search.BooleanClause$Occur")
-    query = jvm.jclass("org.apache.lucene.search.BooleanQuery$Builder")()
-    for folder in folders:
-        term = jvm.jclass("org.apache.lucene.index.Term")(
-            schema.FILE_PATH, portable.folder_prefix(folder)
-        )
-        query.add(jvm.jclass("org.apache.lucene.search.PrefixQuery")(term), occur.SHOULD)
-    return query.build()
-
-
 def _refusal(path: Path, exc: Exception) -> Exception:
     """Why a writer could not be opened on the index at ``path``, in words a person can act on
     (``exc`` itself when it is none of the known reasons)."""
@@ -714,23 +581,3 @@ def _snapshots() -> Any:
     """The searchers that cursor walks keep (``SearcherLifetimeManager``): each walk pages through
     the index as it was at its first page (see ``SearchContext.run``)."""
     return jvm.jclass("org.apache.lucene.search.SearcherLifetimeManager")()
-
-
-def path_query(path: str) -> Any:
-    """The query for the document of ``path`` (as the index keys it)."""
-    return jvm.jclass("org.apache.lucene.search.TermQuery")(
-        jvm.jclass("org.apache.lucene.index.Term")(schema.FILE_PATH, path)
-    )
-
-
-def document_id(searcher: Any, path: str) -> int:
-    """The Lucene document id of ``path`` in ``searcher``'s reader.
-
-    Raises:
-        DocumentNotFoundError: when no indexed document has that path.
-    """
-    with jvm.java_errors():
-        top = searcher.search(path_query(path), 1)
-        if int(top.totalHits.value()) == 0:
-            raise errors.DocumentNotFoundError.of(path)
-        return int(top.scoreDocs[0].doc)

@@ -16,7 +16,8 @@ from pylucene_mcp.engine.core.info import (
     StoredDocument,
     field_info,
 )
-from pylucene_mcp.engine.lucene.index import LuceneIndex, document_id
+from pylucene_mcp.engine.lucene.index import LuceneIndex
+from pylucene_mcp.engine.lucene.queries import document_id
 
 
 def folder_size(folder: Path) -> int:

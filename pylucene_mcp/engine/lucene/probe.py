@@ -15,7 +15,8 @@ from pylucene_mcp.engine.core.filters import constrain
 from pylucene_mcp.engine.core.probe import Probe
 from pylucene_mcp.engine.core.query import context
 from pylucene_mcp.engine.lucene.explain import explain_document
-from pylucene_mcp.engine.lucene.index import LuceneIndex, document_id, path_query
+from pylucene_mcp.engine.lucene.index import LuceneIndex
+from pylucene_mcp.engine.lucene.queries import document_id, path_query
 
 
 @contextlib.contextmanager

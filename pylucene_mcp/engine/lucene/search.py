@@ -29,8 +29,8 @@ from pylucene_mcp.engine.core.request import SearchRequest
 from pylucene_mcp.engine.core.results import SearchResult
 from pylucene_mcp.engine.core.semantic import Nearest, Ranks
 from pylucene_mcp.engine.lucene import vectors
-from pylucene_mcp.engine.lucene.index import visible
 from pylucene_mcp.engine.lucene.info import stored_document
+from pylucene_mcp.engine.lucene.queries import visible
 
 if TYPE_CHECKING:
     from pylucene_mcp.engine.lucene.index import LuceneIndex
