@@ -21,7 +21,7 @@ import pytest
 from pylucene_mcp.basics.errors import IndexAccessError, InvalidRequestError
 from pylucene_mcp.research import FieldSpec, LuceneIndexReader, LuceneSearcher, ResearchIndex
 from pylucene_mcp.research.analysis import Analyzer, get_lucene_analyzer
-from pylucene_mcp.research.index import lucene_info
+from pylucene_mcp.research.index_folder import lucene_info
 
 FIXTURE = Path(__file__).parent / "fixtures" / "anserini-cacm"
 

@@ -17,7 +17,7 @@ from typing import Any
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors
 from pylucene_mcp.engine.core.explain import Explanation
-from pylucene_mcp.research.anserini import LuceneIndexInfo, read_info
+from pylucene_mcp.research import index_folder
 from pylucene_mcp.research.anserini import schema as anserini_schema
 from pylucene_mcp.research.anserini import similarity as anserini_similarity
 from pylucene_mcp.research.components import FieldSpec, Similarity
@@ -95,13 +95,13 @@ class ResearchIndex:
                 queries.put(name, spec.query_analyzer or spec.analyzer)
         per_field = j("org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper")
         standard = j("org.apache.lucene.analysis.standard.StandardAnalyzer")
-        with _opening(path, read_only):
+        with index_folder.opening(path, read_only):
             #: what analyses the documents' fields
             self.analyzer = per_field(standard(), documents)
             #: what analyses a query's text for each field (the fields' own analyzers, but
             #: where a field names another for its queries)
             self.query_analyzer = per_field(standard(), queries)
-            self._directory = _directory(path)
+            self._directory = index_folder.fs_directory(path)
             self.java: Any = None
             if not read_only:
                 config = j("org.apache.lucene.index.IndexWriterConfig")(self.analyzer)
@@ -130,11 +130,12 @@ class ResearchIndex:
         folder.mkdir(parents=True, exist_ok=True)
         similarity = similarity or Similarity.bm25()
         given = to_json(fields, similarity)
-        data = commit_data(folder)  # before a writer: closing one commits its schema
+        data = index_folder.commit_data(folder)  # before a writer: closing one commits its schema
         kept = None if data is None else data.get(KEY)
         if kept is None and data is not None:
+            what = index_folder.what_index(folder, data)
             raise errors.InvalidRequestError(
-                f"{folder} holds an index that is no research index ({_what_index(folder, data)}): "
+                f"{folder} holds an index that is no research index ({what}): "
                 "create adds to none but its own; open it with ResearchIndex.open(path, "
                 "read_only=True), or create the new one in another folder"
             )
@@ -175,7 +176,7 @@ class ResearchIndex:
                 f"no research index at {folder}: the folder does not exist; create one with "
                 "ResearchIndex.create(path, fields)"
             )
-        data = commit_data(folder)
+        data = index_folder.commit_data(folder)
         kept = None if data is None else data.get(KEY)
         if kept is None:
             return cls._anserini(folder, data, read_only, analyzers, similarity)
@@ -198,10 +199,14 @@ class ResearchIndex:
             IndexAccessError: when it is not one of Anserini's either (what it is, said), or
                 when asked to write to it.
         """
-        info = None if data is None or is_product_index(data) else lucene_info(folder)
+        info = (
+            None
+            if data is None or index_folder.is_product_index(data)
+            else index_folder.lucene_info(folder)
+        )
         fields = None if info is None else anserini_schema(info)
         if fields is None:
-            raise errors.IndexAccessError(_no_schema(folder, data, info))
+            raise errors.IndexAccessError(index_folder.no_schema(folder, data, info))
         if not read_only:
             raise errors.IndexAccessError(
                 f"the index at {folder} was built by Anserini (pyserini's indexer): it is read "
@@ -633,115 +638,6 @@ class _OneAhead:
                 concurrent.futures.wait([self._pending])
         finally:
             self._pool.shutdown()
-
-
-def _directory(path: Path) -> Any:
-    j = jvm.jclass
-    return j("org.apache.lucene.store.FSDirectory").open(
-        j("java.nio.file.Paths").get(str(path), jvm.jarray("String", []))
-    )
-
-
-def commit_data(path: Path) -> dict[str, str] | None:
-    """The user data of the latest commit of the Lucene index in the folder ``path`` (None:
-    no index there)."""
-    try:  # no commit file: no index, as Lucene's indexExists says, without Java's start-up
-        if not any(p.name.startswith("segments_") for p in path.iterdir()):
-            return None
-    except FileNotFoundError:
-        return None
-    except OSError:
-        pass  # an unreadable folder: Java says what it cannot read
-    j = jvm.jclass
-    with _opening(path, True):
-        directory = _directory(path)
-        try:
-            with jvm.java_errors():
-                if not j("org.apache.lucene.index.DirectoryReader").indexExists(directory):
-                    return None
-                infos = j("org.apache.lucene.index.SegmentInfos").readLatestCommit(directory)
-                return {str(k): str(v) for k, v in dict(infos.getUserData()).items()}
-        finally:
-            directory.close()
-
-
-def is_product_index(data: Mapping[str, str]) -> bool:
-    """Whether commit data ``data`` is the product's own index's (the crawler's), which keeps
-    its schema version there (``engine/lucene/index.py``)."""
-    return "schema_version" in data
-
-
-def _no_schema(folder: Path, data: Mapping[str, str] | None, info: LuceneIndexInfo | None) -> str:
-    """Why the folder ``folder`` (its index's commit ``data`` and ``info``, None where there is
-    none or it was not read) opens as no research index: what it is, and what to do."""
-    if not any(folder.iterdir()):
-        return (
-            f"no research index at {folder}: the folder is empty; create one there with "
-            "ResearchIndex.create(path, fields)"
-        )
-    if data is None:
-        return (
-            f"no research index at {folder}: the folder holds no Lucene index (other files); "
-            "give the folder of an index, or create one in a new folder"
-        )
-    if info is None:  # not read: the product's own
-        return (
-            f"the index at {folder} is the product's own (the crawler's): open it with "
-            "pylucene_mcp.Index.open(path)"
-        )
-    return (
-        f"the index at {folder} was not made by ResearchIndex.create: {_described(info)}, and "
-        "no research schema (nor Anserini's fields: a keyword id and an analysed contents); "
-        "index its documents again with ResearchIndex.create(new_path, fields)"
-    )
-
-
-def _what_index(folder: Path, data: Mapping[str, str]) -> str:
-    """What the index in ``folder`` (commit ``data``) is, when it keeps no research schema."""
-    if is_product_index(data):
-        return "the product's own, the crawler's"
-    info = lucene_info(folder)
-    if anserini_schema(info) is not None:
-        return f"one Anserini built: {info.documents:,} documents"
-    return _described(info)
-
-
-def _described(info: LuceneIndexInfo) -> str:
-    """A Lucene index without a schema of ours, in a few words."""
-    names = ", ".join(field.name for field in info.fields) or "none"
-    return (
-        f"a Lucene {info.created_major} index of {info.documents:,} documents with the fields "
-        f"{names}"
-    )
-
-
-def lucene_info(folder: Path) -> LuceneIndexInfo:
-    """What the Lucene index in ``folder`` is: its documents, fields and version."""
-    with _opening(folder, True):
-        directory = _directory(folder)
-        try:
-            with jvm.java_errors():
-                reader = jvm.jclass("org.apache.lucene.index.DirectoryReader").open(directory)
-                try:
-                    return read_info(reader)
-                finally:
-                    reader.close()
-        finally:
-            directory.close()
-
-
-@contextlib.contextmanager
-def _opening(path: Path, read_only: bool) -> Iterator[None]:
-    """Java's errors on opening an index, said for a research index."""
-    try:
-        with jvm.java_errors():
-            yield
-    except errors.IndexLockedError as exc:
-        raise errors.IndexLockedError(
-            f"the research index at {path} is open for writing elsewhere (another ResearchIndex "
-            "in this process, or another process): close that one, or open this one with "
-            "ResearchIndex.open(path, read_only=True)"
-        ) from exc
 
 
 def at_least_one(name: str, value: Any) -> None:

@@ -34,7 +34,8 @@ from typing import Any
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors
 from pylucene_mcp.research.components import Analyzer, FieldSpec
-from pylucene_mcp.research.index import ResearchIndex, commit_data, is_product_index
+from pylucene_mcp.research.index import ResearchIndex
+from pylucene_mcp.research.index_folder import commit_data, is_product_index
 
 log = logging.getLogger(__name__)
 
