@@ -327,7 +327,7 @@ def _search(args: argparse.Namespace) -> int:
             ).to_dict()
         finally:
             index.close()
-        from pylucene_mcp.engine.core.backend import fit_passages
+        from pylucene_mcp.server.fitting import fit_passages
         from pylucene_mcp.server.tools.output import ANSWER_BUDGET_BYTES
 
         data = fit_passages(data, ANSWER_BUDGET_BYTES)  # as the tool answers, passages fitted

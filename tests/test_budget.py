@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from mcp import Client
 
 from pylucene_mcp import Index
-from pylucene_mcp.engine.core.results import shorten
+from pylucene_mcp.server.fitting import shorten
 from tests.mcp_client import call, connect
 
 pytestmark = pytest.mark.anyio

@@ -20,7 +20,7 @@ from pylucene_mcp.basics.shapes import (
     wire_type,
 )
 from pylucene_mcp.engine.core.info import DocumentDetails, document_details
-from pylucene_mcp.engine.core.results import fit_passages
+from pylucene_mcp.server.fitting import fit_passages
 
 EVERY_FIELD = {
     "file_path": "/shapes/report.pdf",
@@ -115,7 +115,7 @@ def test_fitting_to_a_budget_leaves_the_result_whole(report: Index) -> None:
     result = report.search("region", max_passages=5)
     passages = len(result.documents[0].passages)
     assert passages >= 2
-    fitted = result.to_dict(max_bytes=compact_size(result.to_dict()) - 1)
+    fitted = fit_passages(result.to_dict(), compact_size(result.to_dict()) - 1)
     assert fitted["passagesOmitted"] >= 1
     assert len(result.documents[0].passages) == passages  # the object keeps its passages
     assert len(result.to_dict()["documents"][0]["passages"]) == passages

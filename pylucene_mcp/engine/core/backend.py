@@ -38,8 +38,6 @@ from pylucene_mcp.engine.core.results import (
     FacetValue,
     RangeBucket,
     SearchResult,
-    fit_passages,
-    select,
 )
 from pylucene_mcp.engine.core.semantic import VectorStore
 from pylucene_mcp.engine.core.vocabulary import DuplicateGroup, Duplicates, TermCount, TermList
@@ -72,8 +70,6 @@ __all__ = [
     "content_hash",
     "limits",
     "to_epoch_millis",
-    "fit_passages",
-    "select",
 ]
 
 FilterInput = Sequence[Filter | Mapping[str, Any]]

@@ -177,7 +177,7 @@ def below(index: Backend, request: SearchRequest) -> str:
 def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
     """Records the search tool and the info tools on ``tools``."""
     from pylucene_mcp.basics.shapes import to_dict
-    from pylucene_mcp.engine.core.backend import fit_passages, select
+    from pylucene_mcp.server.fitting import fit_passages, select
 
     @tools.tool("search", "Search documents", read_only=True, app="search-results")
     @answers(SearchResult)
