@@ -8,6 +8,7 @@ those inside functions and under TYPE_CHECKING."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -283,3 +284,32 @@ def test_the_engines_core_knows_neither_backend() -> None:
         if target.startswith(("pylucene_mcp.engine.lucene", "pylucene_mcp.engine.solr"))
     ]
     assert not wrong, "\n".join(sorted(wrong))
+
+
+#: Solr's own names, which the Solr backend speaks to Solr (its API, not the MCP answer's)
+SOLR_NAMES = {
+    "maxSegments", "waitSearcher", "expungeDeletes", "softCommit", "failOnVersionConflicts",
+    "excludeTags", "cursorMark", "topK", "numShards", "replicationFactor", "waitForFinalState",
+    "explainOther", "numBuckets", "timeAllowed", "longRange", "termRange",
+}  # fmt: skip
+
+
+def test_the_engine_builds_no_key_of_the_mcp_answer() -> None:
+    """The engine names a result's fields in Python: no module under ``engine/`` writes a
+    camelCase key (a dict literal's, or one set by subscript); a result's JSON keys are
+    spelled by its shape alone (``Shape.wire``), the MCP answer's by the server. The Solr
+    backend's camelCase keys are Solr's own parameters."""
+    camel = re.compile(r"^[a-z]+[A-Z][A-Za-z]*$")
+    found = []
+    for path in sorted((PACKAGE / "engine").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            keys: list[ast.expr | None] = []
+            if isinstance(node, ast.Dict):
+                keys = list(node.keys)
+            elif isinstance(node, ast.Assign):
+                keys = [t.slice for t in node.targets if isinstance(t, ast.Subscript)]
+            for key in keys:
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    if camel.match(key.value) and key.value not in SOLR_NAMES:
+                        found.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {key.value}")
+    assert found == [], "camelCase keys built in the engine: " + ", ".join(found)

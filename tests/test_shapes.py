@@ -190,3 +190,18 @@ def test_results_pickle_copy_and_compare_whether_read_or_not(report: Index) -> N
     restored = pickle.loads(pickle.dumps(unread))
     assert restored.documents[0].file_path == "/shapes/report.pdf"
     assert copy.deepcopy(restored.documents[0]) == restored.documents[0]
+
+
+def test_a_shape_spells_its_json_keys_and_refuses_a_name_it_lacks() -> None:
+    """``Shape.wire``: fields by their Python names, written under the keys the shape reads
+    back (camelCase, or its own ``json_keys``), None left out, nested results as JSON."""
+    from pylucene_mcp.engine.core.passages import Passage
+    from pylucene_mcp.engine.core.results import Hit, SearchResult
+
+    passage = Passage.wire(text="a <em>b</em>", score=0.5, matched_terms=("b",), page=None)
+    assert passage == {"text": "a <em>b</em>", "score": 0.5, "matchedTerms": ["b"]}
+    hit = Hit(Hit.wire(file_path="/a.txt", score=1.0, chunk=(3, 9), passages=[passage]))
+    assert (hit.file_path, hit.chunk, hit.passages[0].matched_terms) == ("/a.txt", (3, 9), ("b",))
+    assert SearchResult.wire(actions=[]) == {"_actions": []}  # its own key for the field
+    with pytest.raises(TypeError, match="Hit has no field 'filePath'"):
+        Hit.wire(filePath="/a.txt")

@@ -167,6 +167,25 @@ class Shape:
     def __dir__(self) -> list[str]:
         return sorted({*super().__dir__(), *_readers(type(self))})
 
+    @classmethod
+    def wire(cls, **fields: Any) -> dict[str, Any]:
+        """The JSON of ``fields``, given by their Python names, as this shape reads it: each
+        under its JSON key, nested results as their JSON, None left out (the one place a
+        result's keys are spelled: the engine names its fields in Python and adds the
+        returned members where it extends an answer).
+
+        Raises:
+            TypeError: for a name that is no field of this shape.
+        """
+        known = _readers(cls)
+        data: dict[str, Any] = {}
+        for name, value in fields.items():
+            if name not in known:
+                raise TypeError(f"{cls.__name__} has no field {name!r}")
+            if value is not None:
+                data[cls.json_keys.get(name, camel(name))] = _as_json(value)
+        return data
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON of this result, as the MCP tool returns it (not a copy: do not change it)."""
         data: dict[str, Any] = self._data
@@ -174,6 +193,15 @@ class Shape:
             if isinstance(value, Encoded):
                 data[key] = json.loads(value)
         return data
+
+
+def _as_json(value: Any) -> Any:
+    """A value given to :meth:`Shape.wire` as JSON (text kept as :class:`Encoded` stays so)."""
+    if isinstance(value, Encoded):
+        return value
+    if isinstance(value, list | tuple):
+        return [_as_json(v) for v in value]
+    return to_dict(value)
 
 
 def _hints(cls: type) -> dict[str, Any]:

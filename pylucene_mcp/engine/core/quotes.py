@@ -259,8 +259,7 @@ def _candidates(
         word_forms=False,
         within=within,
     )
-    found = index.search(request).to_dict()["documents"]
-    return [str(hit["filePath"]) for hit in found]
+    return [hit.file_path for hit in index.search(request).documents]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -18,7 +18,7 @@ from pylucene_mcp.engine.core.counts import RangeFacet, buckets, plan
 from pylucene_mcp.engine.core.filters import Filter, parse_filters
 from pylucene_mcp.engine.core.query import query_text
 from pylucene_mcp.engine.core.readable import Readable
-from pylucene_mcp.engine.core.results import RangeBucket, SearchResult
+from pylucene_mcp.engine.core.results import ActiveFilter, RangeBucket, SearchResult
 
 #: how deep ``page`` may go; a cursor goes further
 MAX_WINDOW = 10_000
@@ -147,31 +147,28 @@ class SearchRequest:
         when time ran out: the list ends there), and for a walk by cursor whether a page
         follows and the cursor to it; ``started`` is when the search began."""
         total_pages = math.ceil(total / self.page_size) if total else 0
-        data: dict[str, Any] = {
-            "documents": documents,
-            "totalHits": total,
-            "page": self.page,
-            "pageSize": self.page_size,
-            "totalPages": total_pages,
-            "hasNextPage": self.page < total_pages,
-            "facets": facets,
-            "activeFilters": [
-                {**to_dict(flt), "matchCount": count}
+        more, next_cursor = self.page < total_pages, None
+        if walk is not None:  # paged by cursor: whether a page follows, and the cursor to it
+            more, next_cursor = walk
+        return SearchResult.wire(
+            documents=documents,
+            total_hits=total,
+            page=self.page,
+            page_size=self.page_size,
+            total_pages=total_pages,
+            has_next_page=more,
+            facets=facets,
+            active_filters=[
+                to_dict(flt) | ActiveFilter.wire(match_count=count)
                 for flt, count in zip(self.parsed_filters, filter_counts, strict=True)
             ],
-            "searchTimeMs": round((time.perf_counter() - started) * 1000, 2),
-        }
-        if self.named:  # what was counted in time, in the order asked
-            data["facetQueries"] = dict(zip(self.named, counted, strict=False))
-        if self.ranges:
-            data["rangeFacets"] = to_dict(buckets(self.ranges, ranges_counted))
-        if walk is not None:  # paged by cursor: hasNextPage says whether a page follows
-            data["hasNextPage"], next_cursor = walk
-            if data["hasNextPage"] and next_cursor:
-                data["nextCursor"] = next_cursor
-        if partial:
-            data["partialResults"] = True
-        return data
+            search_time_ms=round((time.perf_counter() - started) * 1000, 2),
+            # what was counted in time, in the order asked
+            facet_queries=dict(zip(self.named, counted, strict=False)) if self.named else None,
+            range_facets=buckets(self.ranges, ranges_counted) if self.ranges else None,
+            next_cursor=next_cursor if more else None,
+            partial_results=partial or None,
+        )
 
     def owner(self, identity: str) -> str:
         """What a cursor of this search on the index ``identity`` belongs to: the index, the

@@ -15,7 +15,9 @@ from pylucene_mcp.basics.shapes import Encoded
 from pylucene_mcp.engine.core.filters import Filter
 from pylucene_mcp.engine.core.info import StoredDocument
 from pylucene_mcp.engine.core.miss import SemanticMiss
+from pylucene_mcp.engine.core.passages import Passage
 from pylucene_mcp.engine.core.request import SearchRequest
+from pylucene_mcp.engine.core.results import Hit, SearchResult
 
 #: the most documents one vector search keeps (each with its best chunk)
 MAX_DOCUMENTS = 1_000
@@ -126,10 +128,10 @@ class Ranks:
     fused: dict[str, float]
 
 
-def fuse(found: Sequence[dict[str, Any]], hits: Sequence[ChunkHit]) -> Ranks:
+def fuse(found: Sequence[Hit], hits: Sequence[ChunkHit]) -> Ranks:
     """The reciprocal rank fusion of the hits by words (``found``, as a search answers them)
     and the first :data:`FUSED_DEPTH` of the semantic ones."""
-    lexical = {h["filePath"]: (rank, h["score"]) for rank, h in enumerate(found, start=1)}
+    lexical = {h.file_path: (rank, h.score) for rank, h in enumerate(found, start=1)}
     semantic = {h.path: rank for rank, h in enumerate(hits[:FUSED_DEPTH], start=1)}
     fused: dict[str, float] = {}
     for path, (rank, _) in lexical.items():
@@ -180,34 +182,40 @@ def with_chunks(
     chunks = {hit.path: hit for hit in nearest}
     order = {path: rank for rank, path in enumerate(chunks, start=1)}
     for hit in hits:
-        path = hit["filePath"]
+        path = Hit(hit).file_path
         if ranks is not None:
             if path in ranks.lexical:
-                hit["lexicalRank"], hit["lexicalScore"] = ranks.lexical[path]
-            hit["score"] = round(ranks.fused.get(path, 0.0), 6)
+                rank, score = ranks.lexical[path]
+                hit.update(Hit.wire(lexical_rank=rank, lexical_score=score))
+            hit.update(Hit.wire(score=round(ranks.fused.get(path, 0.0), 6)))
         chunk = chunks.get(path)
         if chunk is None:
             continue
-        hit["semanticRank"] = order[path]
-        hit["similarity"] = round(chunk.similarity, 4)
-        hit["chunk"] = [chunk.start, chunk.end]
-        if r.max_passages > 0 and not hit.get("passages"):
+        hit.update(
+            Hit.wire(
+                semantic_rank=order[path],
+                similarity=round(chunk.similarity, 4),
+                chunk=(chunk.start, chunk.end),
+            )
+        )
+        if r.max_passages > 0 and not Hit(hit).passages:
             stored = stored_document(path)
             text = stored.content[chunk.start : chunk.end]
-            page = stored.page_of(chunk.start)
-            hit["passages"] = [
-                {
-                    "text": _cut(text, r.passage_length),
-                    "score": round(chunk.similarity, 4),
-                    "matchedTerms": [],
-                    "termCoverage": 0.0,
-                    "position": round(chunk.start / max(1, len(stored.content)), 4),
-                    **({"page": page} if page else {}),
-                }
-            ]
-    data["documents"] = Encoded(json.dumps(hits, ensure_ascii=False))
-    if nearest.approximate:
-        data["approximate"] = True
+            passage = Passage.wire(
+                text=_cut(text, r.passage_length),
+                score=round(chunk.similarity, 4),
+                matched_terms=(),
+                term_coverage=0.0,
+                position=round(chunk.start / max(1, len(stored.content)), 4),
+                page=stored.page_of(chunk.start) or None,
+            )
+            hit.update(Hit.wire(passages=[passage]))
+    data.update(
+        SearchResult.wire(
+            documents=hits,  # decoded once here, encoded once by the server
+            approximate=nearest.approximate or None,
+        )
+    )
 
 
 def _cut(text: str, length: int) -> str:

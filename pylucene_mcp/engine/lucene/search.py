@@ -129,7 +129,7 @@ def _hybrid(index: LuceneIndex, r: SearchRequest, shim: Any) -> tuple[Nearest, R
     first hundred of each list fused by reciprocal rank come first, in that order, the others
     after them. Returns the semantic documents' best chunks and the lists' ranks."""
     hits = _nearest(index, r)
-    ranks = semantic.fuse(search(index, semantic.by_words(r)).to_dict()["documents"], hits)
+    ranks = semantic.fuse(search(index, semantic.by_words(r)).documents, hits)
     meant = vectors.paths_scored({hit.path: hit.similarity for hit in hits})
     shim.hybrid(meant, vectors.paths_scored({path: 1 + s for path, s in ranks.fused.items()}))
     return hits, ranks

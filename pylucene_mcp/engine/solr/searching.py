@@ -216,7 +216,7 @@ class Searching(Part):
             partial=partial,
         )
         if partial:
-            data["partialDetails"] = _partial_details(answer, limit)
+            data.update(SearchResult.wire(partial_details=_partial_details(answer, limit)))
         if chunks is not None:
             semantic.with_chunks(self.stored_document, data, chunks, r, ranks)
         return SearchResult(data)
@@ -229,7 +229,7 @@ class Searching(Part):
         first, in that order (their fused score plus one), the others after them (0). Returns
         it, the semantic documents' best chunks and the lists' ranks."""
         hits = self._nearest(r)
-        ranks = semantic.fuse(self.search(semantic.by_words(r)).to_dict()["documents"], hits)
+        ranks = semantic.fuse(self.search(semantic.by_words(r)).documents, hits)
         unranked = [words, nodes.paths(schema.FILE_PATH, [hit.path for hit in hits])]
         fused = nodes.paths(schema.FILE_PATH, {p: 1 + s for p, s in ranks.fused.items()})
         clauses = [{"o": "SHOULD", "q": _zero(node)} for node in unranked]

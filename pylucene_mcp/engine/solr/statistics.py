@@ -19,7 +19,7 @@ from pylucene_mcp.engine.core.info import (
     IndexStats,
     field_info,
 )
-from pylucene_mcp.engine.core.vocabulary import DuplicateGroup, TermCount
+from pylucene_mcp.engine.core.vocabulary import DuplicateFile, DuplicateGroup, TermCount
 from pylucene_mcp.engine.solr.part import Part
 
 
@@ -31,12 +31,12 @@ def _by_count(
 
 
 def _duplicate(doc: Mapping[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {"filePath": doc["file_path"]}
-    if "file_size" in doc:
-        out["fileSize"] = int(doc["file_size"])
-    if "modified_date" in doc:
-        out["modifiedDate"] = schema.iso(int(doc["modified_date"]))
-    return out
+    size, modified = doc.get("file_size"), doc.get("modified_date")
+    return DuplicateFile.wire(
+        file_path=doc["file_path"],
+        file_size=None if size is None else int(size),
+        modified_date=None if modified is None else schema.iso(int(modified)),
+    )
 
 
 def _iso_or_none(value: Any) -> str | None:
@@ -101,11 +101,11 @@ class Statistics(Part):
             )["response"]["docs"]
             groups.append(
                 DuplicateGroup(
-                    {
-                        "contentHash": bucket["val"],
-                        "size": int(bucket["count"]),
-                        "documents": [_duplicate(d) for d in listed],
-                    }
+                    DuplicateGroup.wire(
+                        content_hash=bucket["val"],
+                        size=int(bucket["count"]),
+                        documents=[_duplicate(d) for d in listed],
+                    )
                 )
             )
         return total, groups, int(facets.get("apart", {}).get("count", 0))
