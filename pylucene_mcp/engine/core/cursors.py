@@ -29,7 +29,8 @@ MAX_KEY_BYTES = 32_766
 MAX_CHARS = 4 * (100 + 4 * (MAX_KEY_BYTES + 100) // 3) // 3 + 4
 
 NOT_OURS = (
-    "cursor is not one this server gave; start with cursor '*' and pass on each answer's nextCursor"
+    "cursor is not one this server gave; start with cursor '*' and pass on each answer's "
+    "next cursor"
 )
 ANOTHER_SEARCH = (
     "this cursor belongs to another query, filters, sort or index; keep those as they were, or "

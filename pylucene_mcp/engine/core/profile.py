@@ -222,7 +222,7 @@ def _rewrites(leaves: list[QueryNode]) -> list[str]:
             notes.append(
                 f"words and phrases also match other forms of their words on "
                 f"{' and '.join(schema.LEMMA_FIELDS)} (lock = locks, Haus = Häuser), weighted "
-                f"{LEMMA_WEIGHT:g} (search with wordForms: false for the words as written only)"
+                f"{LEMMA_WEIGHT:g} (a search without word forms finds the words as written only)"
             )
     return list(dict.fromkeys(notes))
 

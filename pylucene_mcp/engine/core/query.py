@@ -117,7 +117,7 @@ def query_text(text: str, default_operator: str = "AND") -> str:
     """
     if default_operator not in ("AND", "OR"):
         raise errors.InvalidRequestError(
-            f"defaultOperator must be AND or OR, not {default_operator!r}"
+            f"the default operator must be AND or OR, not {default_operator!r}"
         )
     stripped = visible(text).strip()  # as the indexed text has them: 👩‍💻 without its joiner
     if not stripped:
