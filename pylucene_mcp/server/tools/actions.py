@@ -7,12 +7,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pylucene_mcp.basics.shapes import to_dict
+from pylucene_mcp.engine.core.backend import Filter
+
 # facet dimensions offered to narrow by, at most
 MAX_DRILL_DOWNS = 2
 
 
-def search_actions(data: dict[str, Any], filters: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The actions for the search answer ``data``, given the ``filters`` it was made with."""
+def search_actions(data: dict[str, Any], applied: Sequence[Filter]) -> list[dict[str, Any]]:
+    """The actions for the search answer ``data``, given the filters it was made with."""
+    filters = [to_dict(f) for f in applied]  # as the tool takes them again
     actions: list[dict[str, Any]] = []
     documents = data["documents"]
     if documents:

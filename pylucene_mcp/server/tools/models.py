@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from pylucene_mcp.engine.core.backend import Filter
 
 
 class SearchFilter(BaseModel):
@@ -24,9 +26,19 @@ class SearchFilter(BaseModel):
     to: str | int | None = Field(default=None, description="date (2024-12-31T23:59:59Z) or number")
 
 
-def filter_specs(filters: list[SearchFilter] | None) -> list[dict[str, Any]]:
-    """The tool's filters as the engine takes them (``from`` by its JSON name)."""
-    return [f.model_dump(by_alias=True, exclude_none=True) for f in filters or ()]
+def filter_specs(filters: list[SearchFilter] | None) -> list[Filter]:
+    """The tool's filters as the engine takes them: its ``Filter``s, made once here."""
+    return [
+        Filter(
+            field=f.field,
+            operator=f.operator,
+            value=f.value,
+            values=None if f.values is None else tuple(f.values),
+            from_=f.from_,
+            to=f.to,
+        )
+        for f in filters or ()
+    ]
 
 
 class RangeFacetIn(BaseModel):
