@@ -163,7 +163,7 @@ def check_http(settings: Settings) -> Check | None:
     when the settings serve over stdio alone."""
     if settings.http is None and settings.oauth_issuer is None and settings.tokens_file is None:
         return None
-    from pylucene_mcp.server import auth
+    from pylucene_mcp.server import auth, jwt_tokens
     from pylucene_mcp.server.http import address
 
     try:
@@ -178,7 +178,7 @@ def check_http(settings: Settings) -> Check | None:
             count = len(auth.read_static_tokens(settings.tokens_file))
             parts.append(f"{count} static token(s) in {settings.tokens_file}")
         if settings.oauth_issuer is not None:
-            keys = settings.oauth_jwks_url or auth.discover_jwks(settings.oauth_issuer)
+            keys = settings.oauth_jwks_url or jwt_tokens.discover_jwks(settings.oauth_issuer)
             audience = found.resource
             parts.append(f"tokens of {settings.oauth_issuer} for {audience}, keys at {keys}")
     except errors.PyLuceneMcpError as exc:

@@ -159,8 +159,8 @@ def test_a_token_within_the_clock_leeway_is_taken(
 async def test_a_token_without_a_subject_names_no_user(
     protected: Protected, issuer: AuthorizationServer
 ) -> None:
-    from pylucene_mcp.server.auth import JwtVerifier
     from pylucene_mcp.server.caller import Caller
+    from pylucene_mcp.server.jwt_tokens import JwtVerifier
 
     # a client's own token (client credentials) may carry no sub: its client id is no user
     token = issuer.token("bob", protected.url, client_id="alice", without=("sub",))

@@ -5,8 +5,9 @@ specification says (docs/team.md).
   with ``WWW-Authenticate: Bearer … resource_metadata="…"``, which points the client to this
   server's RFC 9728 metadata (``/.well-known/oauth-protected-resource/mcp``) and from there to
   the authorization server.
-- An access token from the authorization server is a JWT (:class:`JwtVerifier`): its signature
-  checked with the issuer's keys (the JWKS the issuer's RFC 8414 or OpenID metadata names, or
+- An access token from the authorization server is a JWT
+  (:class:`~pylucene_mcp.server.jwt_tokens.JwtVerifier`): its signature checked with the
+  issuer's keys (the JWKS the issuer's RFC 8414 or OpenID metadata names, or
   ``oauth_jwks_url``), its ``iss``, its ``aud`` (this server's resource URL, RFC 8707), ``exp``
   and ``nbf``.
 - A small team without an identity provider gives each person a static token
@@ -35,13 +36,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import anyio
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pylucene_mcp.basics import portable
 from pylucene_mcp.basics.errors import ConfigError
+from pylucene_mcp.server.jwt_tokens import JwtVerifier
 
 log = logging.getLogger(__name__)
 
@@ -57,9 +58,6 @@ SCOPES: dict[str, str] = {
 #: every scope this server knows, as its metadata lists them
 ALL_SCOPES = ("search", "crawl", "admin")
 #: the signing algorithms a token may use (asymmetric only: the server holds no shared secret)
-ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "EdDSA"]
-#: how far the clocks of this server and the issuer may differ, in seconds
-LEEWAY_S = 30
 #: the longest a static token may live, and how long one lives unless said otherwise
 MAX_TOKEN_DAYS = 366
 DEFAULT_TOKEN_DAYS = 90
@@ -68,145 +66,6 @@ DEFAULT_TOKEN_DAYS = 90
 def scope_of(group: str) -> str:
     """The scope a tool of ``group`` needs."""
     return SCOPES.get(group, "search")
-
-
-def _scopes(claims: Mapping[str, Any]) -> list[str]:
-    """A token's scopes: ``scope`` (RFC 9068, space-separated) or ``scp`` (a list)."""
-    value = claims.get("scope", claims.get("scp", ""))
-    if isinstance(value, str):
-        return value.split()
-    return [str(item) for item in value] if isinstance(value, list) else []
-
-
-def _groups(claims: Mapping[str, Any]) -> list[str]:
-    value = claims.get("groups", [])
-    if isinstance(value, str):
-        return [value]
-    return [str(item) for item in value] if isinstance(value, list) else []
-
-
-def _get_json(url: str, timeout_s: float) -> dict[str, Any]:
-    """The JSON object at ``url``, HTTPS checked as every download of the product is
-    (:func:`~pylucene_mcp.basics.web.ssl_context`: the system's trust store)."""
-    import urllib.request
-
-    from pylucene_mcp.basics.web import ssl_context
-
-    request = urllib.request.Request(url, headers={"Accept": "application/json"})
-    handlers: list[Any] = [urllib.request.ProxyHandler()]
-    if url.startswith("https://"):
-        handlers.append(urllib.request.HTTPSHandler(context=ssl_context()))
-    with urllib.request.build_opener(*handlers).open(request, timeout=timeout_s) as answer:
-        data = json.loads(answer.read())
-    if not isinstance(data, dict):
-        raise ValueError(f"{url} did not answer a JSON object")
-    return data
-
-
-def metadata_urls(issuer: str) -> list[str]:
-    """Where an issuer's metadata may be: RFC 8414's well-known URL (its path after the
-    well-known part), then OpenID Connect's (appended to the issuer)."""
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(issuer)
-    path = parts.path.rstrip("/")
-    origin = f"{parts.scheme}://{parts.netloc}"
-    return [
-        f"{origin}/.well-known/oauth-authorization-server{path}",
-        f"{issuer.rstrip('/')}/.well-known/openid-configuration",
-    ]
-
-
-def discover_jwks(issuer: str, timeout_s: float = 10.0) -> str:
-    """The ``jwks_uri`` of ``issuer``'s metadata, whose ``issuer`` must be ``issuer``.
-
-    Raises:
-        ConfigError: when no metadata names one; says to set ``oauth_jwks_url``.
-    """
-    problems = []
-    for url in metadata_urls(issuer):
-        try:
-            data = _get_json(url, timeout_s)
-        except Exception as exc:  # the next place, then one error for all
-            problems.append(f"{url}: {type(exc).__name__}")
-            continue
-        if data.get("issuer") != issuer:
-            problems.append(f"{url}: names the issuer {data.get('issuer')!r}")
-            continue
-        if isinstance(data.get("jwks_uri"), str):
-            return str(data["jwks_uri"])
-        problems.append(f"{url}: names no jwks_uri")
-    raise ConfigError(
-        f"the keys of the issuer {issuer} could not be found ({'; '.join(problems)}); check "
-        "oauth_issuer (PYLUCENE_MCP_OAUTH_ISSUER), or give the keys' URL in oauth_jwks_url "
-        "(PYLUCENE_MCP_OAUTH_JWKS_URL)"
-    )
-
-
-class JwtVerifier:
-    """Checks a JWT access token: signature (the issuer's keys, fetched and kept, fetched again
-    for a key it does not know), ``iss``, ``aud``, ``exp`` and ``nbf``. Its scopes, subject and
-    ``groups`` claim go into the SDK's ``AccessToken``."""
-
-    def __init__(self, issuer: str, audience: str, jwks_url: str | None = None) -> None:
-        self.issuer = issuer
-        self.audience = audience
-        self._jwks_url = jwks_url
-        self._keys: Any = None  # a jwt.PyJWKClient, made on first use
-        self._making = anyio.Lock()
-
-    async def _client(self) -> Any:
-        async with self._making:
-            if self._keys is None:
-                import jwt
-
-                from pylucene_mcp.basics.web import ssl_context
-
-                url: str = self._jwks_url or ""
-                if not url:
-                    url = await anyio.to_thread.run_sync(discover_jwks, self.issuer)
-                self._keys = jwt.PyJWKClient(
-                    url, lifespan=300, timeout=10, cooldown_duration=30, ssl_context=ssl_context()
-                )
-            return self._keys
-
-    async def verify_token(self, token: str) -> AccessToken | None:
-        import jwt
-
-        try:
-            keys = await self._client()
-            key = await anyio.to_thread.run_sync(keys.get_signing_key_from_jwt, token)
-            claims = jwt.decode(
-                token,
-                key.key,
-                algorithms=ALGORITHMS,
-                audience=self.audience,
-                issuer=self.issuer,
-                leeway=LEEWAY_S,
-                options={"require": ["exp", "iss", "aud"]},
-            )
-        except ConfigError as exc:
-            log.warning("a bearer token could not be checked: %s", exc)
-            return None
-        except jwt.PyJWKClientConnectionError as exc:  # the issuer's keys out of reach
-            log.warning("the issuer's keys could not be fetched: %s", type(exc).__name__)
-            return None
-        except jwt.PyJWTError as exc:
-            # the reason only ("Signature has expired", "Audience doesn't match"): never the token
-            log.info("a bearer token was refused: %s", type(exc).__name__)
-            return None
-        audience = claims.get("aud")
-        audiences = audience if isinstance(audience, list) else [audience]
-        return AccessToken(
-            token=token,
-            client_id=str(claims.get("client_id", claims.get("azp", claims.get("sub", "")))),
-            scopes=_scopes(claims),
-            # the SDK refuses a token past expires_at itself: the leeway of the check above
-            expires_at=int(claims["exp"]) + LEEWAY_S,
-            resource=self.audience if self.audience in audiences else None,
-            subject=str(claims["sub"]) if "sub" in claims else None,
-            claims={"iss": claims.get("iss"), "groups": _groups(claims)},
-        )
 
 
 @dataclass(frozen=True)
