@@ -393,21 +393,23 @@ def _print_places(data: dict[str, Any]) -> None:
 
 
 def _print_hits(data: dict[str, Any], tty: bool) -> None:
-    """A search's answer (the tool's JSON) for a person."""
-    print(
-        f"{data['totalHits']} hits ({data['searchTimeMs']} ms), "
-        f"page {data['page']}/{max(data['totalPages'], 1)}"
-    )
-    first = (data["page"] - 1) * data["pageSize"] + 1
-    for rank, hit in enumerate(data["documents"], start=first):
-        title = f" — {hit['title']}" if hit.get("title") else ""
-        print(f"{rank:>3}. {hit['score']:7.3f}  {hit['filePath']}{title}")
-        for passage in hit.get("passages", ()):
-            page = f"p.{passage['page']} " if passage.get("page") else ""
-            print(f"       {page}{_highlight(passage['text'], tty)}")
-    for dim, values in data["facets"].items():
+    """A search's answer (the tool's JSON, from the server or the index) for a person, read as
+    the typed result it is."""
+    from pylucene_mcp.engine.core.backend import SearchResult
+
+    result = SearchResult(data)
+    took = "" if result.search_time_ms is None else f" ({result.search_time_ms} ms)"
+    print(f"{result.total_hits} hits{took}, page {result.page}/{max(result.total_pages, 1)}")
+    first = (result.page - 1) * result.page_size + 1
+    for rank, hit in enumerate(result.documents, start=first):
+        title = f" — {hit.title}" if hit.title else ""
+        print(f"{rank:>3}. {hit.score:7.3f}  {hit.file_path}{title}")
+        for passage in hit.passages:
+            page = f"p.{passage.page} " if passage.page else ""
+            print(f"       {page}{_highlight(passage.text, tty)}")
+    for dim, values in result.facets.items():
         if values:
-            print(f"  {dim}: " + ", ".join(f"{v['value']} ({v['count']})" for v in values))
+            print(f"  {dim}: " + ", ".join(f"{v.value} ({v.count})" for v in values))
 
 
 def _crawl(args: argparse.Namespace) -> int:
