@@ -18,6 +18,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pylucene_mcp"
 #: Each folder of the package is a layer; the modules at its root are the faces beside server/.
 FOLDER_LAYERS = {
     "server": "faces",
+    "cli": "faces",
     "service": "service",
     "crawler": "crawler",
     "semantic": "semantic",
@@ -39,7 +40,7 @@ MAY_IMPORT = {
     "basics": set(),  # no Java, nothing above
 }
 #: The package root: the public API and the entry points, no more.
-ROOT_MODULES = {"__init__", "__main__", "api", "cli", "doctor"}
+ROOT_MODULES = {"__init__", "__main__", "api", "doctor"}
 MAX_ROOT_MODULES = 8
 
 
