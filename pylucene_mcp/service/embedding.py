@@ -219,7 +219,7 @@ class Embedding:
             self._stop.wait(backoff_s(failures))
 
     def _version(self) -> Any:
-        return self._index().content_version()  # type: ignore[attr-defined]
+        return self._index().content_version()
 
     def reconcile(self) -> Progress:
         """Brings the vectors in step with the index once: stale and missing documents
@@ -228,7 +228,7 @@ class Embedding:
 
         index = self._index()
         store = self.store()
-        wanted = index.content_hashes()  # type: ignore[attr-defined]
+        wanted = index.content_hashes()
         have = store.states()
         gone = [path for path in have if path not in wanted]
         todo = [path for path, digest in wanted.items() if have.get(path) != (digest or "")]

@@ -246,6 +246,12 @@ class Backend(Protocol):
             InvalidRequestError: with vectors off (:meth:`keep_vectors` not called).
         """
 
+    def content_version(self) -> Any:
+        """What changes whenever the documents do (the embedder's cue to reconcile)."""
+
+    def content_hashes(self) -> dict[str, str | None]:
+        """The content hash of every document, by path (what its chunks are made from)."""
+
     def keep_vectors(self, model: str) -> VectorStore:
         """The chunks and vectors of this index's documents, made with ``model`` (those made
         with another are made again by the embedder), opened once (docs/semantic.md)."""
