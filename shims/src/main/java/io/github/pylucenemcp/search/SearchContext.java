@@ -5,7 +5,6 @@ import io.github.pylucenemcp.schema.FieldSchema;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -14,18 +13,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.facet.DrillDownQuery;
 import org.apache.lucene.facet.DrillSideways;
-import org.apache.lucene.facet.FacetResult;
 import org.apache.lucene.facet.Facets;
 import org.apache.lucene.facet.FacetsCollector;
 import org.apache.lucene.facet.FacetsCollectorManager;
 import org.apache.lucene.facet.FacetsConfig;
-import org.apache.lucene.facet.LabelAndValue;
 import org.apache.lucene.facet.MultiFacets;
-import org.apache.lucene.facet.range.LongRange;
-import org.apache.lucene.facet.range.LongRangeFacetCounts;
 import org.apache.lucene.facet.sortedset.DefaultSortedSetDocValuesReaderState;
 import org.apache.lucene.facet.sortedset.SortedSetDocValuesFacetCounts;
 import org.apache.lucene.facet.sortedset.SortedSetDocValuesReaderState;
@@ -94,6 +88,19 @@ public final class SearchContext {
           rangeFields,
           rangeEdges,
           version);
+    }
+  }
+
+  /** What faceting adds to a search of {@code query}, for profileQuery (see {@link FacetCost}). */
+  public byte[] facetCost(ReferenceManager<IndexSearcher> searchers, Query query, int repeats)
+      throws IOException {
+    IndexSearcher current = searchers.acquire();
+    try {
+      ReaderState reader = readerState(current);
+      IndexSearcher searcher = limitedSearcher(current, reader.limited); // the state's reader
+      return FacetCost.measure(searcher, reader.facets, query, repeats, schema.facetDims);
+    } finally {
+      searchers.release(current);
     }
   }
 
@@ -286,66 +293,6 @@ public final class SearchContext {
   }
 
   /**
-   * What faceting adds to a search of {@code query}, for profileQuery: the median time of {@code
-   * repeats} runs of the search for 10 hits alone, with the facets collected, of counting the
-   * collected facets, and of reading each dimension's top values: {@code {"searchMs", "collectMs",
-   * "countMs", "dimensions": {dim: ms}}}.
-   */
-  public byte[] facetCost(ReferenceManager<IndexSearcher> searchers, Query query, int repeats)
-      throws IOException {
-    IndexSearcher current = searchers.acquire();
-    try {
-      ReaderState reader = readerState(current);
-      SortedSetDocValuesReaderState state = reader.facets;
-      IndexSearcher searcher = limitedSearcher(current, reader.limited); // the state's reader
-      long[] search = new long[repeats];
-      long[] collect = new long[repeats];
-      long[] count = new long[repeats];
-      long[][] dims = new long[schema.facetDims.size()][repeats];
-      for (int i = 0; i < repeats; i++) {
-        long start = System.nanoTime();
-        searcher.search(query, 10);
-        search[i] = System.nanoTime() - start;
-        start = System.nanoTime();
-        FacetsCollector collected =
-            FacetsCollectorManager.search(searcher, query, 10, new FacetsCollectorManager())
-                .facetsCollector();
-        collect[i] = System.nanoTime() - start;
-        if (state == null) {
-          continue;
-        }
-        start = System.nanoTime();
-        Facets facets = FacetCounting.count(state, collected); // as the search counts them
-        count[i] = System.nanoTime() - start;
-        for (int d = 0; d < dims.length; d++) {
-          start = System.nanoTime();
-          try {
-            facets.getTopChildren(10, schema.facetDims.get(d));
-          } catch (IllegalArgumentException e) {
-            // no document has this dimension yet
-          }
-          dims[d][i] = System.nanoTime() - start;
-        }
-      }
-      Json json = new Json().object().name("searchMs").decimal(medianMs(search));
-      json.name("collectMs").decimal(medianMs(collect));
-      json.name("countMs").decimal(medianMs(count)).name("dimensions").object();
-      for (int d = 0; d < dims.length; d++) {
-        json.name(schema.facetDims.get(d)).decimal(medianMs(dims[d]));
-      }
-      return json.end().end().toString().getBytes(StandardCharsets.UTF_8);
-    } finally {
-      searchers.release(current);
-    }
-  }
-
-  private static double medianMs(long[] nanos) {
-    long[] sorted = nanos.clone();
-    Arrays.sort(sorted);
-    return Math.round(sorted[sorted.length / 2] / 1_000.0) / 1_000.0;
-  }
-
-  /**
    * {@code searcher}'s reader wrapped to stop at a search's deadline (see {@link #limitedReader})
    * with the facet state of the wrapped reader (null while no document has a facet), built once per
    * reader.
@@ -501,81 +448,6 @@ public final class SearchContext {
     return new MultiFacets(sideways, FacetCounting.count(state, collected));
   }
 
-  /**
-   * Writes {@code "counted": [n, ...]} (each counted query among the hits) and {@code "ranges":
-   * [[n, ...], ...]} (each range facet's buckets among the hits: in one pass over {@code
-   * collected}, the hits, when the search collected them, else a count per bucket). Once time has
-   * run out ({@code late}, or while counting) nothing more is counted: the lists end there and it
-   * returns true.
-   */
-  private boolean counts(
-      Json json, IndexSearcher searcher, Prepared r, FacetsCollector collected, boolean late)
-      throws IOException {
-    boolean out = late;
-    json.name("counted").array();
-    for (int i = 0; i < r.counted.length && !out; i++) {
-      Query both =
-          new BooleanQuery.Builder()
-              .add(r.drillDown, Occur.MUST)
-              .add(r.counted[i], Occur.FILTER)
-              .build();
-      long found = countInTime(searcher, both);
-      out = found < 0;
-      if (!out) {
-        json.number(found);
-      }
-    }
-    json.end().name("ranges").array();
-    for (int f = 0; f < r.rangeFields.length; f++) {
-      json.array();
-      long[] edges = r.rangeEdges[f];
-      if (!out && collected != null) {
-        LongRange[] ranges = new LongRange[edges.length - 1];
-        for (int b = 0; b < ranges.length; b++) {
-          ranges[b] = new LongRange(Integer.toString(b), edges[b], true, edges[b + 1], false);
-        }
-        try {
-          FacetResult counted =
-              new LongRangeFacetCounts(r.rangeFields[f], collected, ranges)
-                  .getAllChildren(r.rangeFields[f]);
-          for (LabelAndValue bucket : counted.labelValues) {
-            json.number(bucket.value.longValue());
-          }
-        } catch (ExitableDirectoryReader.ExitingReaderException e) {
-          out = true;
-        }
-      } else {
-        for (int b = 0; b + 1 < edges.length && !out; b++) {
-          Query bucket =
-              new BooleanQuery.Builder()
-                  .add(r.drillDown, Occur.MUST)
-                  .add(
-                      LongPoint.newRangeQuery(r.rangeFields[f], edges[b], edges[b + 1] - 1),
-                      Occur.FILTER)
-                  .build();
-          long found = countInTime(searcher, bucket);
-          out = found < 0;
-          if (!out) {
-            json.number(found);
-          }
-        }
-      }
-      json.end();
-    }
-    json.end();
-    return out;
-  }
-
-  /** The hits of {@code query}, or -1 when time ran out while counting them. */
-  private static long countInTime(IndexSearcher searcher, Query query) throws IOException {
-    try {
-      int found = searcher.count(query);
-      return searcher.timedOut() ? -1 : found;
-    } catch (ExitableDirectoryReader.ExitingReaderException e) {
-      return -1;
-    }
-  }
-
   /** The facet counts of all documents of {@code state}'s reader, counted once. */
   private Facets countAll(SortedSetDocValuesReaderState state) throws IOException {
     synchronized (allCounts) {
@@ -669,7 +541,7 @@ public final class SearchContext {
     partial |= searcher.timedOut();
     PageResults.facets(json.end().name("facets"), facets, schema.facetDims, r.facetLimit);
     if (r.counted.length > 0 || r.rangeFields.length > 0) {
-      partial |= counts(json, searcher, r, hitsCollected, partial);
+      partial |= HitCounts.write(json, searcher, r, hitsCollected, partial);
     }
     if (to > from) {
       json.name("last").string(Positions.position(top.scoreDocs[to - 1]));
