@@ -10,12 +10,12 @@ import org.apache.lucene.search.MultiTermQuery;
 import org.apache.lucene.search.Query;
 
 /**
- * The product's ranked pattern rewrite ({@code ContentQueryParser.ALL_TERMS_RANKED}) for the Lucene
+ * The product's ranked pattern rewrite ({@code RankedPatterns.ALL_TERMS_RANKED}) for the Lucene
  * that Solr carries: every term a pattern expands to matches, and the best {@link #TERMS} of them
  * score as if ORed; a pattern of at most that many terms is the best terms' rewrite alone.
  */
 final class AllTermsRanked extends MultiTermQuery.RewriteMethod {
-  /** As {@code ContentQueryParser.RANKED_PATTERN_TERMS}. */
+  /** As {@code RankedPatterns.TERMS}. */
   static final int TERMS = 50;
 
   static final AllTermsRanked INSTANCE = new AllTermsRanked();

@@ -1,7 +1,7 @@
 package io.github.pylucenemcp.portable;
 
-import io.github.pylucenemcp.queryparser.ContentQueryParser;
 import io.github.pylucenemcp.queryparser.NamePhraseQuery;
+import io.github.pylucenemcp.queryparser.RankedPatterns;
 import io.github.pylucenemcp.search.Json;
 import java.util.List;
 import org.apache.lucene.document.LongPoint;
@@ -36,8 +36,8 @@ import org.apache.lucene.util.BytesRef;
  * term}, {@code bool}, {@code boost}, {@code const}, {@code syn}, {@code phrase}, {@code
  * multiPhrase}, {@code prefix}, {@code wildcard}, {@code regexp}, {@code fuzzy}, {@code termRange},
  * {@code longRange}, {@code all}, {@code none}. A pattern says whether it is ranked by its best
- * terms ({@link ContentQueryParser#ALL_TERMS_RANKED}) or scored constant. A query of any other kind
- * is refused: a remote engine must never run something other than what was parsed.
+ * terms ({@link RankedPatterns#ALL_TERMS_RANKED}) or scored constant. A query of any other kind is
+ * refused: a remote engine must never run something other than what was parsed.
  */
 public final class PortableQuery {
   private PortableQuery() {}
@@ -148,7 +148,7 @@ public final class PortableQuery {
 
   private static void pattern(String kind, Term term, MultiTermQuery q, Json out) {
     term(out.name("t").string(kind), term);
-    out.name("ranked").bool(q.getRewriteMethod() == ContentQueryParser.ALL_TERMS_RANKED);
+    out.name("ranked").bool(q.getRewriteMethod() == RankedPatterns.ALL_TERMS_RANKED);
   }
 
   private static void termRange(TermRangeQuery q, Json out) {

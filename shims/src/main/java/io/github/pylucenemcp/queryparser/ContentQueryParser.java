@@ -22,10 +22,8 @@ import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.FuzzyQuery;
-import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.MultiPhraseQuery;
-import org.apache.lucene.search.MultiTermQuery;
 import org.apache.lucene.search.PhraseQuery;
 import org.apache.lucene.search.PrefixQuery;
 import org.apache.lucene.search.Query;
@@ -49,7 +47,8 @@ import org.apache.lucene.util.BytesRef;
  * <p>Precedence is as written: with the default operator AND, words side by side bind tighter than
  * {@code OR}, so {@code a b OR c d} means {@code (a AND b) OR (c AND d)} ({@link
  * #getBooleanQuery}); {@code NOT} and {@code -} bind to the next clause. Patterns and fuzzy words
- * match every term they expand to; the best of those terms rank ({@link #ALL_TERMS_RANKED}).
+ * match every term they expand to; the best of those terms rank ({@link
+ * RankedPatterns#ALL_TERMS_RANKED}).
  *
  * <p>In highlight mode every content query stays on {@code content} (leading wildcards too), so
  * that a highlighter over {@code content} marks the words the user typed. Every content term,
@@ -455,62 +454,21 @@ public final class ContentQueryParser extends QueryParser {
     return withTwins(rest, false, f -> super.getWildcardQuery(f, termStr));
   }
 
-  /** A pattern with at least this many letters ranks its matches (bench/relevance.py). */
-  public static final int RANKED_PATTERN_LETTERS = 4;
-
-  /** A ranked pattern is scored by its best terms, at most this many. */
-  public static final int RANKED_PATTERN_TERMS = 50;
-
-  /**
-   * Matches every term a pattern or fuzzy word expands to, and scores by the best {@link
-   * #RANKED_PATTERN_TERMS} of them as if they were ORed: Lucene's {@code
-   * TopTermsBlendedFreqScoringRewrite} (which alone would drop the documents of every other term:
-   * {@code *vertrag*} found 38 of 84 documents) ORed with a constant-score clause over all the
-   * terms weighted 0 (so totals, facets and counts are exact). A document whose only matching terms
-   * are not among the best scores 0 for this clause, below every document with a best term. A
-   * pattern of at most that many terms is the best terms' rewrite alone.
-   */
-  public static final MultiTermQuery.RewriteMethod ALL_TERMS_RANKED = new AllTermsRanked();
-
-  private static final class AllTermsRanked extends MultiTermQuery.RewriteMethod {
-    private final MultiTermQuery.RewriteMethod best =
-        new MultiTermQuery.TopTermsBlendedFreqScoringRewrite(RANKED_PATTERN_TERMS);
-
-    @Override
-    public Query rewrite(IndexSearcher searcher, MultiTermQuery query) throws IOException {
-      if (PatternTerms.atMost(searcher.getIndexReader(), query, RANKED_PATTERN_TERMS)) {
-        return best.rewrite(searcher, query); // the best terms are all of them: exact alone
-      }
-      Query every = MultiTermQuery.CONSTANT_SCORE_BLENDED_REWRITE.rewrite(searcher, query);
-      // a disjunction, not a filter beside the scoring clause: the every-term clause scores 0,
-      // so collecting the best hits skips the documents it alone matches, where a conjunction
-      // scored every match (bench/pattern_cost.py; docs/performance.md)
-      return new BooleanQuery.Builder()
-          .add(best.rewrite(searcher, query), BooleanClause.Occur.SHOULD)
-          .add(new BoostQuery(every, 0f), BooleanClause.Occur.SHOULD)
-          .build();
-    }
-
-    @Override
-    public String toString() {
-      return "ALL_TERMS_RANKED(" + RANKED_PATTERN_TERMS + ")";
-    }
-  }
-
   private boolean ranked(String pattern) {
     return !highlight
-        && pattern.replace("*", "").replace("?", "").length() >= RANKED_PATTERN_LETTERS;
+        && pattern.replace("*", "").replace("?", "").length() >= RankedPatterns.LETTERS;
   }
 
   /**
    * A prefix of four letters or more ({@code sign*}) matches every term it expands to and ranks by
-   * the statistics of its best terms ({@link #ALL_TERMS_RANKED}); a shorter one keeps Lucene's
-   * constant score, which ranks CACM's title queries far worse (bench/relevance.py; docs/query.md).
+   * the statistics of its best terms ({@link RankedPatterns#ALL_TERMS_RANKED}); a shorter one keeps
+   * Lucene's constant score, which ranks CACM's title queries far worse (bench/relevance.py;
+   * docs/query.md).
    */
   @Override
   protected Query newPrefixQuery(Term prefix) {
     return ranked(prefix.text())
-        ? new PrefixQuery(prefix, ALL_TERMS_RANKED)
+        ? new PrefixQuery(prefix, RankedPatterns.ALL_TERMS_RANKED)
         : super.newPrefixQuery(prefix);
   }
 
@@ -518,13 +476,13 @@ public final class ContentQueryParser extends QueryParser {
   @Override
   protected Query newWildcardQuery(Term pattern) {
     return ranked(pattern.text())
-        ? new WildcardQuery(pattern, getDeterminizeWorkLimit(), ALL_TERMS_RANKED)
+        ? new WildcardQuery(pattern, getDeterminizeWorkLimit(), RankedPatterns.ALL_TERMS_RANKED)
         : super.newWildcardQuery(pattern);
   }
 
   /**
    * A fuzzy word ({@code Mayer~1}) matches every term within its edits, ranked by the most similar
-   * ({@link #ALL_TERMS_RANKED}); Lucene's default keeps only its 50 best terms.
+   * ({@link RankedPatterns#ALL_TERMS_RANKED}); Lucene's default keeps only its 50 best terms.
    */
   @Override
   protected Query newFuzzyQuery(Term term, float minimumSimilarity, int prefixLength) {
@@ -538,7 +496,7 @@ public final class ContentQueryParser extends QueryParser {
         FuzzyQuery.defaultTranspositions,
         highlight
             ? FuzzyQuery.defaultRewriteMethod(FuzzyQuery.defaultMaxExpansions)
-            : ALL_TERMS_RANKED);
+            : RankedPatterns.ALL_TERMS_RANKED);
   }
 
   @Override
@@ -571,42 +529,10 @@ public final class ContentQueryParser extends QueryParser {
     return q;
   }
 
-  /** The largest repeat count a regular expression may give ({@code {n}}, {@code {n,m}}). */
-  public static final int MAX_REGEX_REPEAT = 100;
-
-  private static final java.util.regex.Pattern REPEAT =
-      java.util.regex.Pattern.compile("\\{(\\d{1,9})(?:,(\\d{0,9}))?\\}");
-
-  /**
-   * Refuses repeats that make Lucene build an automaton too large to build in time ({@code
-   * /a{1,100000}/} takes a core for minutes before any document is looked at).
-   */
-  static void checkRegexRepeats(String regex) throws ParseException {
-    java.util.regex.Matcher m = REPEAT.matcher(regex);
-    while (m.find()) {
-      for (int g = 1; g <= 2; g++) {
-        String n = m.group(g);
-        if (n != null && !n.isEmpty() && Long.parseLong(n) > MAX_REGEX_REPEAT) {
-          throw new ParseException(
-              "the regular expression /"
-                  + (regex.length() > 60 ? regex.substring(0, 60) + "…" : regex)
-                  + "/ repeats "
-                  + m.group()
-                  + " at position "
-                  + m.start()
-                  + "; a repeat may count "
-                  + "at most "
-                  + MAX_REGEX_REPEAT
-                  + " (or use a wildcard: a* instead of /a{1,1000}/)");
-        }
-      }
-    }
-  }
-
   @Override
   protected Query getRegexpQuery(String field, String termStr) throws ParseException {
     checkField(field);
-    checkRegexRepeats(termStr);
+    RegexRepeats.check(termStr);
     if (unfielded(field)) {
       return inEveryField(
           getRegexpQuery(contentField, termStr), f -> super.getRegexpQuery(f, termStr));

@@ -12,7 +12,7 @@ import org.apache.lucene.util.BytesRef;
 
 /**
  * How many terms a pattern reaches, for the ranked rewrite of the embedded index ({@link
- * ContentQueryParser#ALL_TERMS_RANKED}) and of the Solr plugin's: the same source, compiled against
+ * RankedPatterns#ALL_TERMS_RANKED}) and of the Solr plugin's: the same source, compiled against
  * each Lucene (it uses only what both have).
  */
 public final class PatternTerms {

@@ -3,7 +3,7 @@ package io.github.pylucenemcp.portable;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
 
-import io.github.pylucenemcp.queryparser.ContentQueryParser;
+import io.github.pylucenemcp.queryparser.RankedPatterns;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
@@ -78,7 +78,7 @@ public class PortableQueryTest {
         PortableQuery.toJson(new PrefixQuery(new Term("content", "sig"))));
     WildcardQuery ranked =
         new WildcardQuery(
-            new Term("content", "*vertrag*"), 10_000, ContentQueryParser.ALL_TERMS_RANKED);
+            new Term("content", "*vertrag*"), 10_000, RankedPatterns.ALL_TERMS_RANKED);
     assertEquals(
         "{\"t\":\"wildcard\",\"f\":\"content\",\"v\":\"*vertrag*\",\"ranked\":true}",
         PortableQuery.toJson(ranked));

@@ -61,7 +61,7 @@ public class ContentQueryParserTest {
     for (String query : new String[] {"sign*", "*vertrag*", "mayer~1"}) {
       org.apache.lucene.search.MultiTermQuery parsed =
           (org.apache.lucene.search.MultiTermQuery) parser(false).parse(query);
-      assertEquals(ContentQueryParser.ALL_TERMS_RANKED, parsed.getRewriteMethod());
+      assertEquals(RankedPatterns.ALL_TERMS_RANKED, parsed.getRewriteMethod());
     }
   }
 
