@@ -190,8 +190,8 @@ def _check(request: SearchRequest) -> None:
     """Checks a search's paging, sort, passage and facet parameters.
 
     Raises:
-        InvalidRequestError: saying which parameter is wrong and what it takes (the MCP tool's
-            names, which the person or model who gets the message used).
+        InvalidRequestError: saying which parameter is wrong and what it takes (by its Python
+            name: the MCP tool's schema, made from the same bounds, refuses first by its own).
     """
     page, size = request.page, request.page_size
     limits.PAGE_SIZE.check("page_size", size)
