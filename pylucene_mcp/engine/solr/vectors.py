@@ -137,7 +137,7 @@ class SolrVectorStore:
             return Nearest()
         field = vector_field(len(vector))
         values = [float(x) for x in vector]
-        walked = self.collection.count({"t": "all"}) > shared.EXACT_CHUNKS
+        walked = self.collection.count(nodes.ALL) > shared.EXACT_CHUNKS
         query: str | dict[str, Any]
         if walked:  # each shard walks its graph; the filters below are its pre-filter
             knn = {"f": field, "topK": shared.CANDIDATES, "query": json.dumps(values)}
