@@ -4,7 +4,7 @@ ways, interleaved round by round so that both see the same machine:
 
 - ``top 50``: Lucene's ``TopTermsBlendedFreqScoringRewrite(50)`` alone, as the product did
   before: only the documents of the pattern's 50 best terms are found (a lower total);
-- ``every term``: the product's ``ContentQueryParser.ALL_TERMS_RANKED``: a constant-score
+- ``every term``: the product's ``RankedPatterns.ALL_TERMS_RANKED``: a constant-score
   filter over every term beside the same 50 best terms, which score.
 
 It prints each form's p50/p99 and total, and the ratio of the p50s (the price of an exact
@@ -41,7 +41,7 @@ def main() -> None:
         "top 50": j("org.apache.lucene.search.MultiTermQuery$TopTermsBlendedFreqScoringRewrite")(
             50
         ),
-        "every term": j("io.github.pylucenemcp.queryparser.ContentQueryParser").ALL_TERMS_RANKED,
+        "every term": j("io.github.pylucenemcp.queryparser.RankedPatterns").ALL_TERMS_RANKED,
     }
     wildcard = j("org.apache.lucene.search.WildcardQuery")
     prefix = j("org.apache.lucene.search.PrefixQuery")

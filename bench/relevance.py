@@ -14,7 +14,7 @@ several forms; each runs on the same research index (BM25 k1=0.9 b=0.4, top 1,00
   terms' statistics (``TopTermsBlendedFreqScoringRewrite``);
 - ``terms + prefix ranked``: the exact word and its ranked pattern, so an exact match ranks first;
 - ``prefix, every term, 50 ranked`` and ``terms + prefix every term``: the same with the
-  product's rewrite (``ContentQueryParser.ALL_TERMS_RANKED``): every term of the pattern matches,
+  product's rewrite (``RankedPatterns.ALL_TERMS_RANKED``): every term of the pattern matches,
   its 50 best score;
 - ``terms + pair proximity``: the words ORed, plus each pair of neighbouring words as a phrase
   within three positions (the proximity boost issue 10 asks for), measured before it is built;
@@ -69,7 +69,7 @@ def main() -> None:
     prefix_query = j("org.apache.lucene.search.PrefixQuery")
     ranked = j("org.apache.lucene.search.MultiTermQuery$TopTermsBlendedFreqScoringRewrite")(50)
     # the product's: every term matches, the 50 best rank
-    every_ranked = j("io.github.pylucenemcp.queryparser.ContentQueryParser").ALL_TERMS_RANKED
+    every_ranked = j("io.github.pylucenemcp.queryparser.RankedPatterns").ALL_TERMS_RANKED
 
     phrase = j("org.apache.lucene.search.PhraseQuery")
     boost = j("org.apache.lucene.search.BoostQuery")

@@ -348,11 +348,11 @@ def _advice(
         ):
             many = f"{leaf.expands_to:,}" + ("" if leaf.expansion_complete else " or more")
             # how the parser ranks a pattern: its own rule, read from it
-            parser = jvm.jclass("io.github.pylucenemcp.queryparser.ContentQueryParser")
+            ranked = jvm.jclass("io.github.pylucenemcp.queryparser.RankedPatterns")
             spelled = len((leaf.value or "").replace("*", "").replace("?", ""))
             ranking = (
-                f"only its {parser.RANKED_PATTERN_TERMS} best words rank its hits"
-                if spelled >= parser.RANKED_PATTERN_LETTERS
+                f"only its {ranked.TERMS} best words rank its hits"
+                if spelled >= ranked.LETTERS
                 else "its hits all score alike"
             )
             warnings.append(

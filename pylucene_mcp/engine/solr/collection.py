@@ -25,7 +25,7 @@ SCORED_FIELDS = "!".join(
 WALK_ROWS = 5000
 #: how long the shards' replicas are taken as known (a new leader is seen within it)
 STATE_TTL_S = 5.0
-#: the terms a ranked pattern scores by (the product parser's ``RANKED_PATTERN_TERMS``)
+#: the terms a ranked pattern scores by (the product parser's ``RankedPatterns.TERMS``)
 RANKED_TERMS = 50
 
 
