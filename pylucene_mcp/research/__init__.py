@@ -24,7 +24,7 @@ rank fusion and the others).
 from pylucene_mcp.research.components import Analyzer, FieldSpec, Similarity, Spec
 from pylucene_mcp.research.dense import LuceneFlatDenseSearcher, LuceneHnswDenseSearcher
 from pylucene_mcp.research.impact import LuceneImpactSearcher
-from pylucene_mcp.research.index import ResearchHit, ResearchIndex, ResearchResults
+from pylucene_mcp.research.index import ResearchIndex
 from pylucene_mcp.research.indexer import LuceneIndexer
 from pylucene_mcp.research.pyserini import (
     Document,
@@ -32,6 +32,7 @@ from pylucene_mcp.research.pyserini import (
     LuceneSearcher,
     PyseriniAnswer,
 )
+from pylucene_mcp.research.results import ResearchHit, ResearchResults
 from pylucene_mcp.research.trec import evaluate, html_text, read_qrels, read_topics, write_run
 
 __all__ = [

@@ -3,14 +3,11 @@ deletes by query or id, stored documents and term vectors."""
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
 import dataclasses
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sized
-from dataclasses import dataclass
-from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -20,51 +17,15 @@ from pylucene_mcp.engine.core.explain import Explanation
 from pylucene_mcp.research import index_folder
 from pylucene_mcp.research.anserini import schema as anserini_schema
 from pylucene_mcp.research.anserini import similarity as anserini_similarity
+from pylucene_mcp.research.bulk import OneAhead, joined
 from pylucene_mcp.research.components import FieldSpec, Similarity
+from pylucene_mcp.research.results import ResearchHit, ResearchResults
 from pylucene_mcp.research.schema import KEY, describe, from_json, to_json
 
 QUERY = "org.apache.lucene.search.Query"
 #: the writer's buffer before it flushes a segment (Lucene's default is 16 MB)
 RAM_BUFFER_MB = 256.0
 _WHOLE = re.compile(r"\s*-?\d{1,18}\s*")
-
-
-@dataclass(frozen=True)
-class ResearchHit:
-    """One document found: its Lucene id, score and stored fields."""
-
-    doc: int
-    score: float
-    fields: dict[str, str]
-
-
-@dataclass(frozen=True)
-class ResearchResults:
-    """The best ``k`` documents of a search, and how many matched in all."""
-
-    total_hits: int
-    hits: tuple[ResearchHit, ...]
-
-    def __len__(self) -> int:
-        return len(self.hits)
-
-    def __iter__(self) -> Iterator[ResearchHit]:
-        return iter(self.hits)
-
-    def _repr_html_(self) -> str:
-        """A table in Jupyter: rank, Lucene id, score and the stored fields."""
-        names = list(dict.fromkeys(name for hit in self.hits for name in hit.fields))
-        head = "".join(f"<th>{escape(n)}</th>" for n in ["#", "doc", "score", *names])
-        rows = "".join(
-            f"<tr><td>{rank}</td><td>{hit.doc}</td><td>{hit.score:.4f}</td>"
-            + "".join(f"<td>{escape(hit.fields.get(n, ''))[:200]}</td>" for n in names)
-            + "</tr>"
-            for rank, hit in enumerate(self.hits, 1)
-        )
-        return (
-            f"<p>{self.total_hits} hits, {len(self.hits)} shown</p>"
-            f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
-        )
 
 
 class ResearchIndex:
@@ -266,7 +227,7 @@ class ResearchIndex:
             )
             count = 0
             row: list[str | None] = []
-            with _OneAhead() as ahead:  # Java analyses a batch while Python builds the next
+            with OneAhead() as ahead:  # Java analyses a batch while Python builds the next
                 for document in documents:
                     if not isinstance(document, Mapping):
                         raise errors.InvalidRequestError(
@@ -290,10 +251,10 @@ class ResearchIndex:
                     row.extend(values)
                     count += 1
                     if count % batch == 0:
-                        ahead.call(bulk.add, *_joined(row), threads)
+                        ahead.call(bulk.add, *joined(row), threads)
                         row = []
                 if row:
-                    ahead.call(bulk.add, *_joined(row), threads)
+                    ahead.call(bulk.add, *joined(row), threads)
             writer.commit()
         return count
 
@@ -584,60 +545,6 @@ class ResearchIndex:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _joined(values: list[str | None]) -> tuple[str, Any]:
-    """``values`` as ``BulkWriter.add`` takes them in one crossing: one text, and each value's
-    length in Java's UTF-16 units (-1 for an absent one)."""
-    lengths = [
-        -1
-        if v is None
-        else len(v)
-        if v.isascii()
-        else len(v.encode("utf-16-le", "surrogatepass")) // 2
-        for v in values
-    ]
-    joined = "".join(v for v in values if v is not None)
-    try:
-        text = jvm.jclass("java.lang.String")(joined)  # converted here: the error is the caller's
-    except UnicodeEncodeError as exc:
-        raise errors.InvalidRequestError(
-            f"a value holds {joined[exc.start : exc.end]!a}, a lone surrogate, which is no text: "
-            "decode the source with errors='replace' (or fix it) before adding it"
-        ) from None
-    return text, jvm.jarray("int", lengths)
-
-
-class _OneAhead:
-    """Calls made one at a time on a thread of their own, in order, while the caller goes on:
-    a Java call frees the interpreter, so the next batch is built meanwhile. At most one call
-    runs; its error is raised by the next ``call`` or on leaving the ``with`` block, which
-    waits for it."""
-
-    def __init__(self) -> None:
-        self._pool = concurrent.futures.ThreadPoolExecutor(1, "research-bulk")
-        self._pending: concurrent.futures.Future[Any] | None = None
-
-    def call(self, function: Any, *args: Any) -> None:
-        self._wait()
-        self._pending = self._pool.submit(function, *args)
-
-    def _wait(self) -> None:
-        pending, self._pending = self._pending, None
-        if pending is not None:
-            pending.result()
-
-    def __enter__(self) -> _OneAhead:
-        return self
-
-    def __exit__(self, kind: object, *rest: object) -> None:
-        try:
-            if kind is None:
-                self._wait()
-            elif self._pending is not None:  # the caller's error wins; the call still ends
-                concurrent.futures.wait([self._pending])
-        finally:
-            self._pool.shutdown()
 
 
 def at_least_one(name: str, value: Any) -> None:
