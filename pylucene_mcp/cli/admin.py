@@ -5,19 +5,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import sys
-from typing import TYPE_CHECKING
 
 from pylucene_mcp.basics import errors
 from pylucene_mcp.basics.config import Settings
-
-if TYPE_CHECKING:
-    pass
-
 from pylucene_mcp.cli.common import ask_server, settings_of
-
-log = logging.getLogger(__name__)
 
 
 def stats(args: argparse.Namespace) -> int:

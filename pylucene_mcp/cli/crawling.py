@@ -13,16 +13,13 @@ from typing import TYPE_CHECKING
 from pylucene_mcp.basics import errors
 from pylucene_mcp.basics.config import Settings
 from pylucene_mcp.basics.logs import setup_logging
+from pylucene_mcp.cli.common import settings_of
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from pylucene_mcp.crawler.pipeline import Crawler
     from pylucene_mcp.crawler.report import CrawlReport
-
-from pylucene_mcp.cli.common import settings_of
-
-log = logging.getLogger(__name__)
 
 
 def crawl(args: argparse.Namespace) -> int:

@@ -5,16 +5,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import sys
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    pass
+from typing import Any
 
 from pylucene_mcp.cli.common import ask_server, parse_filter, settings_of
-
-log = logging.getLogger(__name__)
 
 
 def _highlight(text: str, tty: bool) -> str:
