@@ -142,3 +142,12 @@ async def test_a_tools_published_range_is_the_one_the_engine_enforces(herons: In
                 ask(herons, value)
         ask(herons, bounds.low)  # the bound itself is taken
     assert checked == len(CASES) - 1
+
+
+def test_a_number_that_is_no_number_is_refused(herons: Index) -> None:
+    """NaN compares false to every bound: it is refused, not let through."""
+    nan = float("nan")
+    with pytest.raises(InvalidRequestError, match="^similarity_threshold must be -1–1, got nan"):
+        SearchRequest("x", mode="semantic", vector=[1.0], similarity_threshold=nan)
+    with pytest.raises(InvalidRequestError, match="^min_similarity must be 0–1, got nan"):
+        herons.locate_quote("the grey heron waits", min_similarity=nan)

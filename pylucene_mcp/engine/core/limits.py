@@ -24,7 +24,8 @@ class Bounds:
     def check(self, name: str, value: float) -> None:
         """Raises ``InvalidRequestError`` naming ``name``, the range and ``value`` when
         ``value`` lies outside it."""
-        if value < self.low or (self.high is not None and value > self.high):
+        # written as "not within", so that NaN (which compares false to everything) is refused
+        if not (self.low <= value and (self.high is None or value <= self.high)):
             raise errors.InvalidRequestError(f"{name} must be {self.said()}, got {value}")
 
     def said(self) -> str:
