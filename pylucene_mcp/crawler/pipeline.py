@@ -444,12 +444,7 @@ class Crawler:
         report: CrawlReport,
     ) -> None:
         written: list[writes.Written] = []
-        changes = []
-        for entry, extracted in batch:
-            changes.append(
-                (entry, extracted, writes.change_of(known.get(entry.key), extracted, report.full))
-            )
-            self._mark_ocr(entry, extracted)
+        changes = self._changes(batch, known, report.full)
 
         def refused(entry: FileEntry, exc: errors.PyLuceneMcpError) -> None:
             report.fail(entry.root, entry.key, f"cannot index: {exc}")
@@ -466,9 +461,20 @@ class Crawler:
         for file in written:  # counted once the index holds them
             report.count(file.entry.root, file.change, file.entry.size)
         self.failures.forget(file.entry.key for file in written)
-        self._queue_ocr(
-            [(f.entry, f.extracted) for f in written if f.extracted.ocr == schema.OCR_PENDING]
-        )
+        self._queue_ocr(written)
+
+    def _changes(
+        self, ready: Sequence[tuple[FileEntry, Extracted]], known: dict[str, FileState], full: bool
+    ) -> list[tuple[FileEntry, Extracted, str]]:
+        """Each of ``ready`` with its change against ``known``, its pages without text marked
+        for OCR (:meth:`_mark_ocr`)."""
+        changes = []
+        for entry, extracted in ready:
+            changes.append(
+                (entry, extracted, writes.change_of(known.get(entry.key), extracted, full))
+            )
+            self._mark_ocr(entry, extracted)
+        return changes
 
     def _mark_ocr(self, entry: FileEntry, extracted: Extracted) -> None:
         """Marks a document that has pages (or an image) without text: ``pending`` (it joins
@@ -489,9 +495,11 @@ class Crawler:
                 self.ocr_off,
             )
 
-    def _queue_ocr(self, written: list[tuple[FileEntry, Extracted]]) -> None:
+    def _queue_ocr(self, written: Sequence[writes.Written]) -> None:
+        """Queues the written documents whose pages wait for OCR."""
         if self.ocr is not None:
-            self.ocr.add([(entry, extracted.ocr_pages) for entry, extracted in written])
+            pending = [f for f in written if f.extracted.ocr == schema.OCR_PENDING]
+            self.ocr.add([(f.entry, f.extracted.ocr_pages) for f in pending])
 
     # -- single files (the watcher) -----------------------------------------------------------
 
@@ -567,12 +575,7 @@ class Crawler:
                 writer.delete(key)
                 writer.delete_under(key)
                 outcome.setdefault(key, "deleted")
-            changes = []
-            for entry, extracted in ready:
-                changes.append(
-                    (entry, extracted, writes.change_of(known.get(entry.key), extracted, False))
-                )
-                self._mark_ocr(entry, extracted)
+            changes = self._changes(ready, known, False)
 
             def refused(entry: FileEntry, exc: errors.PyLuceneMcpError) -> None:
                 outcome[entry.key] = f"failed: cannot index: {exc}"
@@ -581,12 +584,9 @@ class Crawler:
             for file in written:
                 outcome[file.entry.key] = file.change
             self.failures.forget([file.entry.key for file in written])
-            recognise = [
-                (f.entry, f.extracted) for f in written if f.extracted.ocr == schema.OCR_PENDING
-            ]
         self.failures.forget(gone)
         self.failures.save()
-        self._queue_ocr(recognise)
+        self._queue_ocr(written)
         if self.ocr is not None and gone:
             self.ocr.queue.forget(gone)
         now = time.time()

@@ -83,6 +83,8 @@ class Encoder:
         self.folder = folder
         #: what the model was trained to see before a query and before a passage (e5: "query: ")
         self.query_prefix, self.passage_prefix = query_prefix, passage_prefix
+        if precision not in ("fp32", "int8"):  # said before the weights are read
+            raise ModelError(f"precision {precision!r}: the encoder runs fp32 or int8")
         missing = [n for n in (CONFIG, TOKENIZER, WEIGHTS) if not (folder / n).is_file()]
         if missing:
             raise ModelError(f"the model folder {folder} lacks {', '.join(missing)}")
@@ -127,8 +129,6 @@ class Encoder:
         del layers  # the session holds its own copy
         if precision == "int8":
             model = graph.int8(model)
-        elif precision != "fp32":
-            raise ModelError(f"precision {precision!r}: the encoder runs fp32 or int8")
         #: the weights' precision: ``fp32`` or ``int8``
         self.precision = precision
         self.session = _session(model, self.threads, device)

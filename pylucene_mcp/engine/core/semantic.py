@@ -182,7 +182,8 @@ def with_chunks(
     chunks = {hit.path: hit for hit in nearest}
     order = {path: rank for rank, path in enumerate(chunks, start=1)}
     for hit in hits:
-        path = Hit(hit).file_path
+        shown = Hit(hit)  # read lazily: its passages below are the hit's as they are then
+        path = shown.file_path
         if ranks is not None:
             if path in ranks.lexical:
                 rank, score = ranks.lexical[path]
@@ -198,7 +199,7 @@ def with_chunks(
                 chunk=(chunk.start, chunk.end),
             )
         )
-        if r.max_passages > 0 and not Hit(hit).passages:
+        if r.max_passages > 0 and not shown.passages:
             stored = stored_document(path)
             text = stored.content[chunk.start : chunk.end]
             passage = Passage.wire(
