@@ -8,6 +8,7 @@ those inside functions and under TYPE_CHECKING."""
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 
@@ -173,19 +174,21 @@ def test_there_is_no_cycle() -> None:
 
 def test_the_server_starts_without_the_crawler_or_the_jvm() -> None:
     """Building the server (what stands between spawn and the answer to tools/list) imports
-    no crawler module and no JPype: they load when a crawl or the first search needs them. (The
-    crawl report's shape, ``crawler/report.py``, which only the standard library backs, is the
-    one the crawler tools' output schemas are made of.)"""
+    no crawler module, no JPype, no tool module and none of the engine's data types: they load
+    when a crawl, the first call or the first search needs them (``tools/list`` is answered from
+    the descriptions an earlier start wrote). The engine's interface, its limits and the index's
+    lock file (which says who writes the index) are all of the engine it needs."""
     import subprocess
     import sys
 
     code = (
-        "import sys\n"
+        "import json, sys\n"
         "from pylucene_mcp.server import app\n"
         "from pylucene_mcp.basics.config import Settings\n"
         "app.build_server(Settings.load(None))\n"
-        "print(sorted(m for m in sys.modules"
-        " if m.startswith(('pylucene_mcp.crawler', 'jpype', '_jpype'))))\n"
+        "print(json.dumps(sorted(m for m in sys.modules"
+        " if m.startswith(('pylucene_mcp.crawler', 'pylucene_mcp.engine',"
+        " 'pylucene_mcp.server.tools.', 'jpype', '_jpype')))))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code],
@@ -195,9 +198,16 @@ def test_the_server_starts_without_the_crawler_or_the_jvm() -> None:
         timeout=120,
         check=True,
     )
-    assert done.stdout.strip() == "['pylucene_mcp.crawler', 'pylucene_mcp.crawler.report']", (
-        done.stdout
-    )
+    assert json.loads(done.stdout) == [
+        "pylucene_mcp.engine",
+        "pylucene_mcp.engine.core",
+        "pylucene_mcp.engine.core.backend",
+        "pylucene_mcp.engine.core.limits",
+        "pylucene_mcp.engine.lucene",
+        "pylucene_mcp.engine.lucene.index_lock",
+        "pylucene_mcp.server.tools.apps",
+        "pylucene_mcp.server.tools.registry",
+    ], done.stdout
 
 
 #: the modules that may ask which backend the settings choose: the settings' own check of the

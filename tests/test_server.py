@@ -7,12 +7,15 @@ import os
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from mcp import Client
 
 from pylucene_mcp import Index
 from pylucene_mcp.basics.config import Settings
+from pylucene_mcp.server import app
 from pylucene_mcp.server.app import build_server, enabled_tools
 from tests.mcp_client import SharedService, call, connect, error
 
@@ -228,20 +231,47 @@ async def test_tools_list_from_the_descriptions_a_start_wrote_is_the_sdks_own(
 
 
 def test_the_descriptions_are_named_by_what_they_are_made_of(tmp_path: Path) -> None:
-
     import pylucene_mcp.server.tools.search as source
     from pylucene_mcp.server.app import fingerprint
 
     settings = Settings(index_path=tmp_path)
-    both = ["search", "getIndexStats"]
-    named = fingerprint(settings, both)
-    assert fingerprint(settings, both[::-1]) == named
-    assert fingerprint(settings.model_copy(update={"default_operator": "OR"}), both) != named
-    assert fingerprint(settings, ["search"]) != named
+    named = fingerprint(settings)
+    for changed in (
+        {"default_operator": "OR"},
+        {"vectors": True},
+        {"tools_exclude": ("debug",)},
+        {"tools_include": ("search",)},
+    ):
+        assert fingerprint(settings.model_copy(update=changed)) != named, changed
+    assert fingerprint(settings.model_copy(update={"max_heap": "3g"})) == named  # not one of them
     path = Path(source.__file__)
     before = path.stat()
     try:  # a source file changed since
         os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000))
-        assert fingerprint(settings, both) != named
+        assert fingerprint(settings) != named
     finally:
         os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+@pytest.mark.parametrize("vectors", [False, True])
+def test_the_descriptions_digest_holds_every_setting_the_tools_are_made_of(vectors: bool) -> None:
+    """``tools/list`` is answered from an earlier start's descriptions when the digest of the
+    code and of :data:`~pylucene_mcp.server.app.REGISTRATION_SETTINGS` is the same: every setting
+    that recording the tools reads must be in it, or a changed setting would be answered with
+    stale tools. Each read is recorded here, not taken from the code's own list."""
+    read: set[str] = set()
+
+    class Recording:
+        def __init__(self, settings: Settings) -> None:
+            self._settings = settings
+
+        def __getattr__(self, name: str) -> object:
+            read.add(name)
+            return getattr(self._settings, name)
+
+    settings: Any = Recording(Settings(vectors=vectors))
+    svc: Any = SimpleNamespace(settings=settings)
+    app.enabled_tools(settings, app.all_tools(settings, svc))
+    assert "vectors" in read and "tools_include" in read  # what the recording sees
+    assert read <= set(app.REGISTRATION_SETTINGS), read - set(app.REGISTRATION_SETTINGS)
+

@@ -15,7 +15,7 @@ import logging
 import os
 import re
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -138,6 +138,24 @@ def expensive_limit() -> int:
     return max(2, os.cpu_count() or 2)
 
 
+class _Tools:
+    """The enabled tools of a server: those not yet handed to the SDK, each one's group, the
+    arguments a client may pass, and which run in the process that writes the index."""
+
+    def __init__(self, tools: dict[str, Tool]) -> None:
+        self.waiting = dict(tools)
+        #: each tool's group (over HTTP, the group says the scope a call needs: server/auth.py)
+        self.groups = {name: entry.group for name, entry in tools.items()}
+        self.arguments = {name: _argument_names(entry.fn) for name, entry in tools.items()}
+        # the tools the process that writes the index runs (crawler, admin), and whether each
+        # writes: a reader hands them over (service/sharing.py)
+        self.at_writer = {
+            name: not entry.annotations.read_only_hint
+            for name, entry in tools.items()
+            if entry.group in WRITER_GROUPS
+        }
+
+
 class SearchServer(MCPServer):
     """The SDK's ``MCPServer`` with the tools of a :class:`Registry`, handed to the SDK when it
     first needs them, and one validation of a call's arguments.
@@ -159,27 +177,32 @@ class SearchServer(MCPServer):
     details) never queues behind them for one (docs/performance.md).
     """
 
-    def __init__(self, tools: dict[str, Tool], fingerprint: str, **kwargs: Any) -> None:
+    def __init__(
+        self, tools: Callable[[], dict[str, Tool]], fingerprint: str, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
-        self._waiting = dict(tools)
+        self._tools_of = tools
+        self._tools: _Tools | None = None
         self._adding = threading.Lock()
-        # the tools the process that writes the index runs (crawler, admin), and whether each
-        # writes: a reader hands them over (service/sharing.py)
-        self._at_writer = {
-            name: not entry.annotations.read_only_hint
-            for name, entry in tools.items()
-            if entry.group in WRITER_GROUPS
-        }
-        self._arguments = {name: _argument_names(entry.fn) for name, entry in tools.items()}
-        #: each tool's group (over HTTP, the group says the scope a call needs: server/auth.py)
-        self.groups = {name: entry.group for name, entry in tools.items()}
         self._descriptions = config.cache_dir() / f"tools-{fingerprint}.json"
         self._listed: list[MCPTool] | None = None
         self._expensive: anyio.CapacityLimiter | None = None  # made in the event loop
 
+    @property
+    def tools(self) -> _Tools:
+        """The enabled tools, recorded when first needed: a call, or a ``tools/list`` that no
+        descriptions of an earlier start answer (recording them imports the tool modules and
+        the engine's data types: 60 ms that a client waiting for ``tools/list`` need not pay)."""
+        if self._tools is None:
+            with self._adding:
+                if self._tools is None:
+                    self._tools = _Tools(self._tools_of())
+        return self._tools
+
     def _add(self, name: str) -> None:
+        tools = self.tools
         with self._adding:  # a peer's call (another thread) may add a tool at the same time
-            entry = self._waiting.pop(name, None)
+            entry = tools.waiting.pop(name, None)
             if entry is None:
                 return
             self.add_tool(
@@ -195,7 +218,7 @@ class SearchServer(MCPServer):
         if self._listed is None:
             self._listed = self._read_descriptions()
         if self._listed is None:
-            for name in list(self._waiting):
+            for name in list(self.tools.waiting):
                 self._add(name)
             self._listed = await super().list_tools()
             self._write_descriptions(self._listed)
@@ -207,15 +230,14 @@ class SearchServer(MCPServer):
         service: Service = self.service  # type: ignore[attr-defined]
         if caller.current() is not None:  # a restricted caller: a view may be made, off the loop
             refusal = functools.partial(
-                caller.refusal, name, self.groups.get(name, ""), service.index
+                caller.refusal, name, self.tools.groups.get(name, ""), service.index
             )
             refused = await anyio.to_thread.run_sync(refusal, service.settings)
             if refused is not None:
                 return tool_error(refused)
-        if name in self._at_writer:
-            hand_over = functools.partial(
-                service.forward, name, arguments, writes=self._at_writer[name]
-            )
+        at_writer = self.tools.at_writer
+        if name in at_writer:
+            hand_over = functools.partial(service.forward, name, arguments, writes=at_writer[name])
             try:
                 answered = await anyio.to_thread.run_sync(hand_over)
             except errors.PyLuceneMcpError as exc:
@@ -229,7 +251,7 @@ class SearchServer(MCPServer):
     def answer_peer(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         """The answer to a call that a reader of the index handed over (on the channel's thread:
         the call runs in an event loop of its own), as JSON."""
-        if name not in self._arguments:  # a reader hands over writes; the CLI, searches too
+        if name not in self.tools.arguments:  # a reader hands over writes; the CLI, searches too
             return {"error": f"{name} is not a tool of this server"}
         try:
             result = anyio.run(self._call, name, arguments, None, False)
@@ -243,8 +265,9 @@ class SearchServer(MCPServer):
         self, name: str, arguments: dict[str, Any], context: Any, limited: bool
     ) -> CallToolResult | InputRequiredResult:
         self._add(name)
-        if name in self._arguments:
-            problem = unknown_arguments(name, arguments, self._arguments[name])
+        arguments_of = self.tools.arguments
+        if name in arguments_of:
+            problem = unknown_arguments(name, arguments, arguments_of[name])
             if problem is not None:
                 return tool_error(problem)
         try:
@@ -269,8 +292,6 @@ class SearchServer(MCPServer):
             if not isinstance(exc, FileNotFoundError):
                 log.info("tool descriptions %s not used: %s", self._descriptions, exc)
             return None
-        if [tool.name for tool in tools] != list(self._arguments):
-            return None
         return tools
 
     def _write_descriptions(self, tools: list[MCPTool]) -> None:
@@ -290,10 +311,17 @@ def _argument_names(fn: Callable[..., Any]) -> frozenset[str]:
     return frozenset(name for name in inspect.signature(fn).parameters if name != context)
 
 
-def fingerprint(settings: Settings, enabled: Iterable[str]) -> str:
+#: the settings that recording the tools reads (which tools there are, their defaults):
+#: ``tests/test_server.py`` records every setting that :func:`all_tools` and
+#: :func:`enabled_tools` read and fails on one missing here
+REGISTRATION_SETTINGS = ("tools_include", "tools_exclude", "default_operator", "vectors")
+
+
+def fingerprint(settings: Settings) -> str:
     """A digest of what the tools' descriptions are made of: this package's source files (by
-    size and time), the SDK's and pydantic's versions, the enabled tools and the settings that
-    the tools' signatures take as defaults."""
+    size and time), the SDK's and pydantic's versions, and the settings that decide which tools
+    there are and their defaults (:data:`REGISTRATION_SETTINGS`), so that ``tools/list`` is
+    answered from an earlier start's descriptions without recording the tools."""
     package = Path(__file__).resolve().parents[1]
     stats = {str(path.relative_to(package)): path.stat() for path in package.rglob("*.py")}
     files = sorted((name, st.st_size, st.st_mtime_ns) for name, st in stats.items())
@@ -304,8 +332,7 @@ def fingerprint(settings: Settings, enabled: Iterable[str]) -> str:
         str(sdk),
         sdk.stat().st_mtime_ns,
         pydantic.VERSION,
-        sorted(enabled),
-        settings.default_operator,
+        [repr(getattr(settings, name)) for name in REGISTRATION_SETTINGS],
     ]
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
 
@@ -316,12 +343,15 @@ def build_server(
     """The MCP server for ``settings``: every enabled tool, the server instructions; over
     HTTP with ``access``, a resource server that takes the tokens it checks."""
     svc = service or Service(settings)
-    tools = all_tools(settings, svc)
-    enabled = enabled_tools(settings, tools)
-    chosen = {name: entry for name, entry in tools.tools.items() if name in enabled}
+
+    def enabled() -> dict[str, Tool]:
+        tools = all_tools(settings, svc)
+        chosen = enabled_tools(settings, tools)
+        return {name: entry for name, entry in tools.tools.items() if name in chosen}
+
     server = SearchServer(
-        chosen,
-        fingerprint(settings, chosen),
+        enabled,
+        fingerprint(settings),
         name="pylucene-mcp",
         title="Lucene full-text search",
         version=__version__,

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from pylucene_mcp.basics import errors, portable
-from pylucene_mcp.engine.core.backend import Readable
+from pylucene_mcp.engine.core import backend as engine
 
 if TYPE_CHECKING:
     from pylucene_mcp.basics.config import Settings
-    from pylucene_mcp.engine.core.backend import Backend
+    from pylucene_mcp.engine.core.backend import Backend, Readable
     from pylucene_mcp.service.service import Service
 
 #: the tools whose answers are trimmed to what a restricted caller may read without a view
@@ -54,8 +54,8 @@ class Caller:
         mine = self.principals
         folders = [folder for folder, who in settings.readers.items() if mine & set(who)]
         if not settings.file_readers:
-            return Readable(tuple(folders))
-        return Readable(tuple(folders), tuple(mine), tuple(settings.readers))
+            return engine.Readable(tuple(folders))
+        return engine.Readable(tuple(folders), tuple(mine), tuple(settings.readers))
 
 
 def current() -> Caller | None:

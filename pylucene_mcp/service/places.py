@@ -12,13 +12,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors
 from pylucene_mcp.basics.config import Settings, flag_or_text
 from pylucene_mcp.engine.core.backend import Backend
-from pylucene_mcp.engine.lucene.embedded import EmbeddedBackend, Owner
+
+if TYPE_CHECKING:
+    from pylucene_mcp.engine.lucene.embedded import EmbeddedBackend, Owner
+
+
+def _embedded() -> type[EmbeddedBackend]:
+    """The embedded index's class, imported when a place first needs it (not at the server's
+    start: tools/list is answered before any of the engine's modules load)."""
+    from pylucene_mcp.engine.lucene.embedded import EmbeddedBackend
+
+    return EmbeddedBackend
 
 
 class IndexPlace(Protocol):
@@ -73,7 +83,7 @@ class Folder:
         return str(self.path)
 
     def open(self, *, create: bool = True, read_only: bool = False) -> Backend:
-        return EmbeddedBackend.open(
+        return _embedded().open(
             self.path,
             create=create,
             read_only=read_only,
@@ -104,14 +114,14 @@ class Folder:
         return _count(lambda: self.open(read_only=True))
 
     def clear(self) -> None:
-        EmbeddedBackend.wipe(self.path)
+        _embedded().wipe(self.path)
         self.open().close()
 
     def holder(self) -> Owner | None:
-        return EmbeddedBackend.holder(self.path)
+        return _embedded().holder(self.path)
 
     def unlock(self) -> tuple[bool, str]:
-        message = EmbeddedBackend.unlock(self.path)
+        message = _embedded().unlock(self.path)
         return "removed" in message, message
 
     def ask_writer(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any] | None:

@@ -18,7 +18,8 @@ from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors
 from pylucene_mcp.basics.config import Settings
 from pylucene_mcp.basics.directories import reread_directories
-from pylucene_mcp.engine.core.backend import Backend, SearchRequest
+from pylucene_mcp.engine.core import backend as engine
+from pylucene_mcp.engine.core.backend import Backend
 from pylucene_mcp.service.folders import Folders
 from pylucene_mcp.service.places import IndexPlace, place
 from pylucene_mcp.service.sharing import Sharing
@@ -251,7 +252,9 @@ class Service(Folders):
         search (parser, DrillSideways, highlighter) are loaded before the first real one."""
         try:
             if search:
-                index.search(SearchRequest("*warm* OR up", default_operator="OR", max_passages=1))
+                index.search(
+                    engine.SearchRequest("*warm* OR up", default_operator="OR", max_passages=1)
+                )
         except Exception:  # priming is an optimization; the real search reports real errors
             log.debug("priming search failed", exc_info=True)
         # Everything alive now (modules, the SDK, pydantic models) lives as long as the process:

@@ -16,31 +16,78 @@ vocabulary, statistics, and the crawler's :class:`FileState`.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import PurePath
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from pylucene_mcp.engine.core import limits
-from pylucene_mcp.engine.core.counts import RangeFacet
-from pylucene_mcp.engine.core.cursors import MAX_CHARS as MAX_CURSOR_CHARS
-from pylucene_mcp.engine.core.documents import FileState, content_hash, to_epoch_millis
-from pylucene_mcp.engine.core.explain import DocumentExplanation
-from pylucene_mcp.engine.core.filters import Filter
-from pylucene_mcp.engine.core.info import DocumentDetails, FieldInfo, IndexStats, StoredDocument
-from pylucene_mcp.engine.core.miss import MissExplanation, SemanticMiss
-from pylucene_mcp.engine.core.probe import Probe
-from pylucene_mcp.engine.core.profile import QueryProfile, SemanticProfile
-from pylucene_mcp.engine.core.quotes import MAX_QUOTE_CHARS, QuoteLocations
-from pylucene_mcp.engine.core.readable import Readable
-from pylucene_mcp.engine.core.request import SearchRequest
-from pylucene_mcp.engine.core.results import (
-    FacetValue,
-    RangeBucket,
-    SearchResult,
-)
-from pylucene_mcp.engine.core.semantic import VectorStore
-from pylucene_mcp.engine.core.vocabulary import DuplicateGroup, Duplicates, TermCount, TermList
+
+if TYPE_CHECKING:
+    from pylucene_mcp.engine.core.counts import RangeFacet
+    from pylucene_mcp.engine.core.cursors import MAX_CHARS as MAX_CURSOR_CHARS
+    from pylucene_mcp.engine.core.documents import FileState, content_hash, to_epoch_millis
+    from pylucene_mcp.engine.core.explain import DocumentExplanation
+    from pylucene_mcp.engine.core.filters import Filter
+    from pylucene_mcp.engine.core.info import DocumentDetails, FieldInfo, IndexStats, StoredDocument
+    from pylucene_mcp.engine.core.miss import MissExplanation, SemanticMiss
+    from pylucene_mcp.engine.core.probe import Probe
+    from pylucene_mcp.engine.core.profile import QueryProfile, SemanticProfile
+    from pylucene_mcp.engine.core.quotes import MAX_QUOTE_CHARS, QuoteLocations
+    from pylucene_mcp.engine.core.readable import Readable
+    from pylucene_mcp.engine.core.request import SearchRequest
+    from pylucene_mcp.engine.core.results import (
+        FacetValue,
+        RangeBucket,
+        SearchResult,
+    )
+    from pylucene_mcp.engine.core.semantic import VectorStore
+    from pylucene_mcp.engine.core.vocabulary import DuplicateGroup, Duplicates, TermCount, TermList
+
+#: where each re-exported name lives: imported on first use (PEP 562), so that a module that only
+#: names the protocol (the server's start, before tools/list) loads none of the engine's data types
+_HOMES = {
+    "RangeFacet": "counts",
+    "MAX_CURSOR_CHARS": ("cursors", "MAX_CHARS"),
+    "FileState": "documents",
+    "content_hash": "documents",
+    "to_epoch_millis": "documents",
+    "DocumentExplanation": "explain",
+    "Filter": "filters",
+    "DocumentDetails": "info",
+    "FieldInfo": "info",
+    "IndexStats": "info",
+    "StoredDocument": "info",
+    "MissExplanation": "miss",
+    "SemanticMiss": "miss",
+    "Probe": "probe",
+    "QueryProfile": "profile",
+    "SemanticProfile": "profile",
+    "MAX_QUOTE_CHARS": "quotes",
+    "QuoteLocations": "quotes",
+    "Readable": "readable",
+    "SearchRequest": "request",
+    "FacetValue": "results",
+    "RangeBucket": "results",
+    "SearchResult": "results",
+    "VectorStore": "semantic",
+    "DuplicateGroup": "vocabulary",
+    "Duplicates": "vocabulary",
+    "TermCount": "vocabulary",
+    "TermList": "vocabulary",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, attribute = home if isinstance(home, tuple) else (home, name)
+    value = getattr(importlib.import_module(f"pylucene_mcp.engine.core.{module}"), attribute)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "MAX_CURSOR_CHARS",
@@ -72,7 +119,7 @@ __all__ = [
     "to_epoch_millis",
 ]
 
-FilterInput = Sequence[Filter | Mapping[str, Any]]
+FilterInput: TypeAlias = "Sequence[Filter | Mapping[str, Any]]"
 """Filters as :class:`Filter` objects or as the tools' mappings (``field``, ``operator`` …)."""
 
 
