@@ -79,11 +79,11 @@ def test_one_operation_at_a_time_and_none_during_a_crawl(service: Service, tmp_p
     docs.mkdir()
     for n in range(40):
         (docs / f"{n}.txt").write_text(f"text {n}")
-    service.add_directory(str(docs))  # the crawl starts Tika: it runs for a while
-    assert service.crawling()
+    service.folders.add(str(docs))  # the crawl starts Tika: it runs for a while
+    assert service.crawls.running()
     with pytest.raises(AdminBusyError, match="a crawl is running"):
         admin.start("optimize")
-    service.crawler().wait(120)
+    service.crawls.crawler().wait(120)
 
 
 def test_unlock_when_the_server_holds_the_index_says_there_is_nothing_to_do(

@@ -274,4 +274,3 @@ def test_the_descriptions_digest_holds_every_setting_the_tools_are_made_of(vecto
     app.enabled_tools(settings, app.all_tools(settings, svc))
     assert "vectors" in read and "tools_include" in read  # what the recording sees
     assert read <= set(app.REGISTRATION_SETTINGS), read - set(app.REGISTRATION_SETTINGS)
-

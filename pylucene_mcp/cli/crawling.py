@@ -57,18 +57,16 @@ def _crawl_folders(settings: Settings, folders: list[str] | None, full: bool, as
     service = Service(settings)
     try:
         for folder in folders or ():  # a folder that may not be crawled changes nothing
-            service.crawlable(folder)
+            service.folders.crawlable(folder)
         service.writable_index()  # an index that cannot be written is said before anything
         if folders is None and not settings.directories:
             raise errors.InvalidRequestError(
                 "no folders are configured: give the folders to crawl, e.g. "
                 "`pylucene-mcp crawl ~/Documents`"
             )
-        chosen = (
-            list(settings.directories) if folders is None else service.adopt_directories(folders)
-        )
+        chosen = list(settings.directories) if folders is None else service.folders.adopt(folders)
         _fetch_tika()
-        crawler = service.crawler()
+        crawler = service.crawls.crawler()
         report = _run_with_progress(crawler, chosen, full, reconcile=folders is None)
         if report.full and service.index().needs_reindex:
             service.index().mark_schema_current()

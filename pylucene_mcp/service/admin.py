@@ -41,6 +41,12 @@ class Operation:
     error: str | None = None
 
 
+class Crawls(Protocol):
+    def running(self) -> bool:
+        """Whether a crawl runs (or is paused) now."""
+        ...
+
+
 class Host(Protocol):
     """What the operations need of the service that owns the index."""
 
@@ -51,7 +57,8 @@ class Host(Protocol):
 
     def index_is_open(self) -> bool: ...
 
-    def crawling(self) -> bool: ...
+    @property
+    def crawls(self) -> Crawls: ...
 
     def reset_index(self, wipe: Callable[[], None]) -> None: ...
 
@@ -83,7 +90,7 @@ class Admin:
                     f"{running.kind} ({running.operation_id}) is running since {running.started}; "
                     "retry when getIndexAdminStatus says it is done"
                 )
-            if kind != "unlock" and self._service.crawling():
+            if kind != "unlock" and self._service.crawls.running():
                 raise errors.AdminBusyError(
                     f"a crawl is running: {kind} would compete with its writes; retry when "
                     "getCrawlerStatus shows IDLE or WATCHING, or stop it with stopCrawler"

@@ -1,5 +1,7 @@
-"""The service's crawler part: the crawler and its Tika server made on first use, the start-up
-crawl, a crawl of the configured folders (or some of them) and the watcher that follows them."""
+"""The service's crawls: the crawler and its Tika processes made on first use, the start-up
+crawl, a crawl of the configured folders (or some of them), the folders waiting for theirs, and
+the watcher that follows them. An object of its own (:class:`Crawls`), which asks the service
+only what :class:`~pylucene_mcp.service.part.Host` declares."""
 
 from __future__ import annotations
 
@@ -11,18 +13,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pylucene_mcp.basics import errors, portable
-from pylucene_mcp.basics.config import (
-    directory_path,
-    home_dir,
-)
+from pylucene_mcp.basics.config import Settings, directory_path, home_dir
 from pylucene_mcp.engine.core.backend import Backend
-from pylucene_mcp.service.part import ServicePart
+from pylucene_mcp.service.part import Host
 
 if TYPE_CHECKING:  # imported when first used: the crawler is not on the server's start-up path
     from pylucene_mcp.crawler.pipeline import Crawler
     from pylucene_mcp.crawler.report import CrawlReport
     from pylucene_mcp.crawler.tika_process import OcrSettings, TikaProcess
     from pylucene_mcp.crawler.walk import Patterns
+    from pylucene_mcp.crawler.watch import Watcher
 
 log = logging.getLogger(__name__)
 
@@ -40,9 +40,28 @@ def ocr_queue_file(index: Backend) -> Path:
     return failed.with_name(failed.name.replace("failed-files", "ocr-queue"))
 
 
-class Crawling(ServicePart):
-    """The crawler, its Tika server and the watcher of the
-    :class:`~pylucene_mcp.service.service.Service`."""
+class Crawls:
+    """The crawler, its Tika processes, the watcher and the queue of folders waiting for their
+    crawl, of one :class:`~pylucene_mcp.service.service.Service` (``host``). ``lock`` is the
+    service's: a crawler is made on the index that the service opens under it."""
+
+    def __init__(self, host: Host, lock: threading.RLock) -> None:
+        self._host = host
+        self._lock = lock
+        self._crawler: Crawler | None = None
+        self._tika: TikaProcess | None = None
+        self._watcher: Watcher | None = None
+        # folders added while the index was opening or a crawl ran: crawled next (queue)
+        self._queued: list[str] = []
+        self._queue_runner: threading.Thread | None = None
+        # the start-up crawl (expect_start_up) has not begun yet
+        self._start_up = threading.Event()
+        #: the folders the start-up crawl crawls (None: every configured one)
+        self._start_folders: tuple[str, ...] | None = None
+
+    @property
+    def settings(self) -> Settings:
+        return self._host.settings
 
     def crawler(self) -> Crawler:
         """The :class:`~pylucene_mcp.crawler.pipeline.Crawler` (created on first use)."""
@@ -53,7 +72,7 @@ class Crawling(ServicePart):
 
                 s = self.settings
                 self._tika = self._tika_server(s.tika_timeout_s)
-                index = self.index()
+                index = self._host.index()
                 self._crawler = Crawler(
                     index,
                     Extractor(self._tika),
@@ -150,8 +169,9 @@ class Crawling(ServicePart):
     def crawl_on_start(self) -> None:
         """What ``serve`` does once the index is open: reindex everything when the schema
         changed, else crawl incrementally; then watch. Only the process that writes the index
-        does (another one's readers hand it their writes, see :meth:`forward`)."""
-        index = self.index()
+        does (another one's readers hand it their writes, see
+        :meth:`~pylucene_mcp.service.service.Service.forward`)."""
+        index = self._host.index()
         with self._lock:
             chosen, self._start_folders = self._start_folders, None
             directories = [
@@ -159,7 +179,7 @@ class Crawling(ServicePart):
                 for d in self.settings.directories
                 if chosen is None or d in chosen or d in self._queued
             ]
-        if not directories or not self.writes():
+        if not directories or not self._host.writes():
             return
         full = index.needs_reindex
         if full:
@@ -180,7 +200,7 @@ class Crawling(ServicePart):
                 else:
                     log.info("a crawl is already running: the start-up crawl is left to it")
         elif self.settings.watch:
-            self._restart_watcher()
+            self.restart_watcher()
 
     def check_inside(self, path: str) -> str:
         """``path`` as an absolute folder inside the configured directories, symbolic links
@@ -218,11 +238,11 @@ class Crawling(ServicePart):
         covers_all = set(roots) >= set(self.settings.directories)
 
         def done(report: Any) -> None:
-            index = self.index()
+            index = self._host.index()
             if full and covers_all and not report.stopped and index.needs_reindex:
                 index.mark_schema_current()
-            if self.settings.watch and not self._closing:
-                self._restart_watcher()
+            if self.settings.watch and not self._host.closing:
+                self.restart_watcher()
 
         report = self.crawler().start(
             roots, full=full, progress=progress, on_done=done, reconcile=covers_all
@@ -233,7 +253,8 @@ class Crawling(ServicePart):
             ]
         return report
 
-    def _restart_watcher(self) -> None:
+    def restart_watcher(self) -> None:
+        """Watches the configured folders that exist (again: the folders changed)."""
         from pylucene_mcp.crawler.watch import Watcher
 
         with self._lock:
@@ -246,3 +267,108 @@ class Crawling(ServicePart):
                     self.crawler(), roots, self.patterns(), self.settings.debounce_s
                 )
                 self._watcher.start()
+
+    # -- the folders waiting for their crawl, and the start-up crawl ---------------------------
+
+    def expect_start_up(self) -> None:
+        """The start-up crawl is to come: of the folders configured now, not of one a call adds
+        meanwhile with ``crawlNow`` false (a call that crawls queues its folder)."""
+        self._start_folders = tuple(self.settings.directories)
+        self._start_up.set()
+
+    def start_up_over(self) -> None:
+        """The start-up crawl has begun, or will not."""
+        self._start_up.clear()
+
+    def queued(self) -> bool:
+        """Whether a folder added by :meth:`queue` waits for its crawl."""
+        with self._lock:
+            return bool(self._queued)
+
+    def pending(self) -> bool:
+        """Whether a crawl is to begin without another call: the start-up crawl before it has
+        begun, or the crawl of an added folder that waits for the running one."""
+        start_up = self._start_up.is_set() and bool(self.settings.directories)
+        return start_up or self.queued()
+
+    def queue(self, folder: str) -> None:
+        """Crawls ``folder`` once the index is open and no crawl runs (one background thread
+        for all that wait; the folders queued meanwhile go into the same crawl)."""
+        with self._lock:
+            if folder not in self._queued:
+                self._queued.append(folder)
+            if self._queue_runner is not None and self._queue_runner.is_alive():
+                return
+            self._queue_runner = threading.Thread(
+                target=self._run_queued, name="pylucene-mcp-queued-crawl", daemon=True
+            )
+            self._queue_runner.start()
+
+    def _run_queued(self) -> None:
+        """Crawls the queued folders as soon as no crawl runs; a folder leaves the queue only
+        when its crawl has begun (so the status says QUEUED until then), and the runner ends
+        only with the queue empty (under the lock that :meth:`queue` takes)."""
+        try:
+            self._host.index()
+            crawler = self.crawler()
+            while not self._host.closing:
+                crawler.wait(1.0)
+                # the start-up crawl reads the folders when it begins, the queued ones too, and
+                # takes them out of the queue: it goes first, or they would be crawled twice
+                if crawler.current is not None or self._start_up.is_set():
+                    continue
+                with self._lock:
+                    folders = [f for f in self._queued if f in self.settings.directories]
+                    if not folders:
+                        self._queued = []
+                        self._queue_runner = None
+                        return
+                try:
+                    self.start_crawl(folders)
+                except errors.CrawlerBusyError:  # another crawl won the race: after it, then
+                    continue
+                with self._lock:
+                    self._queued = [f for f in self._queued if f not in folders]
+        except Exception:  # reported again by the next call that needs the index or crawler
+            log.exception("the crawl of the added folders could not start")
+            with self._lock:
+                self._queued = []
+                self._queue_runner = None
+
+    # -- the end --------------------------------------------------------------------------------
+
+    def running(self) -> bool:
+        """Whether a crawl is running (or paused) now."""
+        crawler = self._crawler
+        return crawler is not None and crawler.current is not None
+
+    def watching(self) -> bool:
+        """Whether the watcher follows the folders."""
+        return self._watcher is not None
+
+    def stop(self, grace_s: float) -> None:
+        """Stops a crawl after committing what was extracted (the files in flight in Tika are
+        failures of the moment, taken by the next crawl; Tika is killed after ``grace_s``), and
+        waits for its end (outside the lock: the crawl's end takes it)."""
+        crawler = self._crawler
+        if crawler is None:
+            return
+        if crawler.ocr is not None:  # the page under way is done at the next start
+            crawler.ocr.close(grace_s=grace_s)
+        crawler.stop()
+        if self._tika is not None:  # the files in flight fail at once, for the next crawl
+            self._tika.close(grace_s=grace_s)
+        crawler.wait(60)
+
+    def release(self) -> None:
+        """Stops the watcher and the Tika processes and drops the crawler (with the lock held; a
+        crawl must have ended): the next use makes them again, on the index open then."""
+        if self._watcher is not None:
+            self._watcher.stop()
+            self._watcher = None
+        if self._tika is not None:
+            self._tika.close()
+            self._tika = None
+        if self._crawler is not None and self._crawler.ocr is not None:
+            self._crawler.ocr.close()
+        self._crawler = None

@@ -20,14 +20,12 @@ from pylucene_mcp.basics.config import Settings
 from pylucene_mcp.basics.directories import reread_directories
 from pylucene_mcp.engine.core import backend as engine
 from pylucene_mcp.engine.core.backend import Backend
+from pylucene_mcp.service.crawling import Crawls
 from pylucene_mcp.service.folders import Folders
 from pylucene_mcp.service.places import IndexPlace, place
 from pylucene_mcp.service.sharing import Sharing
 
 if TYPE_CHECKING:  # imported when first used: the crawler is not on the server's start-up path
-    from pylucene_mcp.crawler.pipeline import Crawler
-    from pylucene_mcp.crawler.tika_process import TikaProcess
-    from pylucene_mcp.crawler.watch import Watcher
     from pylucene_mcp.service.admin import Admin
     from pylucene_mcp.service.embedding import Embedding
 
@@ -52,8 +50,9 @@ def open_backend(settings: Settings, *, create: bool = True, read_only: bool = F
 QUIT_GRACE_S = 0.2
 
 
-class Service(Folders):
-    """Owns the index, the crawler and the watcher of one process."""
+class Service:
+    """Owns the index of one process, and the parts that work on it: its crawls (the crawler,
+    Tika, the watcher), its folders, its administration and its semantic path."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -62,19 +61,13 @@ class Service(Folders):
         self._index: Backend | None = None
         self._lock = threading.RLock()
         self._timer: threading.Timer | None = None
-        self._crawler: Crawler | None = None
-        self._tika: TikaProcess | None = None
-        self._watcher: Watcher | None = None
         self._admin: Admin | None = None
         self._closing = False
         self._asked = False  # a tool has asked for the index (see warm_up)
-        # folders added while the index was opening or a crawl ran: crawled next (add_directory)
-        self._queued: list[str] = []
-        self._queue_runner: threading.Thread | None = None
-        # the start-up crawl (warm_up) has not begun yet
-        self._start_up_crawl = threading.Event()
-        #: the folders the start-up crawl crawls (None: every configured one)
-        self._start_folders: tuple[str, ...] | None = None
+        #: the crawler, its Tika processes, the watcher and the folders waiting for a crawl
+        self.crawls = Crawls(self, self._lock)
+        #: the configured folders: added, adopted, removed
+        self.folders = Folders(self, self.crawls, self._lock)
         self.sharing = Sharing(on_takeover=self._took_over)
         #: the semantic path (None: vectors off, and nothing of it is imported)
         self.embedding: Embedding | None = None
@@ -145,12 +138,17 @@ class Service(Folders):
 
     def _crawl_after_takeover(self) -> None:
         try:
-            self.crawl_on_start()
+            self.crawls.crawl_on_start()
         except Exception:  # the next startCrawl reports it
             log.exception("the crawl after taking the writer over failed")
 
     def index_is_open(self) -> bool:
         return self._index is not None
+
+    @property
+    def closing(self) -> bool:
+        """Whether :meth:`close` has begun."""
+        return self._closing
 
     def reset_index(self, wipe: Callable[[], None]) -> None:
         """Closes the index, runs ``wipe`` (e.g. removes its folder) and opens it anew, empty;
@@ -164,23 +162,10 @@ class Service(Folders):
         """Stops the watcher and the Tika server, drops the crawler and closes the index (with
         the lock held; a crawl must have ended)."""
         self.sharing.close()
-        if self._watcher is not None:
-            self._watcher.stop()
-            self._watcher = None
-        if self._tika is not None:
-            self._tika.close()
-            self._tika = None
-        if self._crawler is not None and self._crawler.ocr is not None:
-            self._crawler.ocr.close()
-        self._crawler = None
+        self.crawls.release()
         if self._index is not None:
             self._index.close()
             self._index = None
-
-    def crawling(self) -> bool:
-        """Whether a crawl is running (or paused) now."""
-        crawler = self._crawler
-        return crawler is not None and crawler.current is not None
 
     def admin(self) -> Admin:
         """The index administration operations of this service."""
@@ -207,17 +192,14 @@ class Service(Folders):
                 if self.embedding is not None:
                     self.embedding.start()
                 if then_crawl and not self._closing:
-                    self.crawl_on_start()
+                    self.crawls.crawl_on_start()
             except Exception:  # reported again to the first tool call that needs the index
                 log.exception("background start of the JVM, index or crawl failed")
             finally:
-                self._start_up_crawl.clear()
+                self.crawls.start_up_over()
 
         if then_crawl:  # set even without folders yet: one may be added before it begins
-            # the folders the start-up crawl is for: those of this start, not one a call adds
-            # meanwhile with crawlNow false (a call that crawls queues its folder)
-            self._start_folders = tuple(self.settings.directories)
-            self._start_up_crawl.set()
+            self.crawls.expect_start_up()
 
         self._timer = threading.Timer(delay_s, run)
         self._timer.daemon = True
@@ -279,13 +261,7 @@ class Service(Folders):
                 # a start already under way ends first: it would start a crawl on what closes
                 self._timer.join(30)
         waited = time.monotonic()
-        if self._crawler is not None:  # outside the lock: the crawl's end takes it
-            if self._crawler.ocr is not None:  # the page under way is done at the next start
-                self._crawler.ocr.close(grace_s=QUIT_GRACE_S)
-            self._crawler.stop()
-            if self._tika is not None:  # the files in flight fail at once, for the next crawl
-                self._tika.close(grace_s=QUIT_GRACE_S)
-            self._crawler.wait(60)
+        self.crawls.stop(grace_s=QUIT_GRACE_S)  # outside the lock: the crawl's end takes it
         crawled = time.monotonic()
         with self._lock:
             self._release()

@@ -44,7 +44,7 @@ def service(own: Path) -> Iterator[Service]:
 def refused(service: Service, own: Path, path: str, reason: str) -> None:
     before = (own / "config.yaml").read_text()
     with pytest.raises(InvalidRequestError, match=reason):
-        service.add_directory(path, crawl_now=False)
+        service.folders.add(path, crawl_now=False)
     assert (own / "config.yaml").read_text() == before
     assert service.settings.directories == ()
 
@@ -97,11 +97,11 @@ def test_a_folder_of_documents_is_added_at_once_and_watched_in_the_background(
 ) -> None:
     docs = tmp_path / "docs"
     docs.mkdir()
-    assert service.add_directory(str(docs), crawl_now=False) == [str(docs)]
+    assert service.folders.add(str(docs), crawl_now=False) == [str(docs)]
     assert str(docs) in (own / "config.yaml").read_text()
     assert "my_key: 1" in (own / "config.yaml").read_text()
     until(
-        lambda: service.crawler().watching is not False or service._watcher is not None,
+        lambda: service.crawls.crawler().watching is not False or service.crawls.watching(),
         30,
         "the watcher",
     )
@@ -116,16 +116,16 @@ def test_a_folder_added_while_a_crawl_runs_is_crawled_after_it(
         for n in range(30):
             (folder / f"{n}.txt").write_text(f"note {n} of {folder.name}")
     service.index()  # open: the first crawl starts at once
-    service.add_directory(str(first))  # crawls in the background: Tika is starting
-    assert service.crawler().current is not None
-    assert service.add_directory(str(second)) == [str(first), str(second)]  # no error: queued
-    assert service.crawl_queued()
+    service.folders.add(str(first))  # crawls in the background: Tika is starting
+    assert service.crawls.crawler().current is not None
+    assert service.folders.add(str(second)) == [str(first), str(second)]  # no error: queued
+    assert service.crawls.queued()
     assert str(second) in (own / "config.yaml").read_text()
 
     def indexed(name: str) -> int:
         return service.index().search(name, max_passages=0).total_hits
 
-    until(lambda: indexed("second") == 30 and not service.crawl_queued(), 120, "the second crawl")
+    until(lambda: indexed("second") == 30 and not service.crawls.queued(), 120, "the second crawl")
     assert indexed("first") == 30
 
 
@@ -136,7 +136,7 @@ def test_a_folder_added_while_the_index_opens_answers_at_once_and_is_crawled(
     docs.mkdir()
     (docs / "a.txt").write_text("an early note about puffins")
     assert not service.index_is_open()
-    assert service.add_directory(str(docs)) == [str(docs)]  # before the index is open
+    assert service.folders.add(str(docs)) == [str(docs)]  # before the index is open
     until(lambda: service.index().search("puffins").total_hits == 1, 120, "the queued crawl")
 
 
@@ -145,7 +145,7 @@ def test_a_call_whose_crawl_cannot_start_changes_nothing(
 ) -> None:
     missing = tmp_path / "missing"
     with pytest.raises(InvalidRequestError):
-        service.add_directory(str(missing))
+        service.folders.add(str(missing))
     assert service.settings.directories == ()
     assert str(missing) not in (own / "config.yaml").read_text()
 
@@ -155,7 +155,7 @@ def test_the_config_is_written_for_the_user_alone(
 ) -> None:
     docs = tmp_path / "docs"
     docs.mkdir()
-    service.add_directory(str(docs), crawl_now=False)
+    service.folders.add(str(docs), crawl_now=False)
     assert os.stat(own / "config.yaml").st_mode & 0o077 == 0
 
 

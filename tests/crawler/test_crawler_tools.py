@@ -105,9 +105,9 @@ async def test_the_status_before_any_crawl_makes_no_crawler(
     whether this process or another writes it decides who answers.)"""
     status = await call(client, "getCrawlerStatus")
     assert status["status"] == "IDLE" and status.get("processed") is None
-    assert service.started_crawler() is None
+    assert service.crawls.started_crawler() is None
     await configure(client, home, "alpha", crawl=True)
-    assert service.started_crawler() is not None
+    assert service.crawls.started_crawler() is not None
 
 
 async def test_add_crawl_search_and_persist(client: Client, home: Path) -> None:
@@ -264,7 +264,7 @@ def test_directories_from_the_environment_are_not_rewritten(tmp_path: Path) -> N
         config_file=tmp_path / "config.yaml",
     )
     with pytest.raises(errors.ConfigError, match="PYLUCENE_MCP_DIRECTORIES"):
-        Service(settings).add_directory(str(tmp_path), crawl_now=False)
+        Service(settings).folders.add(str(tmp_path), crawl_now=False)
     assert not (tmp_path / "config.yaml").exists()
 
 
@@ -367,13 +367,13 @@ def test_a_crawl_already_running_at_start_up_is_no_error(
     """A tool may start a crawl before the background start-up reaches its own crawl: the
     start-up leaves the crawl to it, and says nothing worse than that (it logged an ERROR with
     a CrawlerBusyError traceback)."""
-    service.add_directory(str(home / "beta"), crawl_now=False)
-    running = service.start_crawl(None)
+    service.folders.add(str(home / "beta"), crawl_now=False)
+    running = service.crawls.start_crawl(None)
     with caplog.at_level(logging.INFO):
-        service.crawl_on_start()  # raised CrawlerBusyError before
+        service.crawls.crawl_on_start()  # raised CrawlerBusyError before
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
     assert "left to it" in caplog.text
-    assert service.crawler().wait(120)
+    assert service.crawls.crawler().wait(120)
     assert running.added == 40 and running.failed == 0
 
 
@@ -427,11 +427,11 @@ def test_a_folder_added_while_the_index_opens_is_crawled_once(home: Path, tmp_pa
         service = Service(settings)
         try:
             service.warm_up(0.2, then_crawl=True)
-            service.add_directory(str(home / "beta"))  # the index is not open yet: it waits
-            assert service.crawl_queued()
+            service.folders.add(str(home / "beta"))  # the index is not open yet: it waits
+            assert service.crawls.queued()
             deadline = time.monotonic() + 60
-            crawler = service.crawler()  # opens the index
-            while service.crawl_pending() or crawler.current is not None or crawler.last is None:
+            crawler = service.crawls.crawler()  # opens the index
+            while service.crawls.pending() or crawler.current is not None or crawler.last is None:
                 assert time.monotonic() < deadline, "the crawl did not end"
                 crawler.wait(0.2)
             last = crawler.last
@@ -445,11 +445,16 @@ def test_a_folder_added_without_a_crawl_before_the_start_up_crawl_is_not_crawled
 ) -> None:
     """addCrawlableDirectory {crawlNow: false} as the first call after the start: the start-up
     crawl, which began after it, crawled the folder all the same (2 of 2)."""
-    service.add_directory(str(home / "alpha"), crawl_now=False)  # configured before the start
+    service.folders.add(str(home / "alpha"), crawl_now=False)  # configured before the start
     service.warm_up(0.5, then_crawl=True)
-    service.add_directory(str(home / "beta"), crawl_now=False)  # the first call after it
-    until(lambda: service.started_crawler() is not None and service.crawler().last is not None)
-    assert service.crawler().wait(120)
+    service.folders.add(str(home / "beta"), crawl_now=False)  # the first call after it
+    until(
+        lambda: (
+            service.crawls.started_crawler() is not None
+            and service.crawls.crawler().last is not None
+        )
+    )
+    assert service.crawls.crawler().wait(120)
     index = service.index()
     assert index.search("alpha", max_passages=0).total_hits == 3
     assert index.search("beta", max_passages=0).total_hits == 0

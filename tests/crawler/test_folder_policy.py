@@ -54,8 +54,8 @@ def names(svc: Service) -> set[str]:
 
 
 def crawl(svc: Service, directories: list[str] | None = None) -> dict[str, int]:
-    report = svc.start_crawl(directories)
-    svc.crawler().wait(120)
+    report = svc.crawls.start_crawl(directories)
+    svc.crawls.crawler().wait(120)
     assert report.error is None
     return {"found": report.found, "added": report.added, "deleted": report.deleted}
 
@@ -63,7 +63,7 @@ def crawl(svc: Service, directories: list[str] | None = None) -> dict[str, int]:
 def test_a_crawl_of_every_folder_removes_what_none_of_them_covers(
     service: Service, place: dict[str, Path]
 ) -> None:
-    service.adopt_directories([str(place["other"]), str(place["child"])])
+    service.folders.adopt([str(place["other"]), str(place["child"])])
     assert crawl(service)["added"] == 6
     # a script writes beside the crawler: a document of no configured folder
     with service.index().writer() as writer:
@@ -81,18 +81,18 @@ def test_a_crawl_of_every_folder_removes_what_none_of_them_covers(
 def test_removing_a_folder_keeps_what_another_configured_folder_covers(
     service: Service, place: dict[str, Path]
 ) -> None:
-    service.adopt_directories([str(place["parent"])])
-    service.add_directory(str(place["child"]), crawl_now=False)
+    service.folders.adopt([str(place["parent"])])
+    service.folders.add(str(place["child"]), crawl_now=False)
     crawl(service)
     everything = {f"{name}{n}.txt" for name in ("parent", "child") for n in range(3)}
     assert names(service) == everything
     # the nested folder goes; its parent still covers its files
-    directories, dropped = service.remove_directory(str(place["child"]))
+    directories, dropped = service.folders.remove(str(place["child"]))
     assert directories == [str(place["parent"])] and dropped is False
     assert names(service) == everything
     # the other way round: the parent goes, the nested folder's files stay
-    service.add_directory(str(place["child"]), crawl_now=False)
-    directories, dropped = service.remove_directory(str(place["parent"]))
+    service.folders.add(str(place["child"]), crawl_now=False)
+    directories, dropped = service.folders.remove(str(place["parent"]))
     assert directories == [str(place["child"])] and dropped is True
     assert names(service) == {"child0.txt", "child1.txt", "child2.txt"}
 

@@ -265,12 +265,12 @@ def fit_failures(data: dict[str, Any]) -> dict[str, Any]:
 def status_fields(svc: Service) -> dict[str, Any]:
     """The fields of :class:`CrawlerStatus` now (and of the answers that extend it); without a
     crawler yet, IDLE (or QUEUED) without opening the index for it."""
-    crawler = svc.started_crawler()
+    crawler = svc.crawls.started_crawler()
     current = crawler.current if crawler is not None else None
     last = crawler.last if crawler is not None else None
     last_error = last.error if current is None and last is not None else None
     status = crawler.status.value if crawler is not None else "IDLE"
-    if status in ("IDLE", "WATCHING") and svc.crawl_pending():
+    if status in ("IDLE", "WATCHING") and svc.crawls.pending():
         status = "QUEUED"
     return {
         "status": status,
@@ -363,7 +363,7 @@ def register_crawler(tools: Registry, svc: Service) -> None:
         reporting = _in_request(ctx)  # not for a call a reader handed over (no client here)
 
         def begin() -> CrawlReport:
-            report: CrawlReport = svc.start_crawl(directories, full=fullReindex)
+            report: CrawlReport = svc.crawls.start_crawl(directories, full=fullReindex)
             return report
 
         report = await anyio.to_thread.run_sync(begin)
@@ -372,7 +372,7 @@ def register_crawler(tools: Registry, svc: Service) -> None:
                 CrawlStarted(**status_fields(svc), message="crawl started")
             )
             return started
-        crawler = svc.crawler()
+        crawler = svc.crawls.crawler()
         said: tuple[int, int, bool] | None = None
         while True:
             running = crawler.current is report
@@ -394,14 +394,14 @@ def register_crawler(tools: Registry, svc: Service) -> None:
     @answers(CrawlerStatus)
     def pauseCrawler() -> CrawlerStatus:
         """Pause the running crawl and the live updates (files in flight finish)."""
-        svc.crawler().pause()
+        svc.crawls.crawler().pause()
         return crawler_status(svc)
 
     @tools.tool("crawler", "Resume the crawler", read_only=False)
     @answers(CrawlerStatus)
     def resumeCrawler() -> CrawlerStatus:
         """Resume a paused crawl and the live updates."""
-        svc.crawler().resume()
+        svc.crawls.crawler().resume()
         return crawler_status(svc)
 
     @tools.tool("crawler", "Stop the crawl", read_only=False)
@@ -410,7 +410,7 @@ def register_crawler(tools: Registry, svc: Service) -> None:
         """Stop the running crawl after the files in flight; what was done stays indexed.
         Answers within a second: "stopping" means files in flight are still being finished;
         getCrawlerStatus shows IDLE or WATCHING once the crawl has stopped."""
-        crawler = svc.crawler()
+        crawler = svc.crawls.crawler()
         crawler.stop()
         stopped = crawler.wait(STOP_WAIT_S)
         return CrawlerStatus(**status_fields(svc), stopping=None if stopped else True)
@@ -428,8 +428,8 @@ def register_crawler(tools: Registry, svc: Service) -> None:
     def getCrawlerStats() -> dict[str, Any]:
         """Figures of the running and the last crawl: files found, indexed, skipped, deleted,
         failed (with reasons), bytes, files/s, per directory, the files being processed now."""
-        crawler = svc.crawler()
-        tika = svc.tika()
+        crawler = svc.crawls.crawler()
+        tika = svc.crawls.tika()
         current, last = crawler.current, crawler.last
         stats = CrawlerStats(
             **status_fields(svc),
@@ -448,7 +448,7 @@ def register_crawler(tools: Registry, svc: Service) -> None:
     @answers(CrawledFolders)
     def listCrawlableDirectories() -> CrawledFolders:
         """The folders the crawler indexes and watches, with the include/exclude patterns."""
-        patterns = svc.patterns()
+        patterns = svc.crawls.patterns()
         return CrawledFolders(
             directories=[CrawledFolder(d, os.path.isdir(d)) for d in svc.settings.directories],
             from_environment=svc.settings.directories_from_env,
@@ -463,8 +463,8 @@ def register_crawler(tools: Registry, svc: Service) -> None:
     ) -> FolderAdded:
         """Add a folder to the crawled ones (saved in the config file) and, by default, crawl it
         now. Answers at once; while another crawl runs, this folder's crawl follows it (queued)."""
-        directories = svc.add_directory(path, crawl_now=crawlNow)
-        return FolderAdded(directories, crawlNow, queued=(crawlNow and svc.crawl_queued()) or None)
+        directories = svc.folders.add(path, crawl_now=crawlNow)
+        return FolderAdded(directories, crawlNow, queued=(crawlNow and svc.crawls.queued()) or None)
 
     @tools.tool("crawler", "Remove a crawled folder", read_only=False, destructive=True)
     @answers(FolderRemoved)
@@ -474,4 +474,4 @@ def register_crawler(tools: Registry, svc: Service) -> None:
         """Stop crawling and watching a folder (saved in the config file); by default also
         remove its documents from the index, but for those another crawled folder still covers
         (droppedDocuments says whether any went)."""
-        return FolderRemoved(*svc.remove_directory(path, drop_documents=dropDocuments))
+        return FolderRemoved(*svc.folders.remove(path, drop_documents=dropDocuments))
