@@ -13,8 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pylucene_mcp.engine.core import info, miss, profile, quotes, request
-from pylucene_mcp.engine.core import vocabulary as terms
+from pylucene_mcp.engine.core.shared import SharedQuestions
 from pylucene_mcp.engine.lucene import explain, index, index_lock, probe
 from pylucene_mcp.engine.lucene import info as lucene_info
 from pylucene_mcp.engine.lucene import search as searching
@@ -24,22 +23,15 @@ from pylucene_mcp.engine.lucene.index_lock import Owner
 __all__ = ["EmbeddedBackend", "Owner"]
 
 
-class EmbeddedBackend(index.LuceneIndex):
+class EmbeddedBackend(index.LuceneIndex, SharedQuestions):
     """An index on disk, in this process: everything a :class:`Backend` offers, and the raw
-    Lucene objects (``searcher()``, ``searchers``) for those who want them."""
+    Lucene objects (``searcher()``, ``searchers``) for those who want them. The questions both
+    backends answer alike come from :class:`SharedQuestions`; here are this one's own."""
 
     search = searching.search
     #: vectors on: what the semantic path makes of one document (explainMiss)
     semantic_miss = searching.semantic_miss
-    facet_counts = request.facet_counts
-    document_details = info.document_details
-    locate_quote = quotes.locate_quote
     explain = explain.explain
-    profile_query = profile.profile_query
-    explain_miss = miss.explain_miss
-    suggest_terms = terms.suggest_terms
-    top_terms = terms.top_terms
-    find_duplicates = terms.find_duplicates
     index_stats = lucene_info.index_stats
     field_infos = lucene_info.field_infos
     # what the methods written once for every backend ask of this one

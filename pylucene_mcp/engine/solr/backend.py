@@ -27,43 +27,55 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 import pylucene_mcp.engine.solr.configset as configset
 import pylucene_mcp.engine.solr.nodes as nodes
 from pylucene_mcp.basics import errors, schema
-from pylucene_mcp.engine.core import info, miss, profile, quotes, request, vocabulary
+from pylucene_mcp.engine.core.documents import FileState
 from pylucene_mcp.engine.core.explain import DocumentExplanation, explanation_of
-from pylucene_mcp.engine.core.info import StoredDocument
+from pylucene_mcp.engine.core.info import FieldInfo, IndexStats, StoredDocument
+from pylucene_mcp.engine.core.miss import SemanticMiss
 from pylucene_mcp.engine.core.probe import Probe
 from pylucene_mcp.engine.core.query import parse_query
 from pylucene_mcp.engine.core.readable import Readable
+from pylucene_mcp.engine.core.request import SearchRequest
+from pylucene_mcp.engine.core.results import SearchResult
+from pylucene_mcp.engine.core.shared import SharedQuestions
+from pylucene_mcp.engine.core.vocabulary import DuplicateGroup, TermCount
 from pylucene_mcp.engine.solr.client import SolrClient, SolrSettings
 from pylucene_mcp.engine.solr.collection import SolrCollection
 from pylucene_mcp.engine.solr.probe import SolrProbe
-from pylucene_mcp.engine.solr.searching import Searching
-from pylucene_mcp.engine.solr.statistics import Statistics
+from pylucene_mcp.engine.solr.searching import SolrSearch
+from pylucene_mcp.engine.solr.statistics import SolrStatistics
 from pylucene_mcp.engine.solr.vectors import SolrVectorStore
-from pylucene_mcp.engine.solr.writing import SCHEMA_VERSION_FIELD, Writing
+from pylucene_mcp.engine.solr.writing import SCHEMA_VERSION_FIELD, SolrWriter, SolrWrites
 
 
-class SolrBackend(Searching, Writing, Statistics):
+class SolrBackend(SharedQuestions):
     """A SolrCloud collection: everything a
     :class:`~pylucene_mcp.engine.core.backend.Backend` offers (what Solr cannot give is said
-    where it is left out; docs/scale-out.md). Its parts are modules of their own, one seam
-    each: the search (:mod:`~pylucene_mcp.engine.solr.searching`), writing and administration
-    (:mod:`~pylucene_mcp.engine.solr.writing`), vocabulary and statistics
-    (:mod:`~pylucene_mcp.engine.solr.statistics`); this class holds identity and lifetime, one
-    document, and the questions the core writes once."""
+    where it is left out; docs/scale-out.md). Its parts are objects of their own, one seam
+    each, given what they use: the search (:class:`~pylucene_mcp.engine.solr.searching.SolrSearch`),
+    writing and administration (:class:`~pylucene_mcp.engine.solr.writing.SolrWrites`),
+    vocabulary and statistics (:class:`~pylucene_mcp.engine.solr.statistics.SolrStatistics`);
+    this class holds identity and lifetime, one document, and hands each question to its part
+    (those the core writes once, :class:`~pylucene_mcp.engine.core.shared.SharedQuestions`,
+    over them)."""
 
     def __init__(self, settings: SolrSettings, *, refresh_interval_s: float = 1.0) -> None:
         self.settings = settings
         self.client = SolrClient(settings)
         self.collection = SolrCollection(self.client)
-        self._refresh_interval_s = refresh_interval_s
         self.vectors: SolrVectorStore | None = None
         self._vectors_lock = threading.Lock()
+        self._search = SolrSearch(
+            self.collection, self.identity, lambda: self.vectors, self.stored_document
+        )
+        self._writes = SolrWrites(settings, self.client, self.collection, refresh_interval_s)
+        self._statistics = SolrStatistics(settings, self.client, self.collection)
 
     @classmethod
     def open(cls, settings: SolrSettings, *, refresh_interval_s: float = 1.0) -> SolrBackend:
@@ -138,14 +150,15 @@ class SolrBackend(Searching, Writing, Statistics):
         the folders the configuration's ``readers`` gives it."""
         return False
 
-    # -- searching (the search itself: searching.py) ---------------------------------------
+    # -- searching (searching.py) -----------------------------------------------------------
 
-    facet_counts = request.facet_counts
+    def search(self, request: SearchRequest) -> SearchResult:
+        return self._search.search(request)
+
+    def semantic_miss(self, path: str, request: SearchRequest) -> SemanticMiss:
+        return self._search.semantic_miss(path, request)
 
     # -- one document -----------------------------------------------------------------------
-
-    document_details = info.document_details
-    locate_quote = quotes.locate_quote
 
     def stored_document(self, file_path: str) -> StoredDocument:
         stored = self.collection.stored(file_path)
@@ -174,22 +187,62 @@ class SolrBackend(Searching, Writing, Statistics):
         tree = self.collection.explanation(node, path)
         return explanation_of(tree, path, query)
 
-    profile_query = profile.profile_query
-    explain_miss = miss.explain_miss
-
     @contextlib.contextmanager
     def probe(self) -> Iterator[Probe]:
         """The collection as the diagnostics ask it; the facet cost, which Solr does not break
         down, is left out of a profile."""
         yield SolrProbe(self.collection)
 
-    # -- vocabulary and statistics (their primitives and the statistics: statistics.py) ------
+    # -- vocabulary and statistics (statistics.py) ------------------------------------------
 
-    suggest_terms = vocabulary.suggest_terms
-    top_terms = vocabulary.top_terms
-    find_duplicates = vocabulary.find_duplicates
+    def term_counts(
+        self, name: str, prefix: str | None, limit: int
+    ) -> tuple[list[TermCount], int, bool]:
+        return self._statistics.term_counts(name, prefix, limit)
 
-    # writing for the crawler, and the administration's optimize and purge: writing.py
+    def duplicate_groups(
+        self, min_group_size: int, under: str, offset: int, size: int
+    ) -> tuple[int, list[DuplicateGroup], int]:
+        return self._statistics.duplicate_groups(min_group_size, under, offset, size)
+
+    def index_stats(self) -> IndexStats:
+        return self._statistics.index_stats(self.location, self.needs_reindex)
+
+    def field_infos(self) -> tuple[FieldInfo, ...]:
+        return self._statistics.field_infos()
+
+    # -- writing for the crawler, and the administration's optimize and purge (writing.py) ---
+
+    def writer(self) -> AbstractContextManager[SolrWriter]:
+        return self._writes.writer()
+
+    def file_states(self, roots: Sequence[str]) -> dict[str, FileState]:
+        return self._writes.file_states(roots)
+
+    def file_states_of(self, paths: Iterable[str]) -> dict[str, FileState]:
+        return self._writes.file_states_of(paths)
+
+    def content_hashes(self) -> dict[str, str | None]:
+        return self._writes.content_hashes()
+
+    def content_version(self) -> str:
+        return self._writes.content_version()
+
+    @property
+    def refresh_interval_s(self) -> float:
+        return self._writes.refresh_interval_s
+
+    def set_refresh_interval(self, seconds: float) -> None:
+        self._writes.set_refresh_interval(seconds)
+
+    def optimize(self, max_segments: int = 1) -> int:
+        return self._writes.optimize(max_segments)
+
+    def purge(self) -> int:
+        return self._writes.purge()
+
+    def refresh(self) -> None:
+        self._writes.refresh()
 
 
 if TYPE_CHECKING:  # mypy checks here that the collection is a whole Backend

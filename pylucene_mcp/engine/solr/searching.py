@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import pylucene_mcp.engine.solr.nodes as nodes
 from pylucene_mcp import jvm
@@ -21,8 +21,12 @@ from pylucene_mcp.engine.core.readable import Readable
 from pylucene_mcp.engine.core.request import SearchRequest
 from pylucene_mcp.engine.core.results import SearchResult
 from pylucene_mcp.engine.core.semantic import ChunkHit, Nearest, Ranks
-from pylucene_mcp.engine.solr.part import Part
+from pylucene_mcp.engine.solr.collection import SolrCollection
 from pylucene_mcp.engine.solr.writing import stored_row
+
+if TYPE_CHECKING:
+    from pylucene_mcp.engine.core.info import StoredDocument
+    from pylucene_mcp.engine.solr.vectors import SolrVectorStore
 
 #: the stored fields a page reads (its hits' fields, their pages and hash)
 HIT_FIELDS = (
@@ -107,8 +111,23 @@ def _position(cursor: str, fingerprint: str) -> tuple[str, int]:
     return mark, int(seen)
 
 
-class Searching(Part):
-    """The search part of :class:`~pylucene_mcp.engine.solr.backend.SolrBackend`."""
+class SolrSearch:
+    """The searches of a :class:`~pylucene_mcp.engine.solr.backend.SolrBackend`: over its
+    ``collection``, with cursors that belong to its ``identity``; a semantic search asks
+    ``vectors`` for the chunks' store (None: vectors off) and ``stored_document`` for the text
+    of a hit's chunk."""
+
+    def __init__(
+        self,
+        collection: SolrCollection,
+        identity: str,
+        vectors: Callable[[], SolrVectorStore | None],
+        stored_document: Callable[[str], StoredDocument],
+    ) -> None:
+        self.collection = collection
+        self._identity = identity
+        self._vectors = vectors
+        self._stored_document = stored_document
 
     def search(self, request: SearchRequest) -> SearchResult:
         """As the embedded index's :func:`~pylucene_mcp.engine.lucene.search.search`."""
@@ -125,7 +144,7 @@ class Searching(Part):
         ]
         fingerprint = seen = mark = None
         if r.cursor is not None:
-            fingerprint = r.owner(self.identity)
+            fingerprint = r.owner(self._identity)
             mark, seen = _position(r.cursor, fingerprint)
         filter_strings, facets = self._facet_request(r.parsed_filters, r.facet_limit)
         if r.within is not None:  # untagged: no facet's or filter count's domain drops it
@@ -218,7 +237,7 @@ class Searching(Part):
         if partial:
             data.update(SearchResult.wire(partial_details=_partial_details(answer, limit)))
         if chunks is not None:
-            semantic.with_chunks(self.stored_document, data, chunks, r, ranks)
+            semantic.with_chunks(self._stored_document, data, chunks, r, ranks)
         return SearchResult(data)
 
     def _hybrid(
@@ -241,7 +260,7 @@ class Searching(Part):
         threshold, within what the request's filters (but for facet values chosen by
         drill-down, whose sideways counts need the others) and its reader's folders allow,
         most similar first."""
-        store = semantic.refuse_without(self.vectors)
+        store = semantic.refuse_without(self._vectors())
         limits = [nodes.local(filter_node(flt)) for flt in semantic.limiting(r.parsed_filters)]
         if r.within is not None:
             limits.append(nodes.local(_readable(r.within)))
@@ -254,7 +273,7 @@ class Searching(Part):
     def semantic_miss(self, path: str, request: SearchRequest) -> SemanticMiss:
         """As the embedded index's
         :func:`~pylucene_mcp.engine.lucene.search.semantic_miss`."""
-        store = semantic.refuse_without(self.vectors)
+        store = semantic.refuse_without(self._vectors())
         path = documents.normalize_path(path)
         best = store.best_chunk(request.vector or (), path)
         return semantic.miss(best, path, request, self._nearest)

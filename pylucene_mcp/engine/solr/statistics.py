@@ -20,7 +20,8 @@ from pylucene_mcp.engine.core.info import (
     field_info,
 )
 from pylucene_mcp.engine.core.vocabulary import DuplicateFile, DuplicateGroup, TermCount
-from pylucene_mcp.engine.solr.part import Part
+from pylucene_mcp.engine.solr.client import SolrClient, SolrSettings
+from pylucene_mcp.engine.solr.collection import SolrCollection
 
 
 def _by_count(
@@ -43,9 +44,16 @@ def _iso_or_none(value: Any) -> str | None:
     return schema.iso(int(value)) if isinstance(value, int | float) else None
 
 
-class Statistics(Part):
-    """The vocabulary and statistics part of
-    :class:`~pylucene_mcp.engine.solr.backend.SolrBackend`."""
+class SolrStatistics:
+    """The vocabulary and statistics of a
+    :class:`~pylucene_mcp.engine.solr.backend.SolrBackend`'s ``collection``."""
+
+    def __init__(
+        self, settings: SolrSettings, client: SolrClient, collection: SolrCollection
+    ) -> None:
+        self.settings = settings
+        self.client = client
+        self.collection = collection
 
     def term_counts(
         self, name: str, prefix: str | None, limit: int
@@ -110,8 +118,9 @@ class Statistics(Part):
             )
         return total, groups, int(facets.get("apart", {}).get("count", 0))
 
-    def index_stats(self) -> IndexStats:
-        """Counts, size and date ranges of the collection (its size: the leaders' indexes)."""
+    def index_stats(self, location: str, needs_reindex: bool) -> IndexStats:
+        """Counts, size and date ranges of the collection (its size: the leaders' indexes), at
+        ``location``."""
         facet = {
             f"{edge}_{name}": f"{edge}({name})"
             for name in schema.DATE_FIELDS
@@ -132,9 +141,9 @@ class Statistics(Part):
         return IndexStats(
             document_count=int(answer["response"]["numFound"]),
             deleted_documents=sum(c.get("deletedDocs", 0) for c in cores),
-            index_path=self.location,
+            index_path=location,
             schema_version=schema.SCHEMA_VERSION,
-            needs_reindex=self.needs_reindex,
+            needs_reindex=needs_reindex,
             lucene_version=self.collection.lucene_version(),
             size_bytes=sum(c.get("sizeInBytes", 0) for c in cores),
             fields=tuple(schema.FIELDS),

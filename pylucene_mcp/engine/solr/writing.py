@@ -14,7 +14,8 @@ import pylucene_mcp.engine.solr.nodes as nodes
 from pylucene_mcp.basics import portable, schema
 from pylucene_mcp.engine.core import documents, limits
 from pylucene_mcp.engine.core.documents import FileState
-from pylucene_mcp.engine.solr.part import Part
+from pylucene_mcp.engine.solr.client import SolrClient, SolrSettings
+from pylucene_mcp.engine.solr.collection import SolrCollection
 
 SCHEMA_VERSION_FIELD = "schema_version"
 
@@ -130,8 +131,22 @@ def stored_row(doc: Mapping[str, Any]) -> dict[str, Any]:
     return row
 
 
-class Writing(Part):
-    """The writing part of :class:`~pylucene_mcp.engine.solr.backend.SolrBackend`."""
+class SolrWrites:
+    """The writing and administration of a :class:`~pylucene_mcp.engine.solr.backend.SolrBackend`:
+    blocks of writes sent through ``client`` (retried for ``settings.write_retry_s``), the files'
+    states read from ``collection``, optimize and purge."""
+
+    def __init__(
+        self,
+        settings: SolrSettings,
+        client: SolrClient,
+        collection: SolrCollection,
+        refresh_interval_s: float,
+    ) -> None:
+        self.settings = settings
+        self.client = client
+        self.collection = collection
+        self._refresh_interval_s = refresh_interval_s
 
     @contextlib.contextmanager
     def writer(self) -> Iterator[SolrWriter]:
