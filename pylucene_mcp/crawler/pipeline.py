@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pylucene_mcp.basics import errors, portable, schema
+from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.basics.errors import (
     CrawlerBusyError,
     ExtractionError,
@@ -42,21 +42,17 @@ from pylucene_mcp.basics.errors import (
     WorkerDiedError,
 )
 from pylucene_mcp.crawler import writes
-from pylucene_mcp.crawler.documents import MAILBOX_EXTENSIONS
 from pylucene_mcp.crawler.extract import Extracted, Extractor
 from pylucene_mcp.crawler.failures import NOT_AGAIN, FailureLog, lasting
 from pylucene_mcp.crawler.ocr import OcrWorker
-from pylucene_mcp.crawler.readers import Owned, of_file
 from pylucene_mcp.crawler.report import CrawlReport
+from pylucene_mcp.crawler.updates import FileUpdates
 from pylucene_mcp.crawler.walk import (
-    CROSSES,
     FileEntry,
     Patterns,
     WalkProblem,
-    hard_link_reason,
     index_key,
-    inside,
-    key_path,
+    root_of,
     walk,
 )
 from pylucene_mcp.engine.core.backend import Backend, FileState
@@ -113,16 +109,15 @@ class Crawler:
             maxlen=RECENT_CHANGES
         )
         self.watching = False
-        #: the owner, group and mode of each folder as the watcher last saw it
-        self._folders: dict[str, Owned] = {}
         #: the files the walk or the watcher reached through a link (their folders are elsewhere)
-        self._linked: set[str] = set()
+        self.linked: set[str] = set()
         self.failures = FailureLog(settings.failures_file)
         #: recognises the text of scans after the crawl (None: no OCR: such documents are
         #: indexed as needing it, and ``ocr_off`` says why, once)
         self.ocr: OcrWorker | None = None
         self.ocr_off = "OCR is off"
         self._said_ocr_off = False
+        self._updates = FileUpdates(self)
 
     # -- control ------------------------------------------------------------------------------
 
@@ -260,7 +255,7 @@ class Crawler:
                 continue
             seen.add(item.key)
             if item.linked:
-                self._linked.add(item.key)
+                self.linked.add(item.key)
             old = known.get(item.key)
             if (
                 not report.full
@@ -306,7 +301,7 @@ class Crawler:
                         writer.set_readers(item.key, item.readers or ())
                     for key in orphans:
                         writes.delete_file(writer, key)
-                        report.count(roots[keyed.index(_root_of(key, keyed))], "deleted")
+                        report.count(roots[keyed.index(root_of(key, keyed))], "deleted")
                     if outside > 0:
                         writer.delete_outside(keyed)
                         report.deleted += outside
@@ -444,7 +439,7 @@ class Crawler:
         report: CrawlReport,
     ) -> None:
         written: list[writes.Written] = []
-        changes = self._changes(batch, known, report.full)
+        changes = self.changes(batch, known, report.full)
 
         def refused(entry: FileEntry, exc: errors.PyLuceneMcpError) -> None:
             report.fail(entry.root, entry.key, f"cannot index: {exc}")
@@ -461,9 +456,9 @@ class Crawler:
         for file in written:  # counted once the index holds them
             report.count(file.entry.root, file.change, file.entry.size)
         self.failures.forget(file.entry.key for file in written)
-        self._queue_ocr(written)
+        self.queue_ocr(written)
 
-    def _changes(
+    def changes(
         self, ready: Sequence[tuple[FileEntry, Extracted]], known: dict[str, FileState], full: bool
     ) -> list[tuple[FileEntry, Extracted, str]]:
         """Each of ``ready`` with its change against ``known``, its pages without text marked
@@ -495,13 +490,13 @@ class Crawler:
                 self.ocr_off,
             )
 
-    def _queue_ocr(self, written: Sequence[writes.Written]) -> None:
+    def queue_ocr(self, written: Sequence[writes.Written]) -> None:
         """Queues the written documents whose pages wait for OCR."""
         if self.ocr is not None:
             pending = [f for f in written if f.extracted.ocr == schema.OCR_PENDING]
             self.ocr.add([(f.entry, f.extracted.ocr_pages) for f in pending])
 
-    # -- single files (the watcher) -----------------------------------------------------------
+    # -- single files (the watcher: updates.py) ---------------------------------------------
 
     def process_paths(
         self, paths: Iterable[str], roots: Sequence[str], patterns: Patterns
@@ -509,126 +504,4 @@ class Crawler:
         """Brings the index in line with ``paths`` (created, changed, deleted or moved files and
         folders) in one commit. Returns what happened to each path."""
         self._resume.wait()
-        paths = list(paths)
-        outcome: dict[str, str] = {}
-        regranted: dict[str, tuple[str, ...]] = {}
-        if self.index.records_readers:
-            for folder in [p for p in paths if os.path.isdir(p)]:
-                regranted.update(self._rejudged(folder, paths))
-        known = self.index.file_states_of(index_key(p) for p in paths)
-        mailboxes = [index_key(p) for p in paths if p.lower().endswith(MAILBOX_EXTENSIONS)]
-        if mailboxes:
-            known.update(self.index.file_states(mailboxes))  # their messages
-            writes.gathered(known)
-        gone: list[str] = []
-        ready: list[tuple[FileEntry, Extracted]] = []
-        for path in paths:  # extraction outside the writer: crawl batches need not wait for it
-            key = index_key(path)
-            if os.path.isdir(path):
-                continue  # its files come as events of their own
-            if not portable.exists_as_named(path):  # renamed by case counts as gone
-                gone.append(key)
-                continue
-            if not patterns.wants(path, roots):
-                continue
-            outside = not inside(path, roots)
-            if outside or patterns.crosses(path):
-                reason = (
-                    "a link to a place outside the configured directories" if outside else CROSSES
-                )
-                if key in known:  # what the file was may stay searchable no longer
-                    gone.append(key)
-                outcome[key] = f"{'deleted' if key in known else 'skipped'}: {reason}"
-                continue
-            try:
-                st = os.stat(path)
-                links = portable.link_count(st, path)
-                if links > 1 and not patterns.hard_links:
-                    if key in known:
-                        gone.append(key)
-                    verb = "deleted" if key in known else "skipped"
-                    outcome[key] = f"{verb}: {hard_link_reason(links)}"
-                    continue
-                entry = FileEntry(
-                    path,
-                    key,
-                    _root_of(key, roots),
-                    st.st_size,
-                    st.st_mtime_ns // 1_000_000,
-                    (st.st_dev, st.st_ino),
-                    of_file(path, st),
-                    os.path.realpath(path) != os.path.abspath(path),
-                )
-                if entry.linked:
-                    self._linked.add(key)
-                ready.append((entry, self.extractor.extract(Path(path), entry.identity, roots)))
-            except (OSError, ExtractionError) as exc:
-                outcome[key] = f"failed: {exc}"
-                log.warning("cannot index %s: %s", key, exc)
-                if isinstance(exc, ExtractionError) and lasting(exc):
-                    self.failures.record(key, st.st_size, st.st_mtime_ns // 1_000_000, str(exc))
-        with self.index.writer() as writer:
-            for key, readers in regranted.items():
-                writer.set_readers(key, readers)
-                outcome[key] = "readers changed"
-            for key in gone:
-                writer.delete(key)
-                writer.delete_under(key)
-                outcome.setdefault(key, "deleted")
-            changes = self._changes(ready, known, False)
-
-            def refused(entry: FileEntry, exc: errors.PyLuceneMcpError) -> None:
-                outcome[entry.key] = f"failed: cannot index: {exc}"
-
-            written = writes.write_all(writer, changes, known.get, refused)
-            for file in written:
-                outcome[file.entry.key] = file.change
-            self.failures.forget([file.entry.key for file in written])
-        self.failures.forget(gone)
-        self.failures.save()
-        self._queue_ocr(written)
-        if self.ocr is not None and gone:
-            self.ocr.queue.forget(gone)
-        now = time.time()
-        self.recent.extend((now, key, what) for key, what in sorted(outcome.items()))
-        return outcome
-
-    def _rejudged(self, folder: str, paths: list[str]) -> dict[str, tuple[str, ...]]:
-        """The new readers of the indexed files below ``folder`` (and of those reached through
-        a link that lie there really) whose owner, group or mode changed since the watcher last
-        looked at it (every one, the first time): a folder's ``chmod`` reaches its files within
-        the watcher's delay, as a file's own does. A mailbox whose readers changed is appended
-        to ``paths`` (its messages are written again)."""
-        try:
-            now = Owned.of(os.stat(folder), folder)
-        except OSError:
-            return {}
-        if self._folders.get(folder) == now:
-            return {}
-        self._folders[folder] = now
-        known = self.index.file_states([index_key(folder)])
-        real = os.path.realpath(folder)
-        linked = [k for k in self._linked if portable.is_under(os.path.realpath(key_path(k)), real)]
-        known.update(self.index.file_states_of(linked))
-        writes.gathered(known)
-        found: dict[str, tuple[str, ...]] = {}
-        for key, old in known.items():
-            path = key_path(key)
-            try:
-                readers = of_file(path, os.stat(path))
-            except OSError:
-                continue  # gone: the walk or its own event deletes it
-            if readers is None or readers == old.readers:
-                continue
-            if old.content_hash is None:  # a mailbox: its messages are written again
-                paths.append(path)
-            else:
-                found[key] = readers
-        return found
-
-
-def _root_of(key: str, roots: Sequence[str]) -> str:
-    for root in roots:
-        if portable.is_under(key, root):
-            return root
-    return roots[0] if roots else ""
+        return self._updates.apply(paths, roots, patterns)

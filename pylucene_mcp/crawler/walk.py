@@ -392,3 +392,11 @@ def open_checked(
     except BaseException:
         os.close(fd)
         raise
+
+
+def root_of(key: str, roots: Sequence[str]) -> str:
+    """The one of ``roots`` that holds ``key`` (the first, where none does)."""
+    for root in roots:
+        if portable.is_under(key, root):
+            return root
+    return roots[0] if roots else ""
