@@ -274,3 +274,31 @@ def test_the_descriptions_digest_holds_every_setting_the_tools_are_made_of(vecto
     app.enabled_tools(settings, app.all_tools(settings, svc))
     assert "vectors" in read and "tools_include" in read  # what the recording sees
     assert read <= set(app.REGISTRATION_SETTINGS), read - set(app.REGISTRATION_SETTINGS)
+
+
+async def test_every_failure_reaches_the_client_one_way(
+    index: Index, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A refusal of the engine, an argument out of bounds, an argument the tool does not take
+    and a crash of the server itself are each one ``isError`` answer in the server's words: no
+    SDK wrapper text before them, and a crash's own text (a path, say) stays in the log."""
+
+    class Crashing(SharedService):
+        def index(self) -> Any:
+            raise RuntimeError("secret /home/ann/notes")
+
+    async with connect(index) as client:
+        answers = [
+            await error(client, "search", query='"unclosed'),
+            await error(client, "search", query="x", pageSize=0),
+            await error(client, "search", query="x", colour="red"),
+        ]
+    chosen = Settings(index_path=index.path)
+    with caplog.at_level("ERROR"):
+        async with Client(build_server(chosen, Crashing(index, chosen))) as client:
+            answers.append(await error(client, "getIndexStats"))
+    assert not any(text.startswith("Error executing tool") for text in answers), answers
+    assert answers[0].startswith("cannot parse query") and "pageSize" in answers[1]
+    assert "colour" in answers[2]
+    assert "getIndexStats failed" in answers[3] and "secret" not in answers[3]
+    assert "secret /home/ann/notes" in caplog.text  # the crash is the server's to see

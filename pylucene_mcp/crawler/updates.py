@@ -11,7 +11,7 @@ import os
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from pylucene_mcp.basics import errors, portable
 from pylucene_mcp.basics.errors import ExtractionError
@@ -32,16 +32,41 @@ from pylucene_mcp.crawler.walk import (
 )
 
 if TYPE_CHECKING:
-    from pylucene_mcp.crawler.pipeline import Crawler
+    import collections
+
+    from pylucene_mcp.crawler.extract import Extractor
+    from pylucene_mcp.crawler.failures import FailureLog
+    from pylucene_mcp.crawler.ocr import OcrWorker
+    from pylucene_mcp.engine.core.backend import Backend, FileState
 
 log = logging.getLogger(__name__)
+
+
+class Crawled(Protocol):
+    """What the watcher's path uses of the crawler
+    (:class:`~pylucene_mcp.crawler.pipeline.Crawler`): its index and extractor, its record of
+    failures, the files reached through links, its OCR worker, its list of recent changes, and
+    how it judges and marks a batch's changes."""
+
+    index: Backend
+    extractor: Extractor
+    failures: FailureLog
+    linked: set[str]
+    ocr: OcrWorker | None
+    recent: collections.deque[tuple[float, str, str]]
+
+    def changes(
+        self, ready: Sequence[tuple[FileEntry, Extracted]], known: dict[str, FileState], full: bool
+    ) -> list[tuple[FileEntry, Extracted, str]]: ...
+
+    def queue_ocr(self, written: Sequence[writes.Written]) -> None: ...
 
 
 class FileUpdates:
     """The watcher's changes to one crawler's index; remembers each folder's owner, group and
     mode as it last saw them."""
 
-    def __init__(self, crawler: Crawler) -> None:
+    def __init__(self, crawler: Crawled) -> None:
         self._crawler = crawler
         #: the owner, group and mode of each folder as the watcher last saw it
         self._folders: dict[str, Owned] = {}

@@ -4,10 +4,79 @@ built in Python while Java analyses the one before."""
 from __future__ import annotations
 
 import concurrent.futures
-from typing import Any
+import re
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors
+
+if TYPE_CHECKING:
+    from pylucene_mcp.research.components import FieldSpec
+
+_WHOLE = re.compile(r"\s*-?\d{1,18}\s*")
+
+
+def add_all(
+    writer: Any,
+    fields: Mapping[str, FieldSpec],
+    documents: Iterable[Mapping[str, str]],
+    batch: int,
+    threads: int,
+) -> int:
+    """Adds ``documents`` (mappings of field name to text) through ``writer`` (an
+    ``IndexWriter``) and commits; returns how many. They cross ``batch`` at a time as one text
+    and its values' lengths (``BulkWriter``), analysed on ``threads`` Java threads, while the
+    next batch is built.
+
+    Raises:
+        InvalidRequestError: for a document that is no mapping, or a number field's text that
+            is no whole number; UnknownFieldError for a field the schema lacks.
+    """
+    names = list(fields)
+    position = {name: i for i, name in enumerate(names)}
+    with jvm.java_errors(caller_input=True):
+        specs = [fields[n] for n in names]
+        bulk = jvm.jclass("io.github.pylucenemcp.research.BulkWriter")(
+            writer,
+            jvm.jarray("String", names),
+            jvm.jarray("String", [spec.kind for spec in specs]),
+            jvm.jarray("boolean", [spec.stored for spec in specs]),
+            jvm.jarray("boolean", [spec.term_vectors for spec in specs]),
+            jvm.jarray("boolean", [spec.doc_values for spec in specs]),
+        )
+        count = 0
+        row: list[str | None] = []
+        with OneAhead() as ahead:  # Java analyses a batch while Python builds the next
+            for document in documents:
+                if not isinstance(document, Mapping):
+                    raise errors.InvalidRequestError(
+                        f"a document is a dict of field to text, not {document!r}"
+                    )
+                values: list[str | None] = [None] * len(names)
+                for name, value in document.items():
+                    if value is None:
+                        continue  # no value: the field is absent, not the text "None"
+                    if name not in position:
+                        raise errors.UnknownFieldError(
+                            f"unknown field '{name}'; this index has: {', '.join(names)}",
+                            name,
+                            names,
+                        )
+                    if fields[name].kind == "long" and not _WHOLE.fullmatch(str(value)):
+                        raise errors.InvalidRequestError(
+                            f"field '{name}' holds whole numbers, not {value!r}"
+                        )
+                    values[position[name]] = str(value)
+                row.extend(values)
+                count += 1
+                if count % batch == 0:
+                    ahead.call(bulk.add, *joined(row), threads)
+                    row = []
+            if row:
+                ahead.call(bulk.add, *joined(row), threads)
+        writer.commit()
+    return count
 
 
 def joined(values: list[str | None]) -> tuple[str, Any]:

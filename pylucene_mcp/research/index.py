@@ -4,9 +4,7 @@ deletes by query or id, stored documents and term vectors."""
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sized
 from pathlib import Path
 from typing import Any
@@ -15,9 +13,8 @@ from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors
 from pylucene_mcp.engine.core.explain import Explanation
 from pylucene_mcp.research import index_folder
-from pylucene_mcp.research.anserini import schema as anserini_schema
 from pylucene_mcp.research.anserini import similarity as anserini_similarity
-from pylucene_mcp.research.bulk import OneAhead, joined
+from pylucene_mcp.research.bulk import add_all
 from pylucene_mcp.research.components import FieldSpec, Similarity
 from pylucene_mcp.research.results import ResearchHit, ResearchResults
 from pylucene_mcp.research.schema import KEY, describe, from_json, to_json
@@ -25,7 +22,6 @@ from pylucene_mcp.research.schema import KEY, describe, from_json, to_json
 QUERY = "org.apache.lucene.search.Query"
 #: the writer's buffer before it flushes a segment (Lucene's default is 16 MB)
 RAM_BUFFER_MB = 256.0
-_WHOLE = re.compile(r"\s*-?\d{1,18}\s*")
 
 
 class ResearchIndex:
@@ -139,45 +135,11 @@ class ResearchIndex:
             )
         data = index_folder.commit_data(folder)
         kept = None if data is None else data.get(KEY)
-        if kept is None:
-            return cls._anserini(folder, data, read_only, analyzers, similarity)
+        if kept is None:  # Anserini's (pyserini's indexer) is read as its fields show it
+            anserini = index_folder.anserini_fields(folder, data, read_only, analyzers)
+            return cls(folder, anserini, similarity or anserini_similarity(), read_only=True)
         fields, kept_similarity = from_json(kept, analyzers)
         return cls(folder, fields, similarity or kept_similarity, read_only=read_only)
-
-    @classmethod
-    def _anserini(
-        cls,
-        folder: Path,
-        data: Mapping[str, str] | None,
-        read_only: bool,
-        analyzers: Mapping[str, Any] | None,
-        similarity: Any,
-    ) -> ResearchIndex:
-        """The index Anserini built at ``folder`` (its commit ``data``), read-only, with the
-        schema its fields show.
-
-        Raises:
-            IndexAccessError: when it is not one of Anserini's either (what it is, said), or
-                when asked to write to it.
-        """
-        info = (
-            None
-            if data is None or index_folder.is_product_index(data)
-            else index_folder.lucene_info(folder)
-        )
-        fields = None if info is None else anserini_schema(info)
-        if fields is None:
-            raise errors.IndexAccessError(index_folder.no_schema(folder, data, info))
-        if not read_only:
-            raise errors.IndexAccessError(
-                f"the index at {folder} was built by Anserini (pyserini's indexer): it is read "
-                "here, not written; open it with ResearchIndex.open(path, read_only=True), or "
-                "index its documents into a new index to add to them"
-            )
-        for name, analyzer in (analyzers or {}).items():
-            if name in fields:
-                fields[name] = dataclasses.replace(fields[name], analyzer=analyzer)
-        return cls(folder, fields, similarity or anserini_similarity(), read_only=True)
 
     def add_many(
         self,
@@ -212,51 +174,7 @@ class ResearchIndex:
                 "document: wrap it in a list, add_many([document])"
             )
         at_least_one("threads", threads)
-        writer = self._writer("add documents")
-        names = list(self.fields)
-        position = {name: i for i, name in enumerate(names)}
-        with jvm.java_errors(caller_input=True):
-            specs = [self.fields[n] for n in names]
-            bulk = jvm.jclass("io.github.pylucenemcp.research.BulkWriter")(
-                writer,
-                jvm.jarray("String", names),
-                jvm.jarray("String", [spec.kind for spec in specs]),
-                jvm.jarray("boolean", [spec.stored for spec in specs]),
-                jvm.jarray("boolean", [spec.term_vectors for spec in specs]),
-                jvm.jarray("boolean", [spec.doc_values for spec in specs]),
-            )
-            count = 0
-            row: list[str | None] = []
-            with OneAhead() as ahead:  # Java analyses a batch while Python builds the next
-                for document in documents:
-                    if not isinstance(document, Mapping):
-                        raise errors.InvalidRequestError(
-                            f"a document is a dict of field to text, not {document!r}"
-                        )
-                    values: list[str | None] = [None] * len(names)
-                    for name, value in document.items():
-                        if value is None:
-                            continue  # no value: the field is absent, not the text "None"
-                        if name not in position:
-                            raise errors.UnknownFieldError(
-                                f"unknown field '{name}'; this index has: {', '.join(names)}",
-                                name,
-                                names,
-                            )
-                        if self.fields[name].kind == "long" and not _WHOLE.fullmatch(str(value)):
-                            raise errors.InvalidRequestError(
-                                f"field '{name}' holds whole numbers, not {value!r}"
-                            )
-                        values[position[name]] = str(value)
-                    row.extend(values)
-                    count += 1
-                    if count % batch == 0:
-                        ahead.call(bulk.add, *joined(row), threads)
-                        row = []
-                if row:
-                    ahead.call(bulk.add, *joined(row), threads)
-            writer.commit()
-        return count
+        return add_all(self._writer("add documents"), self.fields, documents, batch, threads)
 
     def __len__(self) -> int:
         with jvm.java_errors():

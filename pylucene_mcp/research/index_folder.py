@@ -5,14 +5,18 @@ as a research index, in words a person can act on."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors
 from pylucene_mcp.research.anserini import LuceneIndexInfo, read_info
 from pylucene_mcp.research.anserini import schema as anserini_schema
+
+if TYPE_CHECKING:
+    from pylucene_mcp.research.components import FieldSpec
 
 
 def fs_directory(path: Path) -> Any:
@@ -122,3 +126,32 @@ def opening(path: Path, read_only: bool) -> Iterator[None]:
             "in this process, or another process): close that one, or open this one with "
             "ResearchIndex.open(path, read_only=True)"
         ) from exc
+
+
+def anserini_fields(
+    folder: Path,
+    data: Mapping[str, str] | None,
+    read_only: bool,
+    analyzers: Mapping[str, Any] | None,
+) -> dict[str, FieldSpec]:
+    """The schema that the fields of the index Anserini built at ``folder`` (its commit
+    ``data``) show, with ``analyzers`` in place of those it names; read only.
+
+    Raises:
+        IndexAccessError: when it is not one of Anserini's either (what it is, said), or when
+            asked to write to it.
+    """
+    info = None if data is None or is_product_index(data) else lucene_info(folder)
+    fields = None if info is None else anserini_schema(info)
+    if fields is None:
+        raise errors.IndexAccessError(no_schema(folder, data, info))
+    if not read_only:
+        raise errors.IndexAccessError(
+            f"the index at {folder} was built by Anserini (pyserini's indexer): it is read "
+            "here, not written; open it with ResearchIndex.open(path, read_only=True), or "
+            "index its documents into a new index to add to them"
+        )
+    for name, analyzer in (analyzers or {}).items():
+        if name in fields:
+            fields[name] = dataclasses.replace(fields[name], analyzer=analyzer)
+    return fields

@@ -252,13 +252,11 @@ class SearchServer(MCPServer):
         """The answer to a call that a reader of the index handed over (on the channel's thread:
         the call runs in an event loop of its own), as JSON."""
         if name not in self.tools.arguments:  # a reader hands over writes; the CLI, searches too
-            return {"error": f"{name} is not a tool of this server"}
-        try:
+            result: CallToolResult | InputRequiredResult = tool_error(
+                f"{name} is not a tool of this server"
+            )
+        else:
             result = anyio.run(self._call, name, arguments, None, False)
-        except ToolError as exc:  # as the SDK answers it to its own client
-            if isinstance(exc, UnexpectedToolError):
-                log.error("%s failed for a reader of the index", name, exc_info=exc.__cause__)
-            result = tool_error(str(exc))
         return result.model_dump(mode="json", by_alias=True, exclude_none=True)
 
     async def _call(
@@ -278,11 +276,7 @@ class SearchServer(MCPServer):
                     return await super().call_tool(name, arguments, context)
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
-            if isinstance(exc.__cause__, ValidationError) and not isinstance(
-                exc, UnexpectedToolError
-            ):
-                return tool_error(invalid_arguments(name, exc.__cause__))
-            raise
+            return failed(name, exc)
 
     def _read_descriptions(self) -> list[MCPTool] | None:
         try:
@@ -303,6 +297,25 @@ class SearchServer(MCPServer):
             os.replace(partial, self._descriptions)
         except OSError as exc:  # an optimisation: the next start builds them again
             log.info("tool descriptions not written to %s: %s", self._descriptions, exc)
+
+
+def failed(name: str, exc: ToolError) -> CallToolResult:
+    """The one answer of a call that failed, whatever failed: the tool's own words (a refusal of
+    the engine, addressed to the model), the arguments' mistakes in the tool's terms, or, for a
+    failure of the server itself, that it failed (logged here with its traceback; its text stays
+    on the server). The SDK's ``Error executing tool <name>:`` is left out: the model knows the
+    tool it called, and each answer says the same whichever way it failed (a peer's too)."""
+    cause = exc.__cause__
+    if isinstance(exc, UnexpectedToolError):
+        log.error("%s raised an unexpected exception", name, exc_info=cause)
+        return tool_error(
+            f"{name} failed: an error of the server, not of the call (its log has the details)"
+        )
+    if isinstance(cause, ValidationError):
+        return tool_error(invalid_arguments(name, cause))
+    text = str(cause) if cause is not None else str(exc)
+    log.info("%s failed: %r", name, text)
+    return tool_error(text)
 
 
 def _argument_names(fn: Callable[..., Any]) -> frozenset[str]:

@@ -275,7 +275,7 @@ def ask_writer(folder: Path, tool: str, arguments: dict[str, Any]) -> dict[str, 
         raise errors.InvalidRequestError(str(answer["error"]))
     if answer.get("isError"):
         text = " ".join(str(part.get("text", "")) for part in answer.get("content", []))
-        raise errors.InvalidRequestError(text.removeprefix(f"Error executing tool {tool}: "))
+        raise errors.InvalidRequestError(text)
     found: dict[str, Any] = answer["structuredContent"]
     return found
 

@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import functools
-import json
 import logging
 import os
 import threading
@@ -31,12 +29,12 @@ from pathlib import Path
 from typing import Any, Self
 
 from pylucene_mcp import jvm
-from pylucene_mcp.basics import errors, portable, schema
+from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.basics.private import private_dir
 from pylucene_mcp.engine.core import analysis, documents, limits, query
 from pylucene_mcp.engine.core.documents import FileState
 from pylucene_mcp.engine.core.readable import Readable
-from pylucene_mcp.engine.lucene import index_lock
+from pylucene_mcp.engine.lucene import file_states, index_lock, refreshing
 from pylucene_mcp.engine.lucene.queries import visible
 from pylucene_mcp.engine.lucene.vectors import LuceneVectorStore, folder_of
 from pylucene_mcp.engine.lucene.writer import Writer
@@ -52,26 +50,6 @@ INDEXING_THREADS = min(os.cpu_count() or 1, 8)
 #: (``bench/indexing.py``; docs/performance.md). Used only while documents are being added, and
 #: at most a quarter of the JVM's heap (``max_heap``).
 INDEXING_BUFFER_MB = 128.0
-
-
-@functools.cache
-def _file_states() -> Any:
-    return jvm.jclass("io.github.pylucenemcp.index.FileStates")(
-        schema.FILE_PATH, "file_size", "content_hash", schema.SEEN_MTIME, schema.FILE_READERS
-    )
-
-
-def _states(answer: Any) -> dict[str, FileState]:
-    rows = json.loads(memoryview(answer).tobytes())
-    return {
-        path: FileState(size, mtime, digest, _readers(readers))
-        for path, size, mtime, digest, readers in rows
-    }
-
-
-def _readers(recorded: str | None) -> tuple[str, ...] | None:
-    """Readers as :func:`documents.to_row` joins them (None: not recorded)."""
-    return None if recorded is None else tuple(p for p in recorded.split(documents.SEPARATOR) if p)
 
 
 def _java_path(path: Path) -> Any:
@@ -129,7 +107,7 @@ class LuceneIndex:
                     self._open_writer()
                 except Exception as exc:
                     self.directory.close()
-                    raise _refusal(path, exc) from exc
+                    raise index_lock.refusal(path, exc) from exc
                 index_lock.record_owner(path)
 
     @classmethod
@@ -198,36 +176,14 @@ class LuceneIndex:
         self._start_reopener()
 
     def _start_reopener(self) -> None:
-        self._reopener = jvm.jclass("org.apache.lucene.search.ControlledRealTimeReopenThread")(
-            self._writer, self._manager, self.refresh_interval_s, 0.0
-        )
-        self._reopener.setName("pylucene-mcp-nrt-reopen")
-        self._reopener.setDaemon(True)
-        # a writer that closes itself (a full disk) ends the thread quietly: _rollback restarts it
-        jvm.jclass("io.github.pylucenemcp.search.QuietOnClose").on(self._reopener)
-        self._reopener.start()
+        self._reopener = refreshing.reopener(self._writer, self._manager, self.refresh_interval_s)
 
     def _follow_commits(self) -> None:
         """Opens the commits another process makes, within ``refresh_interval_s`` (a read-only
         index: a background thread, stopped by :meth:`close` or :meth:`become_writer`)."""
-        stop = threading.Event()
-        manager = self._manager
-
-        def run() -> None:
-            while not stop.wait(self.refresh_interval_s):
-                try:
-                    with jvm.java_errors():
-                        manager.maybeRefresh()
-                except errors.PyLuceneMcpError as exc:  # the next round tries again
-                    log.info("could not open the latest commit of %s: %s", self.path, exc)
-                except Exception:  # the manager closed under it: nothing more to follow
-                    if not stop.is_set():
-                        log.exception("stopped following the commits of %s", self.path)
-                    return
-
-        self._following = stop
-        thread = threading.Thread(target=run, name="pylucene-mcp-follow-commits", daemon=True)
-        thread.start()
+        self._following = refreshing.follow_commits(
+            self._manager, self.refresh_interval_s, self.path
+        )
 
     def become_writer(self) -> None:
         """Takes the writer of an index opened read-only, once the process that wrote it has let
@@ -247,7 +203,7 @@ class LuceneIndex:
                     self._open_writer()
             except Exception as exc:
                 self._manager = searching
-                raise _refusal(self.path, exc) from exc
+                raise index_lock.refusal(self.path, exc) from exc
             if following is not None:
                 following.set()
             self._following = None
@@ -405,16 +361,13 @@ class LuceneIndex:
     def file_states(self, roots: Sequence[str]) -> dict[str, FileState]:
         """What the index holds for the files under the folders ``roots``, by path; in one
         call into the shim whatever the number of documents."""
-        prefixes = [portable.folder_prefix(root) for root in roots]
-        with self.searcher() as searcher, jvm.java_errors():
-            return _states(
-                _file_states().under(searcher.getIndexReader(), jvm.jarray("String", prefixes))
-            )
+        with self.searcher() as searcher:
+            return file_states.under(searcher, roots)
 
     def file_states_of(self, paths: Iterable[str]) -> dict[str, FileState]:
         """What the index holds for the files ``paths`` (those it has), by path."""
-        with self.searcher() as searcher, jvm.java_errors():
-            return _states(_file_states().of(searcher, jvm.jarray("String", list(paths))))
+        with self.searcher() as searcher:
+            return file_states.of(searcher, paths)
 
     @property
     def searchers(self) -> Any:
@@ -443,13 +396,8 @@ class LuceneIndex:
             if known is not None:  # of a writer since closed (a rollback), or broken
                 known._close_view()
             view = copy.copy(self)
-            with self.searcher() as searcher, jvm.java_errors():
-                reader = searcher.getIndexReader()
-                reader.incRef()  # the view's reader owns this reference: closing it gives it back
-                shown = jvm.jclass("io.github.pylucenemcp.index.VisibleReader")(
-                    reader, visible(chosen)
-                )
-                view._manager = jvm.jclass("org.apache.lucene.search.SearcherManager")(shown, None)
+            with self.searcher() as searcher:
+                view._manager = refreshing.visible_searchers(searcher, visible(chosen))
             view.snapshots = _snapshots()
             view.visible_to = chosen.key
             view._views = {}
@@ -482,10 +430,8 @@ class LuceneIndex:
 
     def content_hashes(self) -> dict[str, str | None]:
         """The content hash of every document, by path (what its chunks are made from)."""
-        with self.searcher() as searcher, jvm.java_errors():
-            states = _states(
-                _file_states().under(searcher.getIndexReader(), jvm.jarray("String", [""]))
-            )
+        with self.searcher() as searcher:
+            states = file_states.under(searcher, [""])
         return {path: state.content_hash for path, state in states.items()}
 
     def _close_view(self) -> None:
@@ -560,21 +506,6 @@ class LuceneIndex:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _refusal(path: Path, exc: Exception) -> Exception:
-    """Why a writer could not be opened on the index at ``path``, in words a person can act on
-    (``exc`` itself when it is none of the known reasons)."""
-    error = exc if isinstance(exc, errors.PyLuceneMcpError) else jvm.translate(exc)
-    if isinstance(error, errors.IndexLockedError):
-        return index_lock.locked_error(path)
-    if isinstance(error, errors.IndexReadOnlyError):
-        return errors.IndexReadOnlyError(
-            f"the index folder {path} cannot be written ({error}): it can be searched, not changed"
-        )
-    if isinstance(error, errors.JvmError):
-        log.error("could not open the writer of %s", path, exc_info=exc)
-    return error or exc
 
 
 def _snapshots() -> Any:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import re
 import sys
@@ -24,6 +25,8 @@ from pylucene_mcp.basics import errors, portable
 
 OWNER_FILE = "pylucene-mcp.owner"
 LOCK_FILE = "write.lock"
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -165,3 +168,18 @@ def wipe(folder: Path) -> None:
         )
     for entry in folder.iterdir():
         entry.unlink()
+
+
+def refusal(path: Path, exc: Exception) -> Exception:
+    """Why a writer could not be opened on the index at ``path``, in words a person can act on
+    (``exc`` itself when it is none of the known reasons)."""
+    error = exc if isinstance(exc, errors.PyLuceneMcpError) else jvm.translate(exc)
+    if isinstance(error, errors.IndexLockedError):
+        return locked_error(path)
+    if isinstance(error, errors.IndexReadOnlyError):
+        return errors.IndexReadOnlyError(
+            f"the index folder {path} cannot be written ({error}): it can be searched, not changed"
+        )
+    if isinstance(error, errors.JvmError):
+        log.error("could not open the writer of %s", path, exc_info=exc)
+    return error or exc

@@ -23,7 +23,6 @@ import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.FuzzyQuery;
 import org.apache.lucene.search.MatchAllDocsQuery;
-import org.apache.lucene.search.MultiPhraseQuery;
 import org.apache.lucene.search.PhraseQuery;
 import org.apache.lucene.search.PrefixQuery;
 import org.apache.lucene.search.Query;
@@ -239,22 +238,6 @@ public final class ContentQueryParser extends QueryParser {
     return schema.isNumeric(field);
   }
 
-  private long parseLong(String field, String text, boolean upper) throws ParseException {
-    if (schema.dates.contains(field)) {
-      try {
-        return DateValues.parse(text, upper);
-      } catch (IllegalArgumentException e) {
-        throw new ParseException("field '" + field + "': " + e.getMessage());
-      }
-    }
-    try {
-      return Long.parseLong(text.trim());
-    } catch (NumberFormatException e) {
-      throw new ParseException(
-          "field '" + field + "' holds whole numbers (bytes); '" + text + "' is not one");
-    }
-  }
-
   private interface Build {
     Query on(String field) throws ParseException;
   }
@@ -309,26 +292,6 @@ public final class ContentQueryParser extends QueryParser {
         : query;
   }
 
-  /** {@code query} with {@code slop}: a sloppy phrase is a plain one (its words are words). */
-  private static Query withSlop(Query query, int slop) {
-    if (query instanceof NamePhraseQuery named) {
-      return slop == 0 ? named : withSlop(named.phrase(), slop);
-    }
-    if (query instanceof PhraseQuery phrase) {
-      PhraseQuery.Builder builder = new PhraseQuery.Builder().setSlop(slop);
-      Term[] terms = phrase.getTerms();
-      int[] positions = phrase.getPositions();
-      for (int i = 0; i < terms.length; i++) {
-        builder.add(terms[i], positions[i]);
-      }
-      return builder.build();
-    }
-    if (query instanceof MultiPhraseQuery multi) {
-      return new MultiPhraseQuery.Builder(multi).setSlop(slop).build();
-    }
-    return query;
-  }
-
   /**
    * Whether the translit twin can match more than content does: when German normalization changes
    * the query ("Mueller" → "muller"), or when the query has an umlaut, whose documents may spell it
@@ -373,8 +336,8 @@ public final class ContentQueryParser extends QueryParser {
           f -> super.getFieldQuery(f, queryText, quoted));
     }
     if (isNumeric(field)) {
-      return LongPoint.newRangeQuery(
-          field, parseLong(field, queryText, false), parseLong(field, queryText, true));
+      return LongRanges.range(
+          field, schema.dates.contains(field), queryText, queryText, true, true);
     }
     if (field.equals(contentField)) {
       return withTwins(queryText, true, f -> newFieldQuery(getAnalyzer(), f, queryText, quoted));
@@ -388,13 +351,15 @@ public final class ContentQueryParser extends QueryParser {
     if (unfielded(field)) {
       return inEveryField(
           getFieldQuery(contentField, queryText, slop),
-          f -> withSlop(super.getFieldQuery(f, queryText, slop), slop));
+          f -> NamePhraseQuery.withSlop(super.getFieldQuery(f, queryText, slop), slop));
     }
     if (field.equals(contentField)) {
       return withTwins(
-          queryText, true, f -> withSlop(newFieldQuery(getAnalyzer(), f, queryText, true), slop));
+          queryText,
+          true,
+          f -> NamePhraseQuery.withSlop(newFieldQuery(getAnalyzer(), f, queryText, true), slop));
     }
-    return withSlop(super.getFieldQuery(field, queryText, slop), slop);
+    return NamePhraseQuery.withSlop(super.getFieldQuery(field, queryText, slop), slop);
   }
 
   @Override
@@ -406,16 +371,8 @@ public final class ContentQueryParser extends QueryParser {
       return getRangeQuery(contentField, part1, part2, startInclusive, endInclusive);
     }
     if (isNumeric(field)) {
-      // an exclusive day starts after its last millisecond, an exclusive instant after itself
-      long lower = part1 == null ? Long.MIN_VALUE : parseLong(field, part1, !startInclusive);
-      long upper = part2 == null ? Long.MAX_VALUE : parseLong(field, part2, endInclusive);
-      if (!startInclusive && part1 != null) {
-        lower = Math.addExact(lower, 1);
-      }
-      if (!endInclusive && part2 != null) {
-        upper = Math.addExact(upper, -1);
-      }
-      return LongPoint.newRangeQuery(field, lower, upper);
+      return LongRanges.range(
+          field, schema.dates.contains(field), part1, part2, startInclusive, endInclusive);
     }
     return super.getRangeQuery(field, part1, part2, startInclusive, endInclusive);
   }

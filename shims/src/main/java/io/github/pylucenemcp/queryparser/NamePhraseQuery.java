@@ -15,6 +15,7 @@ import org.apache.lucene.index.Term;
 import org.apache.lucene.search.DisjunctionMaxQuery;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.MultiPhraseQuery;
 import org.apache.lucene.search.PhraseQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.QueryVisitor;
@@ -184,5 +185,25 @@ public final class NamePhraseQuery extends Query {
   @Override
   public int hashCode() {
     return classHash() ^ phrase.hashCode();
+  }
+
+  /** {@code query} with {@code slop}: a sloppy phrase is a plain one (its words are words). */
+  static Query withSlop(Query query, int slop) {
+    if (query instanceof NamePhraseQuery named) {
+      return slop == 0 ? named : withSlop(named.phrase(), slop);
+    }
+    if (query instanceof PhraseQuery phrase) {
+      PhraseQuery.Builder builder = new PhraseQuery.Builder().setSlop(slop);
+      Term[] terms = phrase.getTerms();
+      int[] positions = phrase.getPositions();
+      for (int i = 0; i < terms.length; i++) {
+        builder.add(terms[i], positions[i]);
+      }
+      return builder.build();
+    }
+    if (query instanceof MultiPhraseQuery multi) {
+      return new MultiPhraseQuery.Builder(multi).setSlop(slop).build();
+    }
+    return query;
   }
 }

@@ -5,7 +5,6 @@ import io.github.pylucenemcp.schema.FieldSchema;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,9 +18,7 @@ import org.apache.lucene.facet.Facets;
 import org.apache.lucene.facet.FacetsCollector;
 import org.apache.lucene.facet.FacetsCollectorManager;
 import org.apache.lucene.facet.FacetsConfig;
-import org.apache.lucene.facet.MultiFacets;
 import org.apache.lucene.facet.sortedset.DefaultSortedSetDocValuesReaderState;
-import org.apache.lucene.facet.sortedset.SortedSetDocValuesFacetCounts;
 import org.apache.lucene.facet.sortedset.SortedSetDocValuesReaderState;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.ExitableDirectoryReader;
@@ -34,7 +31,6 @@ import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.ConstantScoreQuery;
 import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ReferenceManager;
 import org.apache.lucene.search.ScoreDoc;
@@ -110,12 +106,13 @@ public final class SearchContext {
   private final FieldSchema schema;
   private final Analyzer analyzer;
   private final FacetsConfig facetsConfig;
+  private final Browsing browsing;
   private final Set<String> matchFields;
   private final Map<IndexReader, ReaderState> readers = new WeakHashMap<>();
   private final QueryParsing parsing;
   private final Pages pages;
+
   // each reader's facet counts over all its documents (see browse)
-  private final Map<SortedSetDocValuesReaderState, Facets> allCounts = new WeakHashMap<>();
 
   public SearchContext(FieldSchema schema, Analyzer analyzer, FacetsConfig facetsConfig) {
     this(schema, analyzer, analyzer, facetsConfig);
@@ -131,6 +128,7 @@ public final class SearchContext {
     this.schema = schema;
     this.analyzer = analyzer;
     this.facetsConfig = facetsConfig;
+    this.browsing = new Browsing(facetsConfig);
     this.parsing = new QueryParsing(schema, queryAnalyzer);
     Set<String> fields = new HashSet<>(schema.lemmaFields.keySet());
     fields.add(schema.content);
@@ -415,55 +413,6 @@ public final class SearchContext {
   }
 
   /**
-   * The facets of a search for all documents within chosen facet values ({@code drilled}) and
-   * nothing else: what {@link DrillSideways} answers, without its cost. DrillSideways visits every
-   * document the base query matches, here every document of the index (docs/performance.md), to
-   * count each chosen dimension sideways. Here a chosen dimension is counted over the documents of
-   * the other chosen dimensions (a search of their values alone), or over all documents when it is
-   * the only one (counted once per reader); the other dimensions over the hits ({@code collected}).
-   */
-  private Facets browse(
-      IndexSearcher searcher,
-      SortedSetDocValuesReaderState state,
-      Map<String, List<String>> drilled,
-      FacetsCollector collected)
-      throws IOException {
-    Map<String, Facets> sideways = new HashMap<>();
-    for (String dim : drilled.keySet()) {
-      if (drilled.size() == 1) {
-        sideways.put(dim, countAll(state));
-        continue;
-      }
-      DrillDownQuery others = new DrillDownQuery(facetsConfig, MatchAllDocsQuery.INSTANCE);
-      for (Map.Entry<String, List<String>> chosen : drilled.entrySet()) {
-        if (!chosen.getKey().equals(dim)) {
-          for (String value : chosen.getValue()) {
-            others.add(chosen.getKey(), value);
-          }
-        }
-      }
-      sideways.put(
-          dim, FacetCounting.count(state, searcher.search(others, new FacetsCollectorManager())));
-    }
-    return new MultiFacets(sideways, FacetCounting.count(state, collected));
-  }
-
-  /** The facet counts of all documents of {@code state}'s reader, counted once. */
-  private Facets countAll(SortedSetDocValuesReaderState state) throws IOException {
-    synchronized (allCounts) {
-      Facets known = allCounts.get(state);
-      if (known != null) {
-        return known;
-      }
-    }
-    Facets counted = new SortedSetDocValuesFacetCounts(state); // outside the lock: O(documents)
-    synchronized (allCounts) {
-      allCounts.put(state, counted);
-    }
-    return counted;
-  }
-
-  /**
    * Runs a prepared search in one call: DrillSideways (or a plain search while no facet is
    * indexed), the exact total, the page's hits as the search tool shows them, the facet counts and
    * the counts of {@code filterCounts}; everything comes back as one string: the JSON object {@code
@@ -491,7 +440,7 @@ public final class SearchContext {
                   searcher, r.after, r.drillDown, topN, r.sort, true, new FacetsCollectorManager());
       top = result.topDocs();
       hitsCollected = result.facetsCollector();
-      facets = browse(searcher, state, r.drilled, hitsCollected);
+      facets = browsing.facets(searcher, state, r.drilled, hitsCollected);
     } else if (state != null) {
       FacetCounting.CountingSideways sideways =
           new FacetCounting.CountingSideways(searcher, facetsConfig, state);
