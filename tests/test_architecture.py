@@ -324,3 +324,19 @@ def test_the_engine_builds_no_key_of_the_mcp_answer() -> None:
                     if camel.match(key.value) and key.value not in SOLR_NAMES:
                         found.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {key.value}")
     assert found == [], "camelCase keys built in the engine: " + ", ".join(found)
+
+
+def test_no_tool_states_a_bound_of_its_own() -> None:
+    """Every bound a tool's parameter declares (``ge``, ``le``, ``min_length``, ``max_length``
+    …) comes from ``engine/core/limits.py``, where it is stated once for every tool (and, for a
+    request's numbers, for the engine's check too): a number written in a tool's ``Field`` is a
+    second statement of a limit, which drifts from the first."""
+    bounds = {"ge", "gt", "le", "lt", "min_length", "max_length"}
+    found = []
+    for path in sorted((PACKAGE / "server" / "tools").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Field":
+                for keyword in node.keywords:
+                    if keyword.arg in bounds and isinstance(keyword.value, ast.Constant):
+                        found.append(f"{path.name}:{node.lineno} {keyword.arg}")
+    assert not found, found

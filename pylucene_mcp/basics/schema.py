@@ -96,7 +96,10 @@ def keyword_value(field: str, value: str) -> str:
 SortField = Literal["_score", "modified_date", "created_date", "file_size"]
 #: what a search sorts by (the tool's ``sort`` takes exactly these: its type is ``SortField``)
 SORT_FIELDS: tuple[SortField, ...] = get_args(SortField)
-FILTER_OPERATORS = ("eq", "in", "not", "not_in", "range")
+FilterOperator = Literal["eq", "in", "not", "not_in", "range"]
+#: how a filter compares (the tools' ``operator`` takes exactly these: its type is
+#: ``FilterOperator``)
+FILTER_OPERATORS: tuple[FilterOperator, ...] = get_args(FilterOperator)
 
 FieldKind = Literal["text", "keyword", "long", "date", "shadow", "stored"]
 

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from pylucene_mcp.engine.core.miss import MissExplanation, SemanticMiss
     from pylucene_mcp.engine.core.probe import Probe
     from pylucene_mcp.engine.core.profile import QueryProfile, SemanticProfile
-    from pylucene_mcp.engine.core.quotes import MAX_QUOTE_CHARS, QuoteLocations
+    from pylucene_mcp.engine.core.quotes import QuoteLocations
     from pylucene_mcp.engine.core.readable import Readable
     from pylucene_mcp.engine.core.request import SearchRequest
     from pylucene_mcp.engine.core.results import (
@@ -64,7 +64,6 @@ _HOMES = {
     "Probe": "probe",
     "QueryProfile": "profile",
     "SemanticProfile": "profile",
-    "MAX_QUOTE_CHARS": "quotes",
     "QuoteLocations": "quotes",
     "Readable": "readable",
     "SearchRequest": "request",
@@ -103,7 +102,6 @@ __all__ = [
     "FilterInput",
     "IndexStats",
     "MissExplanation",
-    "MAX_QUOTE_CHARS",
     "QueryProfile",
     "QuoteLocations",
     "Readable",

@@ -6,13 +6,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.engine.core import documents
 
-Operator = Literal["eq", "in", "not", "not_in", "range"]
+Operator = schema.FilterOperator
 LONG_MIN = -(2**63)
 LONG_MAX = 2**63 - 1
 

@@ -5,13 +5,26 @@ The engine checks a Python caller's value against its bound and names the Python
 bound (``Field(**PAGE_SIZE.schema())`` in ``server/tools``), so that the SDK refuses what the
 engine would, with the tool's own name, and the two cannot drift apart
 (``tests/test_limits.py`` reads both from every tool's published schema).
+
+The lengths (:class:`Length`: characters of a query or a path, entries of a list) are the MCP
+tools' alone: they keep a client's message to a size the server answers at once, and a Python
+caller, who may search with a query of 3,000 words, is not held to them. They are stated here
+once all the same, for every tool that takes such a value, with the request's choices (``Mode``,
+``SortOrder``; the default operator is ``basics.config.Operator``, a filter's operator
+``basics.schema.FilterOperator``), which the engine checks too.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from typing import Literal
 
 from pylucene_mcp.basics import errors
+
+#: how a search ranks: by its words, by its meaning (the semantic path), or both fused
+Mode = Literal["lexical", "semantic", "hybrid"]
+#: the order of a sorted search
+SortOrder = Literal["asc", "desc"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -35,6 +48,19 @@ class Bounds:
     def schema(self) -> dict[str, float]:
         """The bound as a pydantic ``Field``'s arguments (``ge``, ``le``)."""
         return {"ge": self.low} if self.high is None else {"ge": self.low, "le": self.high}
+
+
+@dataclasses.dataclass(frozen=True)
+class Length:
+    """How many items (characters of a text, entries of a list) a value may hold: at most
+    ``high``, at least ``low``."""
+
+    high: int
+    low: int = 0
+
+    def schema(self) -> dict[str, int]:
+        """The bound as a pydantic ``Field``'s arguments (``max_length``, ``min_length``)."""
+        return {"max_length": self.high, **({"min_length": self.low} if self.low else {})}
 
 
 def _number(value: float) -> str:
@@ -68,3 +94,29 @@ DETAILS_LENGTH = Bounds(1, 100_000)
 DETAILS_OFFSET = Bounds(0)
 #: segments an optimized index keeps
 SEGMENTS = Bounds(1, 1000)
+#: a search's own time limit, below the server's (milliseconds)
+TIME_ALLOWED_MS = Bounds(1, 600_000)
+#: the least count of a facet value shown
+FACET_MIN_COUNT = Bounds(1, 1_000_000)
+
+#: characters of a query's text
+QUERY_CHARS = Length(10_000)
+#: characters of a counted query (one of a search's ``countQueries``), and how many a search has
+COUNTED_QUERY_CHARS = Length(1_000)
+COUNTED_QUERIES = Length(20)
+#: range facets of one search
+RANGE_FACETS = Length(4)
+#: filters of one search, and values of one filter
+FILTERS = Length(20)
+FILTER_VALUES = Length(100, 1)
+#: characters of a path a tool takes (a file's or a folder's)
+PATH_CHARS = Length(4096, 1)
+#: folders one crawl is asked for
+CRAWL_FOLDERS = Length(100)
+#: characters of an administration operation's id
+OPERATION_ID_CHARS = Length(50)
+#: characters of a field's name, and of a prefix the vocabulary completes
+FIELD_NAME_CHARS = Length(100, 1)
+PREFIX_CHARS = Length(200)
+#: characters of a quote to locate (a few words to a few sentences)
+QUOTE_CHARS = Length(2_000, 1)

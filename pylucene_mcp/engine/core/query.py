@@ -7,10 +7,11 @@ from __future__ import annotations
 import functools
 import math
 import re
-from typing import Any
+from typing import Any, get_args
 
 from pylucene_mcp import jvm
 from pylucene_mcp.basics import errors, schema
+from pylucene_mcp.basics.config import Operator
 from pylucene_mcp.basics.shapes import camel, field_names
 from pylucene_mcp.basics.text import visible
 from pylucene_mcp.engine.core import analysis, documents
@@ -115,7 +116,7 @@ def query_text(text: str, default_operator: str = "AND") -> str:
         InvalidRequestError: for an operator other than AND and OR.
         QuerySyntaxError: for an empty query.
     """
-    if default_operator not in ("AND", "OR"):
+    if default_operator not in get_args(Operator):
         raise errors.InvalidRequestError(
             f"the default operator must be AND or OR, not {default_operator!r}"
         )

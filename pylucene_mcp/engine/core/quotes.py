@@ -37,7 +37,7 @@ from pylucene_mcp.engine.core.request import SearchRequest
 from pylucene_mcp.engine.core.results import SearchResult
 
 #: the longest quote taken, in characters (a few sentences)
-MAX_QUOTE_CHARS = 2_000
+MAX_QUOTE_CHARS = limits.QUOTE_CHARS.high
 #: a quote needs this many letters or digits to be found by its words
 MIN_QUOTE_CHARS = 8
 #: documents the search of the quote's words gives for a verdict

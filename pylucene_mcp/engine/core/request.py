@@ -9,7 +9,7 @@ import dataclasses
 import math
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol, get_args
 
 from pylucene_mcp.basics import errors, schema
 from pylucene_mcp.basics.shapes import Encoded, to_dict
@@ -58,7 +58,7 @@ class SearchRequest:
     query: str
     filters: Sequence[Filter | Mapping[str, Any]] = ()
     sort: str = "_score"
-    sort_order: Literal["asc", "desc"] = "desc"
+    sort_order: limits.SortOrder = "desc"
     page: int = 1
     page_size: int = 10
     default_operator: str = "AND"
@@ -76,7 +76,7 @@ class SearchRequest:
     #: lexical (the query's words); semantic: the documents with a chunk whose similarity to
     #: ``vector`` (the query embedded) reaches ``similarity_threshold``; hybrid: both, the first
     #: hundred of each fused by reciprocal rank (docs/semantic.md)
-    mode: Literal["lexical", "semantic", "hybrid"] = "lexical"
+    mode: limits.Mode = "lexical"
     vector: Sequence[float] | None = None
     similarity_threshold: float = 0.7
     # worked out once from the above
@@ -205,9 +205,9 @@ def _check(request: SearchRequest) -> None:
             f"page {page} of {size} hits goes past the first {MAX_WINDOW} hits; "
             "narrow the query or add filters"
         )
-    if request.mode not in ("lexical", "semantic", "hybrid"):
+    if request.mode not in get_args(limits.Mode):
         raise errors.InvalidRequestError(
-            f"mode must be lexical, semantic or hybrid, got {request.mode!r}"
+            f"mode must be {' or '.join(get_args(limits.Mode))}, got {request.mode!r}"
         )
     if request.mode != "lexical":
         if request.vector is None:
@@ -222,7 +222,7 @@ def _check(request: SearchRequest) -> None:
         limits.SIMILARITY_THRESHOLD.check("similarity_threshold", request.similarity_threshold)
     if request.sort not in schema.SORT_FIELDS:
         raise errors.InvalidRequestError(f"sort must be one of {', '.join(schema.SORT_FIELDS)}")
-    if request.sort_order not in ("asc", "desc"):
+    if request.sort_order not in get_args(limits.SortOrder):
         raise errors.InvalidRequestError("sort_order must be 'asc' or 'desc'")
     limits.MAX_PASSAGES.check("max_passages", request.max_passages)
     limits.PASSAGE_LENGTH.check("passage_length", request.passage_length)

@@ -70,7 +70,7 @@ def register_admin(tools: Registry, svc: Service) -> None:
     @tools.tool("admin", "Index admin status", read_only=True)
     @answers(OperationsOut)
     def getIndexAdminStatus(
-        operationId: Annotated[str | None, Field(max_length=50)] = None,
+        operationId: Annotated[str | None, Field(**limits.OPERATION_ID_CHARS.schema())] = None,
     ) -> dict[str, Any]:
         """The state (running, done, failed), result or error of an admin operation, or of
         all of this server's run when operationId is left out."""

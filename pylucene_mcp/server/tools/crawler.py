@@ -18,6 +18,7 @@ from pylucene_mcp.basics.shapes import to_dict
 # the crawl's report alone: the crawler itself is imported when a crawl starts, not on the
 # server's start-up path
 from pylucene_mcp.crawler.report import CrawlReport, DirectoryStats
+from pylucene_mcp.engine.core.backend import limits
 from pylucene_mcp.server.tools.output import answer, answers, fit_counted
 from pylucene_mcp.server.tools.registry import Registry
 from pylucene_mcp.service.service import Service
@@ -350,7 +351,7 @@ def register_crawler(tools: Registry, svc: Service) -> None:
     async def startCrawl(
         ctx: Context,
         fullReindex: bool = False,
-        directories: Annotated[list[str] | None, Field(max_length=100)] = None,
+        directories: Annotated[list[str] | None, Field(**limits.CRAWL_FOLDERS.schema())] = None,
         wait: bool = False,
     ) -> dict[str, Any] | CallToolResult:
         """Crawl the configured directories (or some of them) into the index: new files are
@@ -459,7 +460,7 @@ def register_crawler(tools: Registry, svc: Service) -> None:
     @tools.tool("crawler", "Add a crawled folder", read_only=False, idempotent=True)
     @answers(FolderAdded)
     def addCrawlableDirectory(
-        path: Annotated[str, Field(min_length=1, max_length=4096)], crawlNow: bool = True
+        path: Annotated[str, Field(**limits.PATH_CHARS.schema())], crawlNow: bool = True
     ) -> FolderAdded:
         """Add a folder to the crawled ones (saved in the config file) and, by default, crawl it
         now. Answers at once; while another crawl runs, this folder's crawl follows it (queued)."""
@@ -469,7 +470,7 @@ def register_crawler(tools: Registry, svc: Service) -> None:
     @tools.tool("crawler", "Remove a crawled folder", read_only=False, destructive=True)
     @answers(FolderRemoved)
     def removeCrawlableDirectory(
-        path: Annotated[str, Field(min_length=1, max_length=4096)], dropDocuments: bool = True
+        path: Annotated[str, Field(**limits.PATH_CHARS.schema())], dropDocuments: bool = True
     ) -> FolderRemoved:
         """Stop crawling and watching a folder (saved in the config file); by default also
         remove its documents from the index, but for those another crawled folder still covers

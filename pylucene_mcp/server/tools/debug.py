@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from pylucene_mcp.basics.config import Operator
 from pylucene_mcp.basics.shapes import to_dict
 from pylucene_mcp.engine.core.backend import (
     MissExplanation,
@@ -92,9 +93,9 @@ def register_debug(tools: Registry, svc: Service) -> None:
     @tools.tool("debug", "Profile a query", read_only=True)
     @answers(QueryProfile)
     def profileQuery(
-        query: Annotated[str, Field(max_length=10_000)],
-        filters: Annotated[list[SearchFilter] | None, Field(max_length=20)] = None,
-        defaultOperator: Annotated[str, Field(pattern="^(AND|OR)$")] = configured,
+        query: Annotated[str, Field(**limits.QUERY_CHARS.schema())],
+        filters: Annotated[list[SearchFilter] | None, Field(**limits.FILTERS.schema())] = None,
+        defaultOperator: Operator = configured,
         analyzeFilterImpact: bool = False,
         analyzeDocumentScoring: bool = False,
         analyzeFacetCost: bool = False,
@@ -128,10 +129,10 @@ def register_debug(tools: Registry, svc: Service) -> None:
     @tools.tool("debug", "Explain a missing document", read_only=True)
     @answers(MissExplanation)
     def explainMiss(
-        query: Annotated[str, Field(max_length=10_000)],
-        filePath: Annotated[str, Field(min_length=1, max_length=4096)],
-        filters: Annotated[list[SearchFilter] | None, Field(max_length=20)] = None,
-        defaultOperator: Annotated[str, Field(pattern="^(AND|OR)$")] = configured,
+        query: Annotated[str, Field(**limits.QUERY_CHARS.schema())],
+        filePath: Annotated[str, Field(**limits.PATH_CHARS.schema())],
+        filters: Annotated[list[SearchFilter] | None, Field(**limits.FILTERS.schema())] = None,
+        defaultOperator: Operator = configured,
     ) -> dict[str, Any]:
         """Why an indexed document is not in a query's results, or ranks low: the filter that
         excludes it (and its value), a required word it does not contain (with the closest

@@ -6,7 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pylucene_mcp.engine.core.backend import Filter
+from pylucene_mcp.basics import schema
+from pylucene_mcp.engine.core.backend import Filter, limits
 
 
 class SearchFilter(BaseModel):
@@ -17,9 +18,11 @@ class SearchFilter(BaseModel):
     field: str = Field(
         description="field name, e.g. language, author, file_extension, modified_date, file_size"
     )
-    operator: Literal["eq", "in", "not", "not_in", "range"] = "eq"
+    operator: schema.FilterOperator = "eq"
     value: str | int | None = None
-    values: list[str | int] | None = Field(default=None, min_length=1, max_length=100)
+    values: list[str | int] | None = Field(
+        default=None, min_length=limits.FILTER_VALUES.low, max_length=limits.FILTER_VALUES.high
+    )
     from_: str | int | None = Field(
         default=None, alias="from", description="date (2024-01-01) or number"
     )

@@ -7,13 +7,13 @@ import dataclasses
 import math
 import re
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Field
 
 import pylucene_mcp.engine.core.backend as engine
 from pylucene_mcp.basics import errors, schema
-from pylucene_mcp.basics.config import Settings
+from pylucene_mcp.basics.config import Operator, Settings
 from pylucene_mcp.basics.shapes import compact_size
 from pylucene_mcp.engine.core.backend import (
     MAX_CURSOR_CHARS,
@@ -183,19 +183,22 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
     @answers(SearchResult)
     def search(
         query: Annotated[
-            str, Field(max_length=10_000, description="Lucene query; '*' matches all")
+            str, Field(**limits.QUERY_CHARS.schema(), description="Lucene query; '*' matches all")
         ],
-        filters: Annotated[list[SearchFilter] | None, Field(max_length=20)] = None,
+        filters: Annotated[list[SearchFilter] | None, Field(**limits.FILTERS.schema())] = None,
         sort: schema.SortField = "_score",
-        sortOrder: Literal["asc", "desc"] = "desc",
+        sortOrder: limits.SortOrder = "desc",
         page: Annotated[int, Field(**limits.PAGE.schema())] = 1,
         pageSize: Annotated[int, Field(**limits.PAGE_SIZE.schema())] = 10,
-        defaultOperator: Literal["AND", "OR"] = settings.default_operator,
+        defaultOperator: Operator = settings.default_operator,
         maxPassages: Annotated[int, Field(**limits.MAX_PASSAGES.schema())] = 3,
         passageLength: Annotated[int, Field(**limits.PASSAGE_LENGTH.schema())] = 200,
         fields: Annotated[
             list[HitField] | None,
-            Field(max_length=13, description="hit fields to return (filePath always)"),
+            Field(
+                max_length=len(get_args(HitField)),
+                description="hit fields to return (filePath always)",
+            ),
         ] = None,
         facets: Annotated[
             list[FacetDimension] | None,
@@ -205,18 +208,25 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
             ),
         ] = None,
         facetLimit: Annotated[int, Field(**limits.FACET_LIMIT.schema())] = 10,
-        facetMinCount: Annotated[int, Field(ge=1, le=1_000_000)] = 1,
+        facetMinCount: Annotated[int, Field(**limits.FACET_MIN_COUNT.schema())] = 1,
         timeAllowedMs: Annotated[
             int | None,
-            Field(ge=1, le=600_000, description="a time limit below the server's own"),
+            Field(
+                **limits.TIME_ALLOWED_MS.schema(), description="a time limit below the server's own"
+            ),
         ] = None,
         facetQueries: Annotated[
-            dict[str, Annotated[str, Field(max_length=1000)]] | None,
-            Field(max_length=20, description="name → Lucene query: counts among the hits"),
+            dict[str, Annotated[str, Field(**limits.COUNTED_QUERY_CHARS.schema())]] | None,
+            Field(
+                **limits.COUNTED_QUERIES.schema(),
+                description="name → Lucene query: counts among the hits",
+            ),
         ] = None,
         rangeFacets: Annotated[
             list[RangeFacetIn] | None,
-            Field(max_length=4, description="date or size buckets among the hits"),
+            Field(
+                **limits.RANGE_FACETS.schema(), description="date or size buckets among the hits"
+            ),
         ] = None,
         cursor: Annotated[
             str | None,
@@ -233,7 +243,7 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
             Field(description="also match other forms of the words (locks → lock); false: exact"),
         ] = True,
         mode: Annotated[
-            Literal["lexical", "semantic", "hybrid"],
+            limits.Mode,
             Field(
                 description="lexical: the query's words; semantic: documents whose meaning is "
                 "close to the query's (a question in any language; needs vectors on); hybrid: "
@@ -300,9 +310,12 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         def semanticSearch(
             query: Annotated[
                 str,
-                Field(max_length=10_000, description="what to find, in words (any language)"),
+                Field(
+                    **limits.QUERY_CHARS.schema(),
+                    description="what to find, in words (any language)",
+                ),
             ],
-            filters: Annotated[list[SearchFilter] | None, Field(max_length=20)] = None,
+            filters: Annotated[list[SearchFilter] | None, Field(**limits.FILTERS.schema())] = None,
             page: Annotated[int, Field(**limits.PAGE.schema())] = 1,
             pageSize: Annotated[int, Field(**limits.PAGE_SIZE.schema())] = 10,
             similarityThreshold: Annotated[
@@ -329,7 +342,9 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
     @tools.tool("info", "Query builder", read_only=True, app="query-builder")
     @answers(QueryBuilderView)
     def queryBuilder(
-        query: Annotated[str, Field(max_length=10_000, description="a query to start from")] = "",
+        query: Annotated[
+            str, Field(**limits.QUERY_CHARS.schema(), description="a query to start from")
+        ] = "",
     ) -> QueryBuilderView:
         """For a person who wants to build a search by hand: the index's fields and the values
         of its facets with their counts. Hosts with MCP Apps show it as a form that writes the
@@ -365,14 +380,17 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
     @tools.tool("info", "Document details", read_only=True, app="document-preview")
     @answers(engine.DocumentDetails)
     def getDocumentDetails(
-        filePath: Annotated[str, Field(min_length=1, max_length=4096)],
+        filePath: Annotated[str, Field(**limits.PATH_CHARS.schema())],
         offset: Annotated[int, Field(**limits.DETAILS_OFFSET.schema())] = 0,
         length: Annotated[int, Field(**limits.DETAILS_LENGTH.schema())] = DETAILS_LENGTH,
         query: Annotated[
             str | None,
-            Field(max_length=10_000, description="a search's query: its matches in the text"),
+            Field(
+                **limits.QUERY_CHARS.schema(),
+                description="a search's query: its matches in the text",
+            ),
         ] = None,
-        defaultOperator: Literal["AND", "OR"] = settings.default_operator,
+        defaultOperator: Operator = settings.default_operator,
         wordForms: bool = True,
     ) -> dict[str, Any]:
         """The stored metadata of one indexed document and a slice of its text (offset/length
@@ -400,16 +418,15 @@ def register_search(tools: Registry, settings: Settings, svc: Service) -> None:
         quote: Annotated[
             str,
             Field(
-                min_length=1,
-                max_length=engine.MAX_QUOTE_CHARS,
+                **limits.QUOTE_CHARS.schema(),
                 description="the words as you would quote them: a few words to a few sentences",
             ),
         ],
         filePath: Annotated[
             str | None,
-            Field(max_length=4096, description="only in this document"),
+            Field(**limits.PATH_CHARS.schema(), description="only in this document"),
         ] = None,
-        filters: Annotated[list[SearchFilter] | None, Field(max_length=20)] = None,
+        filters: Annotated[list[SearchFilter] | None, Field(**limits.FILTERS.schema())] = None,
         minSimilarity: Annotated[
             float,
             Field(

@@ -30,8 +30,8 @@ def register_vocabulary(tools: Registry, svc: Service) -> None:
     @tools.tool("observability", "Suggest terms", read_only=True)
     @answers(TermList)
     def suggestTerms(
-        field: Annotated[str, Field(min_length=1, max_length=100)] = "content",
-        prefix: Annotated[str, Field(max_length=200)] = "",
+        field: Annotated[str, Field(**limits.FIELD_NAME_CHARS.schema())] = "content",
+        prefix: Annotated[str, Field(**limits.PREFIX_CHARS.schema())] = "",
         limit: Annotated[int, Field(**limits.TERM_LIMIT.schema())] = 20,
     ) -> TermList:
         """Terms of a field that start with a prefix, most documents first: to see how the
@@ -42,7 +42,7 @@ def register_vocabulary(tools: Registry, svc: Service) -> None:
     @tools.tool("observability", "Top terms", read_only=True)
     @answers(TermList)
     def getTopTerms(
-        field: Annotated[str, Field(min_length=1, max_length=100)] = "content",
+        field: Annotated[str, Field(**limits.FIELD_NAME_CHARS.schema())] = "content",
         limit: Annotated[int, Field(**limits.TERM_LIMIT.schema())] = 20,
         skipCommon: Annotated[
             bool,
@@ -59,7 +59,7 @@ def register_vocabulary(tools: Registry, svc: Service) -> None:
     @answers(Duplicates)
     def findDuplicates(
         minGroupSize: Annotated[int, Field(**limits.GROUP_SIZE.schema())] = 2,
-        directory: Annotated[str | None, Field(max_length=4096)] = None,
+        directory: Annotated[str | None, Field(**limits.PATH_CHARS.schema())] = None,
         page: Annotated[int, Field(**limits.PAGE.schema())] = 1,
         pageSize: Annotated[int, Field(**limits.GROUP_PAGE_SIZE.schema())] = 10,
     ) -> dict[str, Any]:
