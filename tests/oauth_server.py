@@ -28,6 +28,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from tests.waiting import until
+
 
 @dataclass(frozen=True)
 class User:
@@ -96,10 +98,7 @@ class AuthorizationServer:
 
     def start(self) -> AuthorizationServer:
         self._thread.start()
-        deadline = time.monotonic() + 30
-        while not self._server.started:
-            assert time.monotonic() < deadline, "the authorization server did not start"
-            time.sleep(0.01)
+        until(lambda: self._server.started, 30, "the authorization server's start")
         return self
 
     def stop(self) -> None:

@@ -23,6 +23,7 @@ import pytest
 from pylucene_mcp import Index
 from tests.corpus import build_index
 from tests.stdio_peer import StdioPeer, handshake
+from tests.waiting import answered
 
 CHROMIUM = Path("/usr/bin/chromium")
 DOCS_IMAGES = Path(__file__).resolve().parents[1] / "docs" / "images"
@@ -443,7 +444,6 @@ def test_an_app_opened_without_a_host_says_where_it_belongs(browser: Any, tmp_pa
 def test_crawl_dashboard_shows_each_folder_its_failures_and_the_watchers_changes(
     host: Host, tmp_path: Path
 ) -> None:
-    import time
 
     folder = tmp_path / "docs"
     folder.mkdir()
@@ -451,13 +451,12 @@ def test_crawl_dashboard_shows_each_folder_its_failures_and_the_watchers_changes
     (folder / "broken.pdf").write_bytes(b"%PDF-1.7\n1 0 obj << /Type /Catalog >>\nnot a pdf")
     host.call("addCrawlableDirectory", {"path": str(folder)})  # crawls it
     app = host.open("getCrawlerStats", {})  # during the crawl: the dashboard follows it
-    deadline = time.monotonic() + 60
-    while True:
-        stats = host.call("getCrawlerStats", {})["structuredContent"]
-        if "last" in stats and stats["status"] in ("IDLE", "WATCHING"):
-            break
-        assert time.monotonic() < deadline, f"the crawl did not end: {stats}"
-        host.page.wait_for_timeout(200)
+    stats = answered(
+        lambda: host.call("getCrawlerStats", {})["structuredContent"],
+        lambda stats: "last" in stats and stats["status"] in ("IDLE", "WATCHING"),
+        60,
+        "the crawl's end",
+    )
     app.get_by_test_id("state").filter(has_text=stats["status"]).wait_for()
     rows = app.get_by_test_id("folders").locator("tr")
     rows.filter(has_text=str(folder)).wait_for()
@@ -476,13 +475,12 @@ def test_crawl_dashboard_shows_each_folder_its_failures_and_the_watchers_changes
 
     # a file written after the crawl: the watcher indexes it, the dashboard lists it
     (folder / "later.txt").write_text("More herons.")
-    deadline = time.monotonic() + 30
-    while not any(
-        c["filePath"].endswith("later.txt")
-        for c in host.call("getCrawlerStats", {})["structuredContent"]["recentChanges"]
-    ):
-        assert time.monotonic() < deadline, "the watcher did not index later.txt"
-        host.page.wait_for_timeout(200)
+    answered(
+        lambda: host.call("getCrawlerStats", {})["structuredContent"]["recentChanges"],
+        lambda changes: any(c["filePath"].endswith("later.txt") for c in changes),
+        30,
+        "the watcher's indexing of later.txt",
+    )
     app.get_by_role("button", name="Refresh").click()
     change = app.get_by_test_id("changes").locator("tr").filter(has_text="later.txt")
     change.wait_for()
@@ -685,21 +683,19 @@ SERIOUS = """async () => (await axe.run(document, {resultTypes: ["violations"]})
 def crawled(host: Host, folder: Path) -> None:
     """The server crawls real files of each main kind (PDF, Office, OpenDocument, e-mail …)
     made by real writers, in ``folder``; returns when the crawl has ended."""
-    import time
 
     from tests.crawler.files import make_corpus
 
     make_corpus(folder)
     host.call("addCrawlableDirectory", {"path": str(folder)})
-    deadline = time.monotonic() + 180
-    while True:
-        stats = host.call("getCrawlerStats", {})["structuredContent"]
-        if "last" in stats and stats["status"] in ("IDLE", "WATCHING"):
-            found = host.call("search", {"query": "*", "maxPassages": 0})["structuredContent"]
-            assert found["totalHits"] >= 10, json.dumps(stats)  # every kind of file is in
-            return
-        assert time.monotonic() < deadline, f"the crawl did not end: {stats}"
-        host.page.wait_for_timeout(250)
+    stats = answered(
+        lambda: host.call("getCrawlerStats", {})["structuredContent"],
+        lambda stats: "last" in stats and stats["status"] in ("IDLE", "WATCHING"),
+        180,
+        "the crawl's end",
+    )
+    found = host.call("search", {"query": "*", "maxPassages": 0})["structuredContent"]
+    assert found["totalHits"] >= 10, json.dumps(stats)  # every kind of file is in
 
 
 @pytest.mark.parametrize("name", sorted(APPS))

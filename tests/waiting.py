@@ -32,6 +32,25 @@ def until(
     assert eventually(condition, timeout_s), f"{what} did not come within {timeout_s:g} s"
 
 
+def answered(
+    ask: Callable[[], T],
+    ready: Callable[[T], object],
+    timeout_s: float = 60.0,
+    what: str = "the answer",
+    step_s: float = 0.2,
+) -> T:
+    """Asks ``ask`` again until ``ready`` holds for its answer; returns that answer, or fails
+    the test naming ``what`` (and the last answer) when it does not come within ``timeout_s``."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        answer = ask()
+        if ready(answer):
+            return answer
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"{what} did not come within {timeout_s:g} s: {answer!r}")
+        time.sleep(step_s)
+
+
 async def arrives(
     ask: Callable[[], Awaitable[T]],
     ready: Callable[[T], object],

@@ -14,7 +14,7 @@ import yaml
 from mcp import Client
 
 from pylucene_mcp.basics.config import Settings
-from pylucene_mcp.crawler.pipeline import NOT_EXTRACTED
+from pylucene_mcp.crawler.pipeline import NOT_EXTRACTED, Crawler
 from pylucene_mcp.crawler.report import CrawlReport
 from pylucene_mcp.server.app import build_server
 from pylucene_mcp.server.tools.crawler import progress_step
@@ -415,7 +415,6 @@ def test_a_folder_added_while_the_index_opens_is_crawled_once(home: Path, tmp_pa
     own; the start-up crawl (which reads the folders again) crawled it, and then its own crawl
     did again, every file skipped, so the last crawl's figures said "0 added". Which of the two
     began first is a race: six servers in a row try it."""
-    import time
 
     for attempt in range(6):
         folder = tmp_path / f"home{attempt}"
@@ -429,12 +428,15 @@ def test_a_folder_added_while_the_index_opens_is_crawled_once(home: Path, tmp_pa
             service.warm_up(0.2, then_crawl=True)
             service.folders.add(str(home / "beta"))  # the index is not open yet: it waits
             assert service.crawls.queued()
-            deadline = time.monotonic() + 60
             crawler = service.crawls.crawler()  # opens the index
-            while service.crawls.pending() or crawler.current is not None or crawler.last is None:
-                assert time.monotonic() < deadline, "the crawl did not end"
-                crawler.wait(0.2)
+
+            def ended(service: Service = service, crawler: Crawler = crawler) -> bool:
+                pending = service.crawls.pending() or crawler.current is not None
+                return not pending and crawler.last is not None
+
+            until(ended, 60, "the crawl's end")
             last = crawler.last
+            assert last is not None
             assert (attempt, last.added, last.skipped) == (attempt, 40, 0)
         finally:
             service.close()
