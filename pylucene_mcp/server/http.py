@@ -26,7 +26,6 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import anyio
-from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 
 from pylucene_mcp.basics import errors
@@ -35,6 +34,7 @@ if TYPE_CHECKING:
     from starlette.applications import Starlette
 
     from pylucene_mcp.basics.config import Settings
+    from pylucene_mcp.server.app import SearchServer
     from pylucene_mcp.server.auth import Access
 
 log = logging.getLogger(__name__)
@@ -133,7 +133,7 @@ def protect(app: Starlette, access: Access, groups: Mapping[str, str]) -> None:
 
 
 async def serve_http(
-    server: MCPServer,
+    server: SearchServer,
     host: str,
     port: int,
     *,
@@ -169,7 +169,7 @@ async def serve_http(
     )
     guard.limit_sessions(server.session_manager, bounds.http_max_sessions_per_caller)
     if access is not None:
-        protect(app, access, getattr(server, "groups", {}))
+        protect(app, access, server.tools.groups)  # each tool's group: the scope it needs
     limits = guard.Limits(
         guard.descriptor_budget(bounds.http_max_connections),
         bounds.http_max_connections_per_peer,
