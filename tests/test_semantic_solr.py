@@ -3,7 +3,7 @@ product's crawler (real Tika) into an embedded index and into a collection of th
 SolrCloud cluster, each server with vectors on and its own embedder; once both have embedded
 every document, the three search modes, the semanticSearch tool, explainMiss and profileQuery
 answer the same on both (the embedded index's answers are checked against a numpy oracle in
-tests/test_semantic_search.py)."""
+tests/test_semantic.py)."""
 
 from __future__ import annotations
 
