@@ -17,6 +17,7 @@ from pylucene_mcp import Index
 from pylucene_mcp.server import app
 from pylucene_mcp.server.app import expensive
 from tests.mcp_client import call, connect
+from tests.waiting import arrives
 
 pytestmark = pytest.mark.slow
 
@@ -54,6 +55,15 @@ async def test_a_cheap_search_is_answered_before_the_expensive_ones_queued_befor
     vocabulary_index: Index, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(app, "expensive_limit", lambda: LIMIT)
+    judged: list[str] = []  # the calls judged expensive: each then waits for its turn
+
+    def judging(name: str, arguments: dict[str, Any]) -> bool:
+        found = expensive(name, arguments)
+        if found:
+            judged.append(name)
+        return found
+
+    monkeypatch.setattr(app, "expensive", judging)
     answered: list[str] = []
     async with connect(vocabulary_index) as client:
         await call(client, "search", query="kittiwakes")  # the JVM warm, the tool added
@@ -66,8 +76,12 @@ async def test_a_cheap_search_is_answered_before_the_expensive_ones_queued_befor
         async with anyio.create_task_group() as group:
             for n in range(EXPENSIVE):
                 group.start_soon(one, f"expensive{n}", "*e* OR *a*")
-            for _ in range(20):  # every expensive request sent and waiting or running
-                await anyio.sleep(0)
+
+            # every expensive request judged so, and running or waiting for its turn
+            async def seen() -> int:
+                return len(judged)
+
+            await arrives(seen, lambda n: n == EXPENSIVE, 120, "every expensive call")
             group.start_soon(one, "cheap", "kittiwakes")
     before = answered.index("cheap")
     # at most those running when it came (the thread pool of 40 made it wait for 6 or more)

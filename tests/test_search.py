@@ -397,11 +397,26 @@ def test_paging_walks_all_hits_once(index: Index) -> None:
     assert len(seen) == len(set(seen)) == 11
 
 
-def test_scores_rank_better_matches_first(index: Index) -> None:
-    result = index.search("contract OR agreement", default_operator="OR")
-    scores = [h.score for h in result.documents]
-    assert scores == sorted(scores, reverse=True)
-    assert scores[0] > 0
+def test_scores_rank_better_matches_first(fresh_index: Index) -> None:
+    """Of documents alike but for their words (same length, each word once), one with both
+    words of ``contract OR agreement`` outranks those with one, and those with one outrank none
+    (BM25 adds a positive weight per word found): a ranking worked out here from the texts, not
+    the order the engine returns."""
+    texts = {
+        "/r/both.txt": "contract agreement harbour kestrel",
+        "/r/contract.txt": "contract heron harbour kestrel",
+        "/r/agreement.txt": "agreement heron harbour kestrel",
+        "/r/neither.txt": "plover heron harbour kestrel",
+    }
+    with fresh_index.writer() as w:
+        for path, text in texts.items():
+            w.add({"file_path": path, "content": text})
+    found = fresh_index.search("contract OR agreement", default_operator="OR").documents
+    words = {path: len({"contract", "agreement"} & set(t.split())) for path, t in texts.items()}
+    assert [h.file_path for h in found][0] == "/r/both.txt"
+    assert sorted(h.file_path for h in found) == sorted(p for p, n in words.items() if n)
+    ranked = [words[h.file_path] for h in found]
+    assert ranked == sorted(ranked, reverse=True) and found[-1].score > 0
 
 
 # -- passages ---------------------------------------------------------------------------------

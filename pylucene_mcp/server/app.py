@@ -138,7 +138,7 @@ def expensive_limit() -> int:
     return max(2, os.cpu_count() or 2)
 
 
-class _Tools:
+class RecordedTools:
     """The enabled tools of a server: those not yet handed to the SDK, each one's group, the
     arguments a client may pass, and which run in the process that writes the index."""
 
@@ -162,11 +162,11 @@ class SearchServer(MCPServer):
 
     Turning 23 functions into the SDK's tools (a pydantic model of the arguments, the JSON
     schemas of arguments and answer) took 100 ms of each start, more than the rest of the
-    server. So ``tools/list`` answers from the descriptions the last start wrote to
-    :func:`~pylucene_mcp.basics.config.cache_dir` (named by a digest of the package's source
-    files, the SDK's and pydantic's, and the settings the descriptions depend on: any change
-    writes new ones), and a tool is added to the SDK when it is first called. Without such a
-    file, every tool is added and its descriptions are written.
+    server. So ``tools/list`` answers from the descriptions an earlier start wrote to
+    :func:`~pylucene_mcp.basics.config.cache_dir` (named by :func:`fingerprint`: any change of
+    the code or of the settings they are made of writes new ones), the tools are recorded
+    (:attr:`tools`) when first needed, and a tool is added to the SDK when it is first called.
+    Without such a file, every tool is recorded and added, and its descriptions are written.
 
     A call is validated once, by the SDK; before it, an argument that the tool does not take is
     refused with those it takes (the SDK would ignore it), and the SDK's refusal is reworded for
@@ -182,21 +182,22 @@ class SearchServer(MCPServer):
     ) -> None:
         super().__init__(**kwargs)
         self._tools_of = tools
-        self._tools: _Tools | None = None
+        self._tools: RecordedTools | None = None
         self._adding = threading.Lock()
         self._descriptions = config.cache_dir() / f"tools-{fingerprint}.json"
         self._listed: list[MCPTool] | None = None
         self._expensive: anyio.CapacityLimiter | None = None  # made in the event loop
 
     @property
-    def tools(self) -> _Tools:
+    def tools(self) -> RecordedTools:
         """The enabled tools, recorded when first needed: a call, or a ``tools/list`` that no
         descriptions of an earlier start answer (recording them imports the tool modules and
-        the engine's data types: 60 ms that a client waiting for ``tools/list`` need not pay)."""
+        the engine's data types: 83 ms, 54 + 29, that a client waiting for ``tools/list`` need
+        not pay; docs/performance.md)."""
         if self._tools is None:
             with self._adding:
                 if self._tools is None:
-                    self._tools = _Tools(self._tools_of())
+                    self._tools = RecordedTools(self._tools_of())
         return self._tools
 
     def _add(self, name: str) -> None:

@@ -149,11 +149,20 @@ def test_full_reindex_reextracts_everything(crawler: Crawler, docs: Path) -> Non
     assert full.to_extract == first.added and full.updated == first.added
 
 
-def test_report_figures(crawler: Crawler, docs: Path) -> None:
+def test_report_figures(
+    crawler: Crawler, docs: Path, corpus_files: dict[str, Path | None]
+) -> None:
+    """The report's figures against what the disk and the index hold, counted here: every
+    file of the corpus found, each one's document added, and the bytes those files have on
+    disk."""
+    made = [p for p in corpus_files.values() if p is not None]
+    on_disk = [docs / p.relative_to(made[0].parent) for p in made]
     report = crawler.crawl([str(docs)]).to_dict()
-    assert report["found"] == report["added"] and report["bytes"] > 0
+    indexed = keys(crawler.index)
+    assert report["found"] == len(on_disk) == len(indexed) == report["added"]
+    assert report["bytes"] == sum(p.stat().st_size for p in on_disk)
+    assert report["per_directory"][str(docs)]["added"] == len(indexed)
     assert report["files_per_s"] > 0
-    assert report["per_directory"][str(docs)]["added"] == report["added"]
     assert crawler.last is not None and crawler.current is None
 
 
