@@ -438,20 +438,22 @@ class Crawler:
         known: dict[str, FileState],
         report: CrawlReport,
     ) -> None:
-        written: list[writes.Written] = []
         changes = self.changes(batch, known, report.full)
 
+        refusals: set[str] = set()
+
         def refused(entry: FileEntry, exc: errors.PyLuceneMcpError) -> None:
+            refusals.add(entry.key)
             report.fail(entry.root, entry.key, f"cannot index: {exc}")
 
         try:
-            with self.index.writer() as writer:
-                written = writes.write_all(writer, changes, known.get, refused)
+            written = writes.write_block(self.index, changes, known.get, refused)
         except errors.PyLuceneMcpError as exc:
             # the commit failed (a full disk …): none of the batch is in the index, and the
             # report says so instead of counting what the index does not hold
-            for file in written:
-                report.fail(file.entry.root, file.entry.key, f"not committed: {exc}")
+            for entry, _, _ in changes:
+                if entry.key not in refusals:
+                    report.fail(entry.root, entry.key, f"not committed: {exc}")
             raise
         for file in written:  # counted once the index holds them
             report.count(file.entry.root, file.change, file.entry.size)

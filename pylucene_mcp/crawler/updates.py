@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from pylucene_mcp.crawler.extract import Extractor
     from pylucene_mcp.crawler.failures import FailureLog
     from pylucene_mcp.crawler.ocr import OcrWorker
-    from pylucene_mcp.engine.core.backend import Backend, FileState
+    from pylucene_mcp.engine.core.backend import Backend, BackendWriter, FileState
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +135,8 @@ class FileUpdates:
                 log.warning("cannot index %s: %s", key, exc)
                 if isinstance(exc, ExtractionError) and lasting(exc):
                     crawler.failures.record(key, st.st_size, st.st_mtime_ns // 1_000_000, str(exc))
-        with crawler.index.writer() as writer:
+
+        def others(writer: BackendWriter) -> None:  # the block's changes besides the files
             for key, readers in regranted.items():
                 writer.set_readers(key, readers)
                 outcome[key] = "readers changed"
@@ -143,15 +144,15 @@ class FileUpdates:
                 writer.delete(key)
                 writer.delete_under(key)
                 outcome.setdefault(key, "deleted")
-            changes = crawler.changes(ready, known, False)
 
-            def refused(entry: FileEntry, exc: errors.PyLuceneMcpError) -> None:
-                outcome[entry.key] = f"failed: cannot index: {exc}"
+        def refused(entry: FileEntry, exc: errors.PyLuceneMcpError) -> None:
+            outcome[entry.key] = f"failed: cannot index: {exc}"
 
-            written = writes.write_all(writer, changes, known.get, refused)
-            for file in written:
-                outcome[file.entry.key] = file.change
-            crawler.failures.forget([file.entry.key for file in written])
+        changes = crawler.changes(ready, known, False)
+        written = writes.write_block(crawler.index, changes, known.get, refused, before=others)
+        for file in written:
+            outcome[file.entry.key] = file.change
+        crawler.failures.forget([file.entry.key for file in written])
         crawler.failures.forget(gone)
         crawler.failures.save()
         crawler.queue_ocr(written)

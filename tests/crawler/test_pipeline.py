@@ -149,9 +149,7 @@ def test_full_reindex_reextracts_everything(crawler: Crawler, docs: Path) -> Non
     assert full.to_extract == first.added and full.updated == first.added
 
 
-def test_report_figures(
-    crawler: Crawler, docs: Path, corpus_files: dict[str, Path | None]
-) -> None:
+def test_report_figures(crawler: Crawler, docs: Path, corpus_files: dict[str, Path | None]) -> None:
     """The report's figures against what the disk and the index hold, counted here: every
     file of the corpus found, each one's document added, and the bytes those files have on
     disk."""
@@ -487,3 +485,50 @@ def test_quotes_stand_where_tika_put_them_in_pdf_word_and_mail(
     assert best("the signed contract with Globex is attached")[:2] == ("contract-mail.eml", "exact")
     name, kind, _, _ = best("the signed agreement with Globex is attached")
     assert (name, kind) == ("contract-mail.eml", "near")
+
+
+def test_a_mailbox_the_index_refuses_keeps_the_messages_it_had(
+    crawler: Crawler, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A changed mailbox is written again whole: its old messages went first, in the same block
+    as its new ones. When the index refused one of the new messages, the block still committed
+    the deletion: the mailbox's messages were gone from the index until a later crawl. Now
+    nothing of a refused file is written (its old documents stay) and the rest of the block
+    is."""
+    from pylucene_mcp.crawler import writes
+
+    folder = tmp_path / "mail"
+    folder.mkdir()
+    box = folder / "inbox.mbox"
+    note = folder / "note.txt"
+    _mailbox(
+        box, [("ann@example.org", "Terns", "terns nest here"), ("bo@example.org", "Gulls", "gulls")]
+    )
+    note.write_text("a note about eiders", encoding="utf-8")
+    crawler.crawl([str(folder)])
+    assert crawler.index.search("terns OR gulls", default_operator="OR").total_hits == 2
+
+    original_documents = writes.to_documents
+
+    def one_refused(entry: Any, extracted: Any) -> list[dict[str, Any]]:
+        docs = original_documents(entry, extracted)
+        if entry.key == str(box):
+            docs[-1]["no_such_field"] = "refused"  # the new message
+        return docs
+
+    monkeypatch.setattr(writes, "to_documents", one_refused)
+    _mailbox(
+        box,
+        [
+            ("ann@example.org", "Terns", "terns nest here"),
+            ("bo@example.org", "Gulls", "gulls"),
+            ("cy@example.org", "Skuas", "skuas"),
+        ],
+    )
+    note.write_text("a note about eiders and scoters", encoding="utf-8")
+    report = crawler.crawl([str(folder)])
+    assert report.failed == 1 and report.failures[0]["path"] == str(box)
+    kept = crawler.index.search("terns OR gulls", default_operator="OR", max_passages=0)
+    assert sorted(h.file_path for h in kept.documents) == [f"{box}/1", f"{box}/2"]
+    assert crawler.index.search("skuas").total_hits == 0
+    assert crawler.index.search("scoters").total_hits == 1  # the block's other file is in
