@@ -340,3 +340,25 @@ def test_no_tool_states_a_bound_of_its_own() -> None:
                     if keyword.arg in bounds and isinstance(keyword.value, ast.Constant):
                         found.append(f"{path.name}:{node.lineno} {keyword.arg}")
     assert not found, found
+
+
+def test_every_name_the_engines_interface_exports_resolves() -> None:
+    """``engine.core.backend`` imports its data types on first use (PEP 562) from a table beside
+    the imports the type checker reads: each exported name must come back from its module, the
+    one the type checker was told (a name left out of the table fails here, not at a call)."""
+    import importlib
+
+    from pylucene_mcp.engine.core import backend
+
+    source = (PACKAGE / "engine" / "core" / "backend.py").read_text(encoding="utf-8")
+    checked = {
+        alias.asname or alias.name: (node.module, alias.name)
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.ImportFrom) and node.module and ".engine.core." in node.module
+        for alias in node.names
+    }
+    for name in backend.__all__:
+        value = getattr(backend, name)
+        if name in checked:
+            module, original = checked[name]
+            assert value is getattr(importlib.import_module(module), original), name

@@ -4,10 +4,12 @@ progress on stderr and a summary (``--json`` for a script)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import sys
 import time
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from pylucene_mcp.basics import errors
@@ -16,7 +18,7 @@ from pylucene_mcp.basics.logs import setup_logging
 from pylucene_mcp.cli.common import settings_of
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from rich.progress import ProgressColumn
 
     from pylucene_mcp.crawler.pipeline import Crawler
     from pylucene_mcp.crawler.report import CrawlReport
@@ -93,21 +95,11 @@ def _fetch_tika() -> None:
         print("fetching the Tika server jar once (crawling needs it)…", file=sys.stderr)
         tika_jar.ensure()
         return
-    from rich.progress import BarColumn, DownloadColumn, Progress, TransferSpeedColumn
+    from rich.progress import DownloadColumn, TransferSpeedColumn
 
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        DownloadColumn(),
-        TransferSpeedColumn(),
-        transient=True,
-        console=_stderr_console(),
-    ) as bar:
-        task = bar.add_task("fetching the Tika server (once)", total=None)
-
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
+    with _progress_bar(
+        "fetching the Tika server (once)", DownloadColumn(), TransferSpeedColumn()
+    ) as update:
         tika_jar.ensure(update)
 
 
@@ -124,28 +116,34 @@ def _run_with_progress(
                 print(f"extracted {done}/{total} files", file=sys.stderr, flush=True)
 
         return crawler.crawl(folders, full=full, progress=plain, reconcile=reconcile)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.progress import MofNCompleteColumn, TimeRemainingColumn
+
+    with _progress_bar("extracting", MofNCompleteColumn(), TimeRemainingColumn()) as update:
+        return crawler.crawl(folders, full=full, progress=update, reconcile=reconcile)
+
+
+@contextlib.contextmanager
+def _progress_bar(
+    description: str, *columns: ProgressColumn
+) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar on stderr (gone when it ends) with ``columns`` after the bar; yields what
+    to call with how much is done of how much."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress
 
     with Progress(
         "[progress.description]{task.description}",
         BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
+        *columns,
         transient=True,
-        console=_stderr_console(),
+        console=Console(stderr=True),
     ) as bar:
-        task = bar.add_task("extracting", total=None)
+        task = bar.add_task(description, total=None)
 
         def update(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        return crawler.crawl(folders, full=full, progress=update, reconcile=reconcile)
-
-
-def _stderr_console() -> Console:
-    from rich.console import Console
-
-    return Console(stderr=True)
+        yield update
 
 
 def _print_summary(report: CrawlReport) -> None:
